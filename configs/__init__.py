@@ -1,0 +1,1 @@
+"""Variant presets (TOML files shipped as package data)."""

@@ -1,0 +1,1 @@
+"""Reports: statistics with confidence intervals and their renderings."""

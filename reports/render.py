@@ -1,0 +1,88 @@
+"""Plain-text and JSON renderings of a run summary."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+
+def _f(x: float, digits: int = 2) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:,.{digits}f}"
+
+
+def _pm(mean: float, se: float) -> str:
+    return f"{_f(mean)} ± {_f(se)}"
+
+
+def render_table(s: dict[str, Any]) -> str:
+    """The human report of one run: every figure with its uncertainty."""
+    n = s["games"]
+    lines = []
+    head = (
+        f"unosim · variant {s['variant']} · {s['players']} players · {n:,} games"
+        f" · seed {s['seed']} · {s['workers']} worker{'s' if s['workers'] != 1 else ''}"
+    )
+    lines.append(head)
+    if s["partial"]:
+        lines.append(f"PARTIAL RESULT: interrupted after {n:,} of {s['games_requested']:,} games")
+    changed = s["rules_changed"]
+    lines.append(
+        "rules changed from official: "
+        + (", ".join(f"{k}={_show(v)}" for k, v in changed.items()) if changed else "none")
+    )
+    lines.append("")
+    lines.append("Seat win rate (95% Wilson interval)")
+    for i, (rate, ci) in enumerate(zip(s["seat_win_rate"], s["seat_win_rate_ci95"], strict=True)):
+        lines.append(
+            f"  seat {i:<2} {s['strategies'][i]:<14} {100 * rate:6.2f}%"
+            f"   [{100 * ci[0]:.2f}%, {100 * ci[1]:.2f}%]"
+        )
+    lines.append("")
+    lines.append(f"{'Per round':<26}{'mean ± se':>18}{'median':>9}{'p90':>8}")
+    rows = [
+        ("turns", "turns"),
+        ("cards played", "cards_played"),
+        ("winner points", "winner_points"),
+    ]
+    for label, key in rows:
+        lines.append(
+            f"  {label:<24}{_pm(s[key + '_mean'], s[key + '_se']):>18}"
+            f"{_f(s[key + '_median'], 0):>9}{_f(s[key + '_p90'], 0):>8}"
+        )
+    for label, key in [
+        ("cards drawn, no play", "drawn_no_play"),
+        ("cards drawn, penalty", "penalty_drawn"),
+        ("reshuffles", "reshuffles"),
+    ]:
+        lines.append(f"  {label:<24}{_pm(s[key + '_mean'], s[key + '_se']):>18}")
+    lines.append("")
+    capped = s["capped"]
+    share = 100 * capped / n if n else float("nan")
+    lines.append(
+        f"capped rounds (no winner, stopped at {s['rules']['turn_cap']:,} turns): "
+        f"{capped:,} of {n:,} ({share:.3f}%)"
+    )
+    lines.append(f"speed: {s['games_per_sec']:,.0f} games/s ({s['elapsed_s']:.2f} s)")
+    return "\n".join(lines)
+
+
+def _show(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def render_json(s: dict[str, Any]) -> str:
+    """Strict JSON: numpy scalars become numbers, NaN (no data) becomes null."""
+    return json.dumps(_clean(s), indent=2, allow_nan=False)
+
+
+def _clean(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {str(k): _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    if hasattr(x, "item"):
+        x = x.item()
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x

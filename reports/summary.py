@@ -1,0 +1,77 @@
+"""Turn a run's totals into the figures users read (each with its uncertainty)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from unosim.reports.stats import hist_quantile, mean_se, wilson
+from unosim.simulate.aggregate import Aggregate
+from unosim.simulate.runner import RunResult
+
+
+def metric_summary(agg: Aggregate, m: str) -> dict[str, float]:
+    mean, se = mean_se(agg.sums[m], agg.sumsq[m], agg.count[m])
+    h = agg.hist[m]
+    return {
+        "mean": mean,
+        "se": se,
+        "median": hist_quantile(h, 0.5),
+        "p90": hist_quantile(h, 0.9),
+        "n": agg.count[m],
+    }
+
+
+def summarize(res: RunResult, variant: str) -> dict[str, Any]:
+    """The JSON-able summary of one run (the keys of ``--format json``)."""
+    agg = res.agg
+    n = agg.games
+    players = agg.players
+    rates = [agg.wins[i] / n if n else float("nan") for i in range(players)]
+    cis = [list(wilson(int(agg.wins[i]), n)) for i in range(players)]
+    turns = metric_summary(agg, "turns")
+    played = metric_summary(agg, "cards_played")
+    dnp = metric_summary(agg, "drawn_no_play")
+    pen = metric_summary(agg, "penalty_drawn")
+    wp = metric_summary(agg, "winner_points")
+    resh = metric_summary(agg, "reshuffles")
+    stack = metric_summary(agg, "max_stack")
+    return {
+        "variant": variant,
+        "rules": res.rules.as_dict(),
+        "rules_changed": res.rules.changed(),
+        "players": players,
+        "games": n,
+        "games_requested": res.requested,
+        "partial": res.partial,
+        "seed": res.seed,
+        "strategies": [s.label() for s in res.seats],
+        "seat_wins": [int(w) for w in agg.wins[:players]],
+        "seat_win_rate": rates,
+        "seat_win_rate_ci95": cis,
+        "seat_points_mean": [agg.seat_points[i] / n if n else float("nan") for i in range(players)],
+        "turns_mean": turns["mean"],
+        "turns_se": turns["se"],
+        "turns_median": turns["median"],
+        "turns_p90": turns["p90"],
+        "cards_played_mean": played["mean"],
+        "cards_played_se": played["se"],
+        "cards_played_median": played["median"],
+        "cards_played_p90": played["p90"],
+        "drawn_no_play_mean": dnp["mean"],
+        "drawn_no_play_se": dnp["se"],
+        "penalty_drawn_mean": pen["mean"],
+        "penalty_drawn_se": pen["se"],
+        "winner_points_mean": wp["mean"],
+        "winner_points_se": wp["se"],
+        "winner_points_median": wp["median"],
+        "winner_points_p90": wp["p90"],
+        "reshuffles_mean": resh["mean"],
+        "reshuffles_se": resh["se"],
+        "max_stack_mean": stack["mean"],
+        "uno_caught_mean": metric_summary(agg, "uno_caught")["mean"],
+        "challenges_mean": metric_summary(agg, "challenges")["mean"],
+        "capped": agg.capped,
+        "workers": res.workers,
+        "games_per_sec": n / res.elapsed_s if res.elapsed_s > 0 else float("nan"),
+        "elapsed_s": res.elapsed_s,
+    }

@@ -1,0 +1,86 @@
+"""Mergeable run totals: counts, sums, sums of squares and integer histograms.
+
+A run keeps these instead of per-game rows, so memory does not grow with the
+number of games, and two totals merge by adding them (threads, processes or
+machines alike). All totals are integers, so any split gives identical results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from unosim.simulate import layout as L
+
+#: metric name -> column of the per-game record
+METRICS = {
+    "turns": L.G_TURNS,
+    "cards_played": L.G_PLAYED,
+    "drawn_no_play": L.G_DRAWN_NO_PLAY,
+    "penalty_drawn": L.G_PEN_DRAWN,
+    "winner_points": L.G_WINNER_POINTS,
+    "reshuffles": L.G_RESHUFFLES,
+    "max_stack": L.G_MAX_STACK,
+    "uno_caught": L.G_UNO_CAUGHT,
+    "challenges": L.G_CHALLENGES,
+}
+#: histogram bins hold the values 0 .. HIST_BINS-2 exactly; the last bin holds the rest
+HIST_BINS = 8192
+
+
+@dataclass
+class Aggregate:
+    """Totals over a set of games (``winner_points`` over the games that have a winner)."""
+
+    players: int
+    games: int = 0
+    capped: int = 0
+    wins: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
+    seat_points: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
+    count: dict[str, int] = field(default_factory=lambda: {m: 0 for m in METRICS})
+    sums: dict[str, int] = field(default_factory=lambda: {m: 0 for m in METRICS})
+    sumsq: dict[str, int] = field(default_factory=lambda: {m: 0 for m in METRICS})
+    hist: dict[str, np.ndarray] = field(
+        default_factory=lambda: {m: np.zeros(HIST_BINS, np.int64) for m in METRICS}
+    )
+
+    def add_records(self, rec: np.ndarray) -> None:
+        """Fold per-game records (rows of ``layout.GAME_FIELDS``) into the totals."""
+        self.games += rec.shape[0]
+        capped = rec[:, L.G_CAPPED] != 0
+        self.capped += int(capped.sum())
+        won = ~capped
+        self.wins += np.bincount(rec[won, L.G_WINNER], minlength=L.MAX_PLAYERS)[: L.MAX_PLAYERS]
+        self.seat_points += rec[:, L.G_POINTS : L.G_POINTS + L.MAX_PLAYERS].sum(0, dtype=np.int64)
+        for m, col in METRICS.items():
+            v = rec[won, col] if m == "winner_points" else rec[:, col]
+            v = v.astype(np.int64)
+            self.count[m] += int(v.shape[0])
+            self.sums[m] += int(v.sum())
+            self.sumsq[m] += int((v * v).sum())
+            self.hist[m] += np.bincount(np.minimum(v, HIST_BINS - 1), minlength=HIST_BINS)
+
+    def merge(self, other: Aggregate) -> Aggregate:
+        """Add ``other`` into this aggregate (and return it)."""
+        self.games += other.games
+        self.capped += other.capped
+        self.wins += other.wins
+        self.seat_points += other.seat_points
+        for m in METRICS:
+            self.count[m] += other.count[m]
+            self.sums[m] += other.sums[m]
+            self.sumsq[m] += other.sumsq[m]
+            self.hist[m] += other.hist[m]
+        return self
+
+    def same_as(self, other: Aggregate) -> bool:
+        """Exact equality of every total (used for determinism checks)."""
+        return (
+            self.games == other.games
+            and self.capped == other.capped
+            and np.array_equal(self.wins, other.wins)
+            and np.array_equal(self.seat_points, other.seat_points)
+            and self.sums == other.sums
+            and self.sumsq == other.sumsq
+            and all(np.array_equal(self.hist[m], other.hist[m]) for m in METRICS)
+        )

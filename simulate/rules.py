@@ -1,0 +1,336 @@
+"""Rule keys, variant presets and their lowering to the engine's flat arrays.
+
+Every key of RULES.md is declared once in ``SCHEMA`` (type, default = official
+rule, allowed values, one line of help). Presets in ``configs/*.toml`` and
+``--rule KEY=VALUE`` overrides are parsed against it, validated with one-line
+errors that name the key, and frozen into a :class:`Rules`. ``lower`` turns that
+into the numeric arrays the compiled engine reads, so no string crosses into it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from unosim.simulate import layout as L
+from unosim.simulate.cards import deck_cards, deck_counts
+
+from unosim.errors import UnosimError
+
+
+@dataclass(frozen=True)
+class Key:
+    """One rule key: its kind, official default, allowed values and meaning."""
+
+    name: str
+    kind: str  # "choice", "bool", "int", "float"
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    lo: float | None = None
+    hi: float | None = None
+    # values the engine plays today; anything else is refused, never ignored
+    implemented: tuple[Any, ...] | None = None
+
+    def kind_word(self) -> str:
+        return "an integer" if self.kind == "int" else "a number"
+
+
+def _k(*args: Any, **kw: Any) -> Key:
+    return Key(*args, **kw)
+
+
+SCHEMA: dict[str, Key] = {
+    k.name: k
+    for k in [
+        _k("deck", "choice", "classic108", "deck: classic108 or edition112 (+Swap Hands, 3 blanks)",
+           ("classic108", "edition112"), implemented=("classic108",)),
+        _k("deck.zeros", "int", 1, "copies of 0 per colour", lo=0, hi=8),
+        _k("deck.numbers", "int", 2, "copies of each 1-9 per colour", lo=0, hi=8),
+        _k("deck.skips", "int", 2, "Skips per colour", lo=0, hi=8),
+        _k("deck.reverses", "int", 2, "Reverses per colour", lo=0, hi=8),
+        _k("deck.draw_twos", "int", 2, "Draw Twos per colour", lo=0, hi=8),
+        _k("deck.wilds", "int", 4, "Wild cards", lo=0, hi=16),
+        _k("deck.wild_draw_fours", "int", 4, "Wild Draw Four cards", lo=0, hi=16),
+        _k("deck.swap_hands", "int", 0, "Swap Hands wilds", lo=0, hi=4, implemented=(0,)),
+        _k("deck.blanks", "int", 0, "blank wilds", lo=0, hi=8, implemented=(0,)),
+        _k("players", "int", 4, "players at the table", lo=2, hi=10),
+        _k("hand_size", "int", 7, "cards dealt to each player", lo=1, hi=20),
+        _k("first_card", "choice", "official", "first flipped card: official table or number_only",
+           ("official", "number_only")),
+        _k("draw_rule", "choice", "draw_one", "what a player without a play draws",
+           ("draw_one", "draw_until_playable", "draw_one_pass")),
+        _k("voluntary_draw", "bool", True, "may draw while holding a playable card"),
+        _k("wd4_bluff", "bool", True, "a strategy may play Wild Draw Four illegally"),
+        _k("wd4_challenge", "bool", True, "the victim of a Wild Draw Four may challenge it"),
+        _k("wd4_challenge_takeback", "bool", False, "a caught bluffer also takes the card back",
+           implemented=(False,)),
+        _k("two_player_reverse_skips", "bool", True, "with two players Reverse acts as Skip"),
+        _k("uno_penalty", "int", 2, "cards drawn when caught not calling UNO", lo=0, hi=10),
+        _k("uno_forget_prob", "float", 0.0, "chance a player forgets to call UNO", lo=0, hi=1),
+        _k("uno_catch_prob", "float", 1.0, "chance a forgotten call is caught", lo=0, hi=1),
+        _k("uno_in_center", "bool", False, "calling UNO makes another player draw 2",
+           implemented=(False,)),
+        _k("silent_twos", "float", 0.0, "chance each player breaks the silence after a 2",
+           lo=0, hi=1, implemented=(0.0,)),
+        _k("stacking", "choice", "none", "stack draw cards: none, progressive or deflect",
+           ("none", "progressive", "deflect"), implemented=("none", "progressive")),
+        _k("stack_cards", "choice", "same", "which draw cards stack on which",
+           ("same", "mixed"), implemented=("same",)),
+        _k("skip_deflect", "bool", False, "a skipped player may pass the Skip on",
+           implemented=(False,)),
+        _k("reverse_deflect", "bool", False, "a Reverse sends a draw penalty back",
+           implemented=(False,)),
+        _k("jump_in", "bool", False, "play an identical card out of turn", implemented=(False,)),
+        _k("jump_in_order", "choice", "random", "who jumps in first", ("random", "nearest")),
+        _k("seven_o", "bool", False, "7 swaps hands, 0 rotates all hands", implemented=(False,)),
+        _k("swap_on_five", "bool", False, "a 5 trades one card with a chosen player",
+           implemented=(False,)),
+        _k("zero_fifty", "bool", False, "a lone 0 left at scoring is worth 50",
+           implemented=(False,)),
+        _k("draw_ten", "choice", "none", "+10 cards: none, blanks or zeros",
+           ("none", "blanks", "zeros"), implemented=("none",)),
+        _k("color_rotation", "bool", False, "a wild sets the next colour in the cycle",
+           implemented=(False,)),
+        _k("elimination", "bool", False, "play on until one player is left",
+           implemented=(False,)),
+        _k("seven_rounds", "bool", False, "refill the hand 6, 5 .. 1 cards before winning",
+           implemented=(False,)),
+        _k("swap_hands_wild", "bool", False, "the Swap Hands wild swaps hands",
+           implemented=(False,)),
+        _k("downpour", "bool", False, "UNO H2O Downpour wilds", implemented=(False,)),
+        _k("scoring", "choice", "winner_takes", "how a round is scored",
+           ("winner_takes", "losers_score", "lazy", "game101"),
+           implemented=("winner_takes", "losers_score")),
+        _k("target_score", "int", 500, "match target score", lo=1, hi=100000),
+        _k("dealer_rotation", "choice", "clockwise", "who deals the next round",
+           ("clockwise", "winner_leads")),
+        _k("turn_cap", "int", 5000, "safety cap: a round is stopped (capped) after this many turns",
+           lo=10, hi=1000000),
+    ]
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A resolved, validated rule set: every key of ``SCHEMA`` with its value."""
+
+    values: MappingProxyType = field(default_factory=lambda: MappingProxyType(defaults()))
+
+    def __getitem__(self, key: str) -> Any:
+        return self.values[key]
+
+    def changed(self) -> dict[str, Any]:
+        """Keys whose value differs from the official rules."""
+        return {k: v for k, v in self.values.items() if v != SCHEMA[k].default}
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.values)
+
+
+def defaults() -> dict[str, Any]:
+    return {k.name: k.default for k in SCHEMA.values()}
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def parse_value(key: str, raw: Any) -> Any:
+    """Check and convert one value for ``key`` (strings from the CLI or TOML values)."""
+    if key not in SCHEMA:
+        raise UnosimError(f"unknown rule key {key!r} (see `unosim rules --keys`)")
+    k = SCHEMA[key]
+    if k.kind == "bool":
+        if isinstance(raw, bool):
+            return raw
+        s = str(raw).strip().lower()
+        if s in ("true", "1", "yes", "on"):
+            return True
+        if s in ("false", "0", "no", "off"):
+            return False
+        raise UnosimError(f"rule {key}: expected true or false, got {raw!r}")
+    if k.kind == "choice":
+        s = str(raw).strip()
+        if s not in k.choices:
+            raise UnosimError(f"rule {key}: {raw!r} is not one of {', '.join(k.choices)}")
+        return s
+    if isinstance(raw, bool):
+        raise UnosimError(f"rule {key}: expected a number, got {raw!r}")
+    try:
+        v = int(raw) if k.kind == "int" and not isinstance(raw, float) else float(raw)
+    except (TypeError, ValueError):
+        raise UnosimError(f"rule {key}: expected {k.kind_word()}, got {raw!r}") from None
+    if k.kind == "int" and v != int(v):
+        raise UnosimError(f"rule {key}: expected an integer, got {raw!r}")
+    v = int(v) if k.kind == "int" else float(v)
+    if (k.lo is not None and v < k.lo) or (k.hi is not None and v > k.hi):
+        raise UnosimError(f"rule {key}: {v} is outside {_num(k.lo)}..{_num(k.hi)}")
+    return v
+
+
+def _num(x: float | None) -> str:
+    return str(int(x)) if x is not None and x == int(x) else str(x)
+
+
+def parse_assignment(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` from the command line."""
+    if "=" not in text:
+        raise UnosimError(f"--rule expects KEY=VALUE, got {text!r}")
+    key, raw = text.split("=", 1)
+    key = key.strip()
+    return key, parse_value(key, raw)
+
+
+# ---------------------------------------------------------------- presets
+
+
+def preset_names() -> list[str]:
+    files = resources.files("unosim.configs")
+    return sorted(p.name[:-5] for p in files.iterdir() if p.name.endswith(".toml"))
+
+
+def load_preset(name: str) -> tuple[str, dict[str, Any]]:
+    """(description, rule values) of a preset in configs/."""
+    path = resources.files("unosim.configs") / f"{name}.toml"
+    if not path.is_file():
+        raise UnosimError(
+            f"unknown variant {name!r}; known variants: {', '.join(preset_names())}"
+        )
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise UnosimError(f"variant {name}: malformed TOML ({e})") from None
+    rules = doc.get("rules", {})
+    if not isinstance(rules, dict):
+        raise UnosimError(f"variant {name}: [rules] must be a table")
+    return str(doc.get("description", "")), {k: parse_value(k, v) for k, v in rules.items()}
+
+
+def resolve(
+    variants: list[str] | tuple[str, ...] = (),
+    overrides: list[tuple[str, Any]] | tuple[tuple[str, Any], ...] = (),
+) -> Rules:
+    """Official rules, then each preset in order, then ``--rule`` overrides."""
+    values = defaults()
+    for name in variants:
+        values.update(load_preset(name)[1])
+    for key, v in overrides:
+        values[key] = parse_value(key, v)
+    validate(values)
+    return Rules(MappingProxyType(values))
+
+
+def validate(values: dict[str, Any]) -> None:
+    """Refuse unimplemented values and impossible combinations, naming the key."""
+    for key, k in SCHEMA.items():
+        v = values[key]
+        if k.implemented is not None and v not in k.implemented:
+            raise UnosimError(f"rule {key}={_show(v)} is not implemented yet")
+    counts = deck_counts_for(values)
+    size = int(counts.sum())
+    need = values["players"] * values["hand_size"] + 1
+    if size < need:
+        raise UnosimError(
+            f"rule hand_size: the deck has {size} cards, too few for "
+            f"{values['players']} players x {values['hand_size']} cards + 1"
+        )
+    numbers = int(counts[: 4 * 13].reshape(4, 13)[:, :10].sum())
+    if numbers == 0:
+        raise UnosimError("rule deck: the deck needs at least one number card to start a round")
+
+
+def _show(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def deck_counts_for(values: dict[str, Any] | Rules) -> np.ndarray:
+    return deck_counts(
+        zeros=values["deck.zeros"],
+        numbers=values["deck.numbers"],
+        skips=values["deck.skips"],
+        reverses=values["deck.reverses"],
+        draw_twos=values["deck.draw_twos"],
+        wilds=values["deck.wilds"],
+        wild_draw_fours=values["deck.wild_draw_fours"],
+        swap_hands=values["deck.swap_hands"],
+        blanks=values["deck.blanks"],
+    )
+
+
+# ---------------------------------------------------------------- lowering
+
+_CHOICE_IDS = {
+    "first_card": {"official": 0, "number_only": 1},
+    "draw_rule": {"draw_one": 0, "draw_until_playable": 1, "draw_one_pass": 2},
+    "stacking": {"none": 0, "progressive": 1, "deflect": 2},
+    "stack_cards": {"same": 0, "mixed": 1},
+    "jump_in_order": {"random": 0, "nearest": 1},
+    "draw_ten": {"none": 0, "blanks": 1, "zeros": 2},
+    "scoring": {"winner_takes": 0, "losers_score": 1, "lazy": 2, "game101": 3},
+    "dealer_rotation": {"clockwise": 0, "winner_leads": 1},
+}
+
+_INT_SLOTS = {
+    "players": L.R_PLAYERS,
+    "hand_size": L.R_HAND_SIZE,
+    "first_card": L.R_FIRST_CARD,
+    "draw_rule": L.R_DRAW_RULE,
+    "voluntary_draw": L.R_VOLUNTARY_DRAW,
+    "wd4_bluff": L.R_WD4_BLUFF,
+    "wd4_challenge": L.R_WD4_CHALLENGE,
+    "wd4_challenge_takeback": L.R_WD4_TAKEBACK,
+    "two_player_reverse_skips": L.R_TWO_P_REVERSE_SKIPS,
+    "uno_penalty": L.R_UNO_PENALTY,
+    "uno_in_center": L.R_UNO_IN_CENTER,
+    "stacking": L.R_STACKING,
+    "stack_cards": L.R_STACK_CARDS,
+    "skip_deflect": L.R_SKIP_DEFLECT,
+    "reverse_deflect": L.R_REVERSE_DEFLECT,
+    "jump_in": L.R_JUMP_IN,
+    "jump_in_order": L.R_JUMP_IN_ORDER,
+    "seven_o": L.R_SEVEN_O,
+    "swap_on_five": L.R_SWAP_ON_FIVE,
+    "zero_fifty": L.R_ZERO_FIFTY,
+    "draw_ten": L.R_DRAW_TEN,
+    "color_rotation": L.R_COLOR_ROTATION,
+    "elimination": L.R_ELIMINATION,
+    "seven_rounds": L.R_SEVEN_ROUNDS,
+    "swap_hands_wild": L.R_SWAP_HANDS_WILD,
+    "downpour": L.R_DOWNPOUR,
+    "scoring": L.R_SCORING,
+    "target_score": L.R_TARGET_SCORE,
+    "dealer_rotation": L.R_DEALER_ROTATION,
+    "turn_cap": L.R_TURN_CAP,
+}
+
+_FLOAT_SLOTS = {
+    "uno_forget_prob": L.RF_UNO_FORGET,
+    "uno_catch_prob": L.RF_UNO_CATCH,
+    "silent_twos": L.RF_SILENT_TWOS,
+}
+
+
+@dataclass(frozen=True)
+class Lowered:
+    """The numeric form of a rule set, as the compiled engine takes it."""
+
+    R: np.ndarray  # int64[N_RULES]
+    RF: np.ndarray  # float64[N_RULES_F]
+    deck: np.ndarray  # int32[cards], one entry per physical card
+
+
+def lower(rules: Rules) -> Lowered:
+    R = np.zeros(L.N_RULES, dtype=np.int64)
+    for key, slot in _INT_SLOTS.items():
+        v = rules[key]
+        R[slot] = _CHOICE_IDS[key][v] if key in _CHOICE_IDS else int(v)
+    RF = np.zeros(L.N_RULES_F, dtype=np.float64)
+    for key, slot in _FLOAT_SLOTS.items():
+        RF[slot] = float(rules[key])
+    deck = deck_cards(deck_counts_for(rules))
+    R[L.R_DECK_SIZE] = deck.shape[0]
+    return Lowered(R, RF, deck)

@@ -1,0 +1,112 @@
+"""Run many games: seeding, batching, threads, progress and interruption.
+
+The compiled batch writes one record per game; each batch is folded into an
+:class:`Aggregate` at once, so memory stays flat whatever ``games`` is.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from unosim.simulate import layout as L
+from unosim.simulate.aggregate import Aggregate
+from unosim.simulate.round_nb import play_batch
+from unosim.simulate.rules import Rules, lower
+from unosim.strategies.registry import SeatStrategy, seat_arrays
+
+from unosim.errors import UnosimError
+
+DEFAULT_BATCH = 1 << 16
+
+
+def max_workers() -> int:
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def base_seed(seed: int) -> np.uint64:
+    """The 64-bit key every game's generators are derived from."""
+    return np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
+
+
+@dataclass
+class RunResult:
+    """What a run produced: totals, timing, and whether it was cut short."""
+
+    rules: Rules
+    seats: list[SeatStrategy]
+    seed: int
+    requested: int
+    agg: Aggregate
+    elapsed_s: float
+    workers: int
+    partial: bool = False
+
+
+def play_records(
+    rules: Rules, seats: list[SeatStrategy], seed: int, start: int, n: int, chunks: int = 1
+) -> np.ndarray:
+    """Per-game records for games ``start .. start + n`` (columns: layout.GAME_FIELDS)."""
+    low = lower(rules)
+    sid, seatf = seat_arrays(seats, rules["uno_forget_prob"])
+    out = np.zeros((n, L.N_G), dtype=np.int32)
+    play_batch(low.R, low.RF, seatf, low.deck, sid, base_seed(seed), start, out, max(1, chunks))
+    return out
+
+
+def run(
+    rules: Rules,
+    seats: list[SeatStrategy],
+    games: int,
+    seed: int,
+    workers: int | None = None,
+    batch: int = DEFAULT_BATCH,
+    on_batch: Callable[[int], None] | None = None,
+) -> RunResult:
+    """Play ``games`` rounds and fold them into an Aggregate.
+
+    Ctrl-C between batches stops the run; the finished batches are kept and the
+    result is marked ``partial``.
+    """
+    if len(seats) != rules["players"]:
+        raise UnosimError(f"{len(seats)} strategies given for {rules['players']} players")
+    workers = workers or max_workers()
+    if not 1 <= workers <= max_workers():
+        raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")
+    numba.set_num_threads(workers)
+    low = lower(rules)
+    sid, seatf = seat_arrays(seats, rules["uno_forget_prob"])
+    key = base_seed(seed)
+    agg = Aggregate(players=rules["players"])
+    out = np.zeros((min(batch, games), L.N_G), dtype=np.int32)
+    chunks = workers * 8
+    t0 = time.perf_counter()
+    done = 0
+    partial = False
+    try:
+        while done < games:
+            n = min(batch, games - done)
+            rec = out[:n]
+            play_batch(low.R, low.RF, seatf, low.deck, sid, key, done, rec, chunks)
+            agg.add_records(rec)
+            done += n
+            if on_batch is not None:
+                on_batch(n)
+    except KeyboardInterrupt:
+        partial = True
+    elapsed = time.perf_counter() - t0
+    return RunResult(rules, seats, seed, games, agg, elapsed, workers, partial)
+
+
+def warm_up() -> float:
+    """Compile (or load from cache) the engine; return the seconds it took."""
+    from unosim.simulate.rules import resolve
+    from unosim.strategies.registry import parse_strategy
+
+    t0 = time.perf_counter()
+    rules = resolve()
+    play_records(rules, [parse_strategy("random")] * rules["players"], 0, 0, 1)
+    return time.perf_counter() - t0

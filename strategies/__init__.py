@@ -1,0 +1,1 @@
+"""Strategies: the compiled built-ins and the registry that maps names to ids."""

@@ -1,0 +1,5 @@
+"""Allow ``python -m unosim``."""
+
+from unosim.cli import main
+
+main()

@@ -1,0 +1,258 @@
+"""The ``unosim`` command line: a thin click facade over simulate/ and reports/.
+
+Bad input never shows a traceback: every usage or rule error is printed as one
+line, ``unosim: error: ...``, with exit code 2.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from unosim import __version__
+from unosim.errors import UnosimError
+
+METRICS_HELP = """\b
+Metrics (RULES.md section 9):
+  turns          turns taken: a play, or a draw (then playing the drawn card
+                 or not); skipped players take no turn; under stacking,
+                 taking the pending penalty is a turn
+  cards played   cards moved from a hand to the discard pile (not the first
+                 flipped card)
+  drawn no play  cards drawn for want of a play or by choice
+  drawn penalty  Draw Two, Wild Draw Four, stacks, challenges, UNO penalties
+  winner points  what the scoring rule awards the round winner
+  capped         rounds stopped at the turn cap (rule turn_cap), no winner
+"""
+
+
+def parse_games(text: str) -> int:
+    """``1e6``, ``1000000`` and ``1_000_000`` all mean one million games."""
+    s = str(text).strip().replace("_", "")
+    if not re.fullmatch(r"\d+(\.\d+)?([eE]\+?\d+)?", s):
+        raise UnosimError(f"--games must be a positive whole number such as 1e6, got {text!r}")
+    try:
+        value = float(s) if any(c in s for c in ".eE") else int(s)
+    except (ValueError, OverflowError):
+        raise UnosimError(f"--games: cannot read {text!r} as a number") from None
+    if isinstance(value, float) and (math.isinf(value) or value != math.floor(value)):
+        raise UnosimError(f"--games must be a whole number of games, got {text!r}")
+    value = int(value)
+    if value < 1:
+        raise UnosimError(f"--games must be at least 1, got {text!r}")
+    if value > 10**12:
+        raise UnosimError(f"--games must be at most 1e12, got {text!r}")
+    return value
+
+
+class DefaultRunGroup(click.Group):
+    """A group whose default subcommand is ``run``: ``unosim --games 1e6`` works."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        top_level = ("--help", "-h", "--version")
+        if not args or (args[0] not in self.commands and args[0] not in top_level):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=DefaultRunGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="unosim")
+def cli() -> None:
+    """Monte Carlo simulator for UNO and its house rules.
+
+    Without a subcommand, runs a simulation (`unosim run`), e.g.
+    `unosim --variant stacking --games 1e6`.
+    """
+
+
+def _seats(players: int, strategy: str, seat: tuple[str, ...]) -> list[Any]:
+    from unosim.strategies.registry import parse_strategy
+
+    seats = [parse_strategy(strategy)] * players
+    for item in seat:
+        idx, eq, name = item.partition("=")
+        if not eq or not idx.strip().isdigit():
+            raise UnosimError(f"--seat expects N=STRATEGY, got {item!r}")
+        i = int(idx)
+        if not 0 <= i < players:
+            raise UnosimError(f"--seat {item}: seat must be within 0..{players - 1}")
+        seats[i] = parse_strategy(name)
+    return seats
+
+
+def _resolve(variant: tuple[str, ...], rule: tuple[str, ...], players: int | None) -> Any:
+    from unosim.simulate.rules import parse_assignment, resolve
+
+    overrides = [parse_assignment(r) for r in rule]
+    if players is not None:
+        overrides.insert(0, ("players", players))
+    return resolve(list(variant), overrides)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _prepare_out(out: str | None) -> Path | None:
+    if out is None:
+        return None
+    p = Path(out)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        probe = p / ".unosim-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise UnosimError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+    return p
+
+
+@cli.command(epilog=METRICS_HELP)
+@click.option("--games", "games_text", default="100000", show_default=True,
+              help="Rounds to play: 1e6, 1000000 or 1_000_000.")
+@click.option("--players", type=click.IntRange(2, 10), default=None,
+              help="Players at the table (2..10); default from the rules (4).")
+@click.option("--variant", multiple=True, metavar="NAME",
+              help="Preset from configs/ (repeatable; later ones win). See `unosim variants`.")
+@click.option("--rule", multiple=True, metavar="KEY=VALUE",
+              help="Override one rule key (repeatable, applied last).")
+@click.option("--strategy", default="random", show_default=True,
+              help="Strategy for every seat, e.g. random or offensive:bluff=0.3.")
+@click.option("--seat", multiple=True, metavar="N=NAME", help="Strategy for seat N (0-based).")
+@click.option("--seed", type=int, default=None,
+              help="Base seed; the same seed gives the same numbers. Default: random, printed.")
+@click.option("--workers", type=int, default=None, help="Threads (default: all cores).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Directory for summary.json and summary.csv.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+def run(games_text: str, players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
+        strategy: str, seat: tuple[str, ...], seed: int | None, workers: int | None, fmt: str,
+        out: str | None, progress: bool | None) -> None:
+    """Simulate rounds under a variant and report the statistics."""
+    games = parse_games(games_text)
+    rules = _resolve(variant, rule, players)
+    seats = _seats(rules["players"], strategy, seat)
+    out_dir = _prepare_out(out)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little")
+    if seed < 0:
+        raise UnosimError(f"--seed must be 0 or more, got {seed}")
+
+    from unosim.reports.render import render_json, render_table
+    from unosim.reports.summary import summarize
+    from unosim.simulate.runner import run as run_games
+
+    show = progress if progress is not None else sys.stderr.isatty()
+    result = _with_progress(show, games, lambda cb: run_games(rules, seats, games, seed, workers,
+                                                             on_batch=cb))
+    summary = summarize(result, "+".join(variant) or "official")
+    text = render_json(summary) if fmt == "json" else render_table(summary)
+    click.echo(text)
+    if out_dir is not None:
+        from unosim.reports.export import summary_csv
+
+        _write_atomic(out_dir / "summary.json", render_json(summary) + "\n")
+        _write_atomic(out_dir / "summary.csv", summary_csv(summary))
+    if result.partial:
+        sys.exit(130)
+
+
+def _with_progress(show: bool, total: int, job: Any) -> Any:
+    if not show:
+        return job(None)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("games", total=total)
+        return job(lambda n: bar.advance(task, n))
+
+
+@cli.command()
+def variants() -> None:
+    """List the variant presets with a one-line description."""
+    from unosim.simulate.rules import load_preset, preset_names
+
+    names = preset_names()
+    width = max(len(n) for n in names)
+    for name in names:
+        click.echo(f"{name:<{width}}  {load_preset(name)[0]}")
+
+
+@cli.command()
+def strategies() -> None:
+    """List the built-in strategies."""
+    import textwrap
+
+    from unosim.strategies.registry import BUILTINS
+
+    for name, (_, desc) in BUILTINS.items():
+        click.echo(name)
+        click.echo(textwrap.indent(textwrap.fill(desc, 76), "  "))
+    click.echo("\nParameters for any strategy: NAME:bluff=P,challenge=P,forget=P (each 0..1)")
+
+
+@cli.command()
+@click.argument("variant", nargs=-1)
+@click.option("--rule", multiple=True, metavar="KEY=VALUE", help="Override one rule key.")
+@click.option("--keys", is_flag=True, help="List every rule key with its default and meaning.")
+def rules(variant: tuple[str, ...], rule: tuple[str, ...], keys: bool) -> None:
+    """Print the resolved rule set of VARIANT... (changes from official marked *)."""
+    from unosim.simulate.rules import SCHEMA
+
+    if keys:
+        for k in SCHEMA.values():
+            vals = "|".join(k.choices) if k.choices else k.kind
+            click.echo(f"{k.name:<26} {str(k.default):<13} {vals:<40} {k.help}")
+        return
+    resolved = _resolve(variant, rule, None)
+    changed = resolved.changed()
+    for key, value in resolved.values.items():
+        mark = "*" if key in changed else " "
+        shown = str(value).lower() if isinstance(value, bool) else value
+        click.echo(f"{mark} {key:<26} {shown}")
+
+
+@cli.command()
+@click.option("--games", "games_text", default="1e6", show_default=True,
+              help="Games per measurement.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+@click.option("--skip-compile", is_flag=True, help="Do not measure cold compile time.")
+def bench(games_text: str, fmt: str, skip_compile: bool) -> None:
+    """Games per second (official, 4 players, random) on 1 and all cores; JIT times."""
+    from unosim.bench import render_bench, run_bench
+
+    report = run_bench(parse_games(games_text), measure_cold=not skip_compile)
+    click.echo(render_bench(report, fmt))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: one-line errors with exit code 2, never a traceback for bad input."""
+    try:
+        rv = cli.main(args=argv, prog_name="unosim", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("unosim: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        click.echo(f"unosim: error: {e.format_message()}".replace("\n", " "), err=True)
+        sys.exit(2)
+    except UnosimError as e:
+        click.echo(f"unosim: error: {e}".replace("\n", " "), err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("unosim: interrupted", err=True)
+        sys.exit(130)
+    sys.exit(rv if isinstance(rv, int) else 0)
