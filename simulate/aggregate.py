@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from unosim.simulate import layout as L
 
 #: metric name -> column of the per-game record

@@ -1,66 +1,69 @@
-"""Index layout of the flat arrays shared by the compiled engine and Python.
+"""Index layout of the flat array ``G`` that holds one game, shared by the
+compiled engine and Python.
 
-Module-level integers are compile-time constants for Numba, so naming every slot
-here costs nothing at run time and keeps magic numbers out of the kernels.
-
-Game state is four arrays:
-  S     int64[N_STATE]        scalars (phase, actor, direction, top card, counters...)
-  H     int32[MAX_PLAYERS, HW] per seat: count of each card type, colour counts, size
-  PILES int32[2, deck size]    draw pile (row 0, top = last) and discard pile (row 1)
-  RNG   uint64[2, 4]           xoshiro states: 0 = cards, 1 = strategies and table
+A game is two arrays: ``G`` (int64[G_SIZE]) and ``RNG`` (uint64[8], two xoshiro
+streams: 0 = cards, 1 = strategies and table). ``G`` holds the state scalars, the
+rules, the seat strategies, every hand, both piles and the deck, at the fixed
+offsets below. One flat array instead of many is what keeps calls between the
+compiled step functions cheap: Numba passes every array as some ten machine
+words, and the step functions are called tens of times per game. Module-level
+integers are compile-time constants, so the names cost nothing at run time.
 """
 
 from unosim.simulate.cards import TYPE_SLOTS
 
 MAX_PLAYERS = 10
+MAX_DECK = 512
 
-# ---- rule array R (int64) ----
-R_PLAYERS = 0
-R_HAND_SIZE = 1
-R_FIRST_CARD = 2  # 0 official, 1 number_only
-R_DRAW_RULE = 3  # 0 draw_one, 1 draw_until_playable, 2 draw_one_pass
-R_VOLUNTARY_DRAW = 4
-R_WD4_BLUFF = 5
-R_WD4_CHALLENGE = 6
-R_WD4_TAKEBACK = 7
-R_TWO_P_REVERSE_SKIPS = 8
-R_UNO_PENALTY = 9
-R_UNO_IN_CENTER = 10
-R_STACKING = 11  # 0 none, 1 progressive, 2 deflect
-R_STACK_CARDS = 12  # 0 same, 1 mixed
-R_SKIP_DEFLECT = 13
-R_REVERSE_DEFLECT = 14
-R_JUMP_IN = 15
-R_JUMP_IN_ORDER = 16  # 0 random, 1 nearest
-R_SEVEN_O = 17
-R_SWAP_ON_FIVE = 18
-R_ZERO_FIFTY = 19
-R_DRAW_TEN = 20  # 0 none, 1 blanks, 2 zeros
-R_COLOR_ROTATION = 21
-R_ELIMINATION = 22
-R_SEVEN_ROUNDS = 23
-R_SWAP_HANDS_WILD = 24
-R_DOWNPOUR = 25
-R_SCORING = 26  # 0 winner_takes, 1 losers_score, 2 lazy, 3 game101
-R_TARGET_SCORE = 27
-R_DEALER_ROTATION = 28
-R_TURN_CAP = 29
-R_DECK_SIZE = 30
+# ---- rules (absolute indices into G) ----
+OFF_R = 32
+R_PLAYERS = OFF_R + 0
+R_HAND_SIZE = OFF_R + 1
+R_FIRST_CARD = OFF_R + 2  # 0 official, 1 number_only
+R_DRAW_RULE = OFF_R + 3  # 0 draw_one, 1 draw_until_playable, 2 draw_one_pass
+R_VOLUNTARY_DRAW = OFF_R + 4
+R_WD4_BLUFF = OFF_R + 5
+R_WD4_CHALLENGE = OFF_R + 6
+R_WD4_TAKEBACK = OFF_R + 7
+R_TWO_P_REVERSE_SKIPS = OFF_R + 8
+R_UNO_PENALTY = OFF_R + 9
+R_UNO_IN_CENTER = OFF_R + 10
+R_STACKING = OFF_R + 11  # 0 none, 1 progressive, 2 deflect
+R_STACK_CARDS = OFF_R + 12  # 0 same, 1 mixed
+R_SKIP_DEFLECT = OFF_R + 13
+R_REVERSE_DEFLECT = OFF_R + 14
+R_JUMP_IN = OFF_R + 15
+R_JUMP_IN_ORDER = OFF_R + 16  # 0 random, 1 nearest
+R_SEVEN_O = OFF_R + 17
+R_SWAP_ON_FIVE = OFF_R + 18
+R_ZERO_FIFTY = OFF_R + 19
+R_DRAW_TEN = OFF_R + 20  # 0 none, 1 blanks, 2 zeros
+R_COLOR_ROTATION = OFF_R + 21
+R_ELIMINATION = OFF_R + 22
+R_SEVEN_ROUNDS = OFF_R + 23
+R_SWAP_HANDS_WILD = OFF_R + 24
+R_DOWNPOUR = OFF_R + 25
+R_SCORING = OFF_R + 26  # 0 winner_takes, 1 losers_score, 2 lazy, 3 game101
+R_TARGET_SCORE = OFF_R + 27
+R_DEALER_ROTATION = OFF_R + 28
+R_TURN_CAP = OFF_R + 29
+R_DECK_SIZE = OFF_R + 30
 N_RULES = 32
 
-# ---- float rule array RF ----
-RF_UNO_FORGET = 0
-RF_UNO_CATCH = 1
-RF_SILENT_TWOS = 2
-N_RULES_F = 4
-
-# ---- per-seat strategy parameters SEATF (float64[MAX_PLAYERS, N_SEATF]) ----
-SF_UNO_FORGET = 0  # effective forget probability (rule value or strategy override)
-SF_BLUFF = 1  # probability of bluffing a Wild Draw Four when it would be illegal
-SF_CHALLENGE = 2  # probability of challenging a Wild Draw Four
+# ---- probabilities, stored as thresholds: chance(p) <=> 53 random bits < ceil(p * 2**53)
+P_ONE = 1 << 53
+RF_UNO_CATCH = 64
+RF_SILENT_TWOS = 65
+# per seat p: OFF_SEATF + p * N_SEATF + SF_*
+OFF_SEATF = 68
+SF_UNO_FORGET = 0  # forget to call UNO (the rule value or the strategy's override)
+SF_BLUFF = 1  # bluff a Wild Draw Four when it would be illegal
+SF_CHALLENGE = 2  # challenge a Wild Draw Four
 N_SEATF = 4
+# strategy id of seat p: OFF_STRAT + p
+OFF_STRAT = 112
 
-# ---- state scalars S ----
+# ---- state scalars (indices 0..31 of G) ----
 S_PHASE = 0
 S_ACTOR = 1
 S_DIR = 2  # +1 clockwise (seat order increasing), -1 counter-clockwise
@@ -87,11 +90,21 @@ S_CHALLENGES = 22
 S_PREV_COLOUR = 23  # colour before the last Wild Draw Four (for the challenge)
 N_STATE = 32
 
-# ---- per-seat columns of H ----
-HC_COLOUR = TYPE_SLOTS  # 4 columns: cards of each colour
+# ---- hands: seat p, column c at OFF_H + p * HW + c ----
+# columns 0..63 count each card type; then cards per colour, hand size, hand value
+HC_COLOUR = TYPE_SLOTS  # 4 columns
 HC_SIZE = TYPE_SLOTS + 4
-HC_POINTS = TYPE_SLOTS + 5  # hand value, filled when the round ends
+HC_POINTS = TYPE_SLOTS + 5
 HW = TYPE_SLOTS + 8
+OFF_H = 128
+
+# ---- piles, deck and scratch space for legal moves ----
+OFF_DRAW = OFF_H + MAX_PLAYERS * HW  # draw pile, no order (a draw takes a random card)
+OFF_DISC = OFF_DRAW + MAX_DECK  # discard pile, bottom first
+OFF_DECK = OFF_DISC + MAX_DECK  # the deck dealt from, one entry per card
+OFF_MOVES = OFF_DECK + MAX_DECK  # legal_moves writes moves here ...
+OFF_WEIGHTS = OFF_MOVES + 96  # ... and the copies held of each here
+G_SIZE = OFF_WEIGHTS + 96
 
 # ---- phases: whose decision is pending ----
 PH_TURN = 0  # play a card or draw

@@ -7,6 +7,7 @@ results do not depend on how games are split across threads, processes or machin
 from __future__ import annotations
 
 import numpy as np
+
 from unosim.simulate.jit import kernel, kernel_inline
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -30,7 +31,7 @@ def splitmix64(x):
 
 @kernel
 def seed_game(base, game_index, stream, s):
-    """Fill row ``stream`` of the xoshiro states ``s`` (uint64[2, 4]) for one game.
+    """Fill stream ``stream`` of the xoshiro states ``s`` (uint64[8]) for one game.
 
     Stream 0 shuffles the cards, stream 1 feeds strategies and table randomness, so
     two variants run with the same seed see the same deals (common random numbers).
@@ -39,21 +40,22 @@ def seed_game(base, game_index, stream, s):
     x = splitmix64(x + np.uint64(stream + 1))
     for i in range(4):
         x = x + _GOLDEN
-        s[stream, i] = splitmix64(x)
+        s[4 * stream + i] = splitmix64(x)
 
 
 @kernel_inline
 def next_u64(s, k):
-    """Next output of stream ``k``; streams are rows, so no array view is made
-    (a view costs a reference-count round trip on every call)."""
-    result = _rotl(s[k, 1] * np.uint64(5), 7) * np.uint64(9)
-    t = s[k, 1] << np.uint64(17)
-    s[k, 2] ^= s[k, 0]
-    s[k, 3] ^= s[k, 1]
-    s[k, 1] ^= s[k, 2]
-    s[k, 0] ^= s[k, 3]
-    s[k, 2] ^= t
-    s[k, 3] = _rotl(s[k, 3], 45)
+    """Next output of stream ``k`` (state words ``4k .. 4k+3`` of ``s``)."""
+    o = 4 * k
+    s0 = s[o]
+    s1 = s[o + 1]
+    s2 = s[o + 2] ^ s0
+    s3 = s[o + 3] ^ s1
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    s[o + 1] = s1 ^ s2
+    s[o] = s0 ^ s3
+    s[o + 2] = s2 ^ (s1 << np.uint64(17))
+    s[o + 3] = _rotl(s3, 45)
     return result
 
 
@@ -64,16 +66,18 @@ def rand_below(s, k, n):
 
 
 @kernel_inline
-def rand_float(s, k):
-    """Uniform float in [0, 1)."""
-    return np.float64(next_u64(s, k) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@kernel_inline
-def chance(s, k, p):
-    """True with probability ``p``; draws nothing when p is 0 or 1."""
-    if p <= 0.0:
+def chance(s, k, threshold):
+    """True with probability threshold / 2**53 (thresholds come from
+    ``probability_threshold``); draws nothing when that is 0 or 1."""
+    if threshold <= 0:
         return False
-    if p >= 1.0:
+    if threshold >= 9007199254740992:
         return True
-    return rand_float(s, k) < p
+    return np.int64(next_u64(s, k) >> np.uint64(11)) < threshold
+
+
+def probability_threshold(p: float) -> int:
+    """The integer threshold for ``chance`` that makes it true with probability ``p``."""
+    import math
+
+    return min(1 << 53, max(0, math.ceil(p * (1 << 53))))

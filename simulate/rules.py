@@ -16,10 +16,11 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
-from unosim.simulate import layout as L
-from unosim.simulate.cards import deck_cards, deck_counts
 
 from unosim.errors import UnosimError
+from unosim.simulate import layout as L
+from unosim.simulate.cards import deck_cards, deck_counts
+from unosim.simulate.rng_nb import probability_threshold
 
 
 @dataclass(frozen=True)
@@ -238,6 +239,8 @@ def validate(values: dict[str, Any]) -> None:
             f"rule hand_size: the deck has {size} cards, too few for "
             f"{values['players']} players x {values['hand_size']} cards + 1"
         )
+    if size > L.MAX_DECK:
+        raise UnosimError(f"rule deck: {size} cards is more than the engine holds ({L.MAX_DECK})")
     numbers = int(counts[: 4 * 13].reshape(4, 13)[:, :10].sum())
     if numbers == 0:
         raise UnosimError("rule deck: the deck needs at least one number card to start a round")
@@ -307,30 +310,22 @@ _INT_SLOTS = {
     "turn_cap": L.R_TURN_CAP,
 }
 
-_FLOAT_SLOTS = {
-    "uno_forget_prob": L.RF_UNO_FORGET,
+_PROB_SLOTS = {
     "uno_catch_prob": L.RF_UNO_CATCH,
     "silent_twos": L.RF_SILENT_TWOS,
 }
 
 
-@dataclass(frozen=True)
-class Lowered:
-    """The numeric form of a rule set, as the compiled engine takes it."""
-
-    R: np.ndarray  # int64[N_RULES]
-    RF: np.ndarray  # float64[N_RULES_F]
-    deck: np.ndarray  # int32[cards], one entry per physical card
-
-
-def lower(rules: Rules) -> Lowered:
-    R = np.zeros(L.N_RULES, dtype=np.int64)
+def lower(rules: Rules) -> np.ndarray:
+    """The game array ``G`` with the rules, the table probabilities and the deck
+    filled in (state, hands and piles zero; seats are added by the runner)."""
+    G = np.zeros(L.G_SIZE, dtype=np.int64)
     for key, slot in _INT_SLOTS.items():
         v = rules[key]
-        R[slot] = _CHOICE_IDS[key][v] if key in _CHOICE_IDS else int(v)
-    RF = np.zeros(L.N_RULES_F, dtype=np.float64)
-    for key, slot in _FLOAT_SLOTS.items():
-        RF[slot] = float(rules[key])
+        G[slot] = _CHOICE_IDS[key][v] if key in _CHOICE_IDS else int(v)
+    for key, slot in _PROB_SLOTS.items():
+        G[slot] = probability_threshold(float(rules[key]))
     deck = deck_cards(deck_counts_for(rules))
-    R[L.R_DECK_SIZE] = deck.shape[0]
-    return Lowered(R, RF, deck)
+    G[L.R_DECK_SIZE] = deck.shape[0]
+    G[L.OFF_DECK : L.OFF_DECK + deck.shape[0]] = deck
+    return G

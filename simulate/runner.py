@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+
+from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.simulate.aggregate import Aggregate
 from unosim.simulate.round_nb import play_batch
 from unosim.simulate.rules import Rules, lower
-from unosim.strategies.registry import SeatStrategy, seat_arrays
-
-from unosim.errors import UnosimError
+from unosim.strategies.registry import SeatStrategy, seat_template
 
 DEFAULT_BATCH = 1 << 16
 
@@ -50,11 +50,14 @@ def play_records(
     rules: Rules, seats: list[SeatStrategy], seed: int, start: int, n: int, chunks: int = 1
 ) -> np.ndarray:
     """Per-game records for games ``start .. start + n`` (columns: layout.GAME_FIELDS)."""
-    low = lower(rules)
-    sid, seatf = seat_arrays(seats, rules["uno_forget_prob"])
     out = np.zeros((n, L.N_G), dtype=np.int32)
-    play_batch(low.R, low.RF, seatf, low.deck, sid, base_seed(seed), start, out, max(1, chunks))
+    play_batch(game_template(rules, seats), base_seed(seed), start, out, max(1, chunks))
     return out
+
+
+def game_template(rules: Rules, seats: list[SeatStrategy]) -> np.ndarray:
+    """The game array every game of a run starts from: rules, deck and seats."""
+    return seat_template(lower(rules), seats, rules["uno_forget_prob"])
 
 
 def run(
@@ -73,12 +76,11 @@ def run(
     """
     if len(seats) != rules["players"]:
         raise UnosimError(f"{len(seats)} strategies given for {rules['players']} players")
-    workers = workers or max_workers()
+    workers = max_workers() if workers is None else workers
     if not 1 <= workers <= max_workers():
         raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")
     numba.set_num_threads(workers)
-    low = lower(rules)
-    sid, seatf = seat_arrays(seats, rules["uno_forget_prob"])
+    template = game_template(rules, seats)
     key = base_seed(seed)
     agg = Aggregate(players=rules["players"])
     out = np.zeros((min(batch, games), L.N_G), dtype=np.int32)
@@ -90,7 +92,7 @@ def run(
         while done < games:
             n = min(batch, games - done)
             rec = out[:n]
-            play_batch(low.R, low.RF, seatf, low.deck, sid, key, done, rec, chunks)
+            play_batch(template, key, done, rec, chunks)
             agg.add_records(rec)
             done += n
             if on_batch is not None:

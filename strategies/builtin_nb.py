@@ -1,10 +1,10 @@
 """Built-in strategies, compiled, dispatched on an integer id.
 
 An integer id with if/elif is what measured fastest and caches across processes
-(DESIGN.md). Every strategy sees the same thing: the state arrays, its legal moves
-with their weights (copies held), its seat parameters and its own generator.
-Its randomness comes from stream 1 of the game's generators ``rng``.
-It returns one of the listed moves; for a wild it adds the colour (t + 64 * c).
+(DESIGN.md). Every strategy sees the same thing: the game ``G`` (its legal moves
+via ``legal_moves``, or the O(1) ``count_playable``/``nth_playable`` for plays),
+its seat parameters and stream 1 of the game's generators ``rng``. It returns
+a legal move; for a wild it adds the colour (t + 64 * c).
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ from unosim.simulate.layout import (
     MV_PASS,
     MV_PLAY_END,
     MV_TAKE,
+    OFF_MOVES,
+    OFF_STRAT,
+    OFF_WEIGHTS,
     PH_CHALLENGE,
     PH_COLOUR,
     PH_DRAWN,
@@ -32,7 +35,14 @@ from unosim.simulate.layout import (
     SF_CHALLENGE,
 )
 from unosim.simulate.rng_nb import chance, rand_below
-from unosim.simulate.step_nb import count_playable, legal_moves, nth_playable, wd4_is_legal
+from unosim.simulate.step_nb import (
+    count_playable,
+    hx,
+    legal_moves,
+    nth_playable,
+    seat_param,
+    wd4_is_legal,
+)
 
 RANDOM = 0
 FIRST = 1
@@ -42,13 +52,13 @@ OFFENSIVE = 3
 _POINTS = POINTS
 
 
-@kernel
-def most_held_colour(H, p, rng):
+@kernel_inline
+def most_held_colour(G, p, rng):
     """The colour ``p`` holds most cards of; ties (and an empty hand) at random."""
     best = -1
     ties = 0
     for c in range(4):
-        k = H[p, HC_COLOUR + c]
+        k = G[hx(p, HC_COLOUR + c)]
         if k > best:
             best = k
             ties = 1
@@ -56,38 +66,38 @@ def most_held_colour(H, p, rng):
             ties += 1
     pick = rand_below(rng, 1, ties) if ties > 1 else 0
     for c in range(4):
-        if H[p, HC_COLOUR + c] == best:
+        if G[hx(p, HC_COLOUR + c)] == best:
             if pick == 0:
                 return c
             pick -= 1
     return 0
 
 
-@kernel
-def _first_most_held_colour(H, p):
+@kernel_inline
+def _first_most_held_colour(G, p):
     best = 0
     for c in range(1, 4):
-        if H[p, HC_COLOUR + c] > H[p, HC_COLOUR + best]:
+        if G[hx(p, HC_COLOUR + c)] > G[hx(p, HC_COLOUR + best)]:
             best = c
     return best
 
 
 @kernel_inline
-def _allowed(S, H, p, t, bluff_ok):
+def _allowed(G, p, t, bluff_ok):
     """A play the strategy will consider: never a bluff unless it decided to bluff."""
-    return t != WILD_DRAW_FOUR or bluff_ok or wd4_is_legal(S, H, p)
+    return t != WILD_DRAW_FOUR or bluff_ok or wd4_is_legal(G, p)
 
 
-@kernel
-def _with_colour(sid, H, p, t, rng):
+@kernel_inline
+def _with_colour(sid, G, p, t, rng):
     if t < WILD:
         return t
     if sid == FIRST:
-        return t + 64 * _first_most_held_colour(H, p)
-    return t + 64 * most_held_colour(H, p, rng)
+        return t + 64 * _first_most_held_colour(G, p)
+    return t + 64 * most_held_colour(G, p, rng)
 
 
-@kernel
+@kernel_inline
 def _score(sid, t):
     """Preference of a play for strategy ``sid`` (higher is played first)."""
     if sid == DEFENSIVE:
@@ -100,68 +110,65 @@ def _score(sid, t):
 
 
 @kernel
-def _pick_play(sid, S, H, p, moves, weights, n, bluff_ok, rng):
-    """Among the plays in ``moves``, the best by ``_score``, uniform over the
+def _pick_play(sid, G, p, n, bluff_ok, rng):
+    """Among the ``n`` listed plays, the best by ``_score``, uniform over the
     physical cards that tie; -1 if there is none."""
     best = -(1 << 30)
     total = 0
     for i in range(n):
-        t = moves[i]
-        if t >= MV_PLAY_END or not _allowed(S, H, p, t, bluff_ok):
+        t = G[OFF_MOVES + i]
+        if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
             continue
         s = _score(sid, t)
         if s > best:
             best = s
-            total = weights[i]
+            total = G[OFF_WEIGHTS + i]
         elif s == best:
-            total += weights[i]
+            total += G[OFF_WEIGHTS + i]
     if total == 0:
         return -1
     r = rand_below(rng, 1, total) if sid != FIRST else 0
     for i in range(n):
-        t = moves[i]
-        if t >= MV_PLAY_END or not _allowed(S, H, p, t, bluff_ok):
+        t = G[OFF_MOVES + i]
+        if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
             continue
         if _score(sid, t) == best:
-            if r < weights[i]:
+            if r < G[OFF_WEIGHTS + i]:
                 return t
-            r -= weights[i]
+            r -= G[OFF_WEIGHTS + i]
     return -1
 
 
 @kernel
-def choose_move(sid, S, H, R, SEATF, moves, weights, rng):
-    """The built-in strategy ``sid`` picks a legal move for the seat to act.
-
-    ``moves``/``weights`` are scratch space for ``legal_moves``.
-    """
-    ph = S[S_PHASE]
-    p = S[S_ACTOR]
+def choose_move(G, rng):
+    """The built-in strategy of the seat to act picks a legal move."""
+    ph = G[S_PHASE]
+    p = G[S_ACTOR]
+    sid = G[OFF_STRAT + p]
     if sid == RANDOM and ph == PH_TURN:
         # the hot path: pick a physical card in O(1), no move list needed
-        bluff_ok = chance(rng, 1, SEATF[p, SF_BLUFF])
-        total = count_playable(S, H, R, p, bluff_ok)
+        bluff_ok = chance(rng, 1, seat_param(G, p, SF_BLUFF))
+        total = count_playable(G, p, bluff_ok)
         if total == 0:
             return MV_DRAW
-        t = nth_playable(S, H, R, p, bluff_ok, rand_below(rng, 1, total))
-        return _with_colour(sid, H, p, t, rng)
+        t = nth_playable(G, p, bluff_ok, rand_below(rng, 1, total))
+        return _with_colour(sid, G, p, t, rng)
     if ph == PH_TURN or ph == PH_PENALTY:
-        n = legal_moves(S, H, R, moves, weights)
-        bluff_ok = chance(rng, 1, SEATF[p, SF_BLUFF])
-        t = _pick_play(sid, S, H, p, moves, weights, n, bluff_ok, rng)
+        n = legal_moves(G)
+        bluff_ok = chance(rng, 1, seat_param(G, p, SF_BLUFF))
+        t = _pick_play(sid, G, p, n, bluff_ok, rng)
         if t >= 0:
-            return _with_colour(sid, H, p, t, rng)
+            return _with_colour(sid, G, p, t, rng)
         return MV_DRAW if ph == PH_TURN else MV_TAKE
     if ph == PH_DRAWN:
-        t = S[S_DRAWN]
-        if _allowed(S, H, p, t, chance(rng, 1, SEATF[p, SF_BLUFF])):
-            return _with_colour(sid, H, p, t, rng)
+        t = G[S_DRAWN]
+        if _allowed(G, p, t, chance(rng, 1, seat_param(G, p, SF_BLUFF))):
+            return _with_colour(sid, G, p, t, rng)
         return MV_PASS
     if ph == PH_CHALLENGE:
-        return MV_CHALLENGE if chance(rng, 1, SEATF[p, SF_CHALLENGE]) else MV_ACCEPT
+        return MV_CHALLENGE if chance(rng, 1, seat_param(G, p, SF_CHALLENGE)) else MV_ACCEPT
     if ph == PH_COLOUR:
         if sid == FIRST:
-            return MV_COLOUR + _first_most_held_colour(H, p)
-        return MV_COLOUR + most_held_colour(H, p, rng)
-    return moves[0]
-
+            return MV_COLOUR + _first_most_held_colour(G, p)
+        return MV_COLOUR + most_held_colour(G, p, rng)
+    return G[OFF_MOVES]

@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from unosim.simulate import layout as L
-from unosim.strategies import builtin_nb as B
 
 from unosim.errors import UnosimError
+from unosim.simulate import layout as L
+from unosim.simulate.rng_nb import probability_threshold
+from unosim.strategies import builtin_nb as B
 
 BUILTINS: dict[str, tuple[int, str]] = {
     "random": (
@@ -86,13 +87,15 @@ def parse_strategy(text: str) -> SeatStrategy:
     return SeatStrategy(name, params)
 
 
-def seat_arrays(seats: list[SeatStrategy], uno_forget_prob: float) -> tuple[np.ndarray, np.ndarray]:
-    """Strategy ids per seat and the per-seat parameter table SEATF."""
-    sid = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-    seatf = np.zeros((L.MAX_PLAYERS, L.N_SEATF), dtype=np.float64)
-    seatf[:, L.SF_UNO_FORGET] = uno_forget_prob
-    for i, s in enumerate(seats):
-        sid[i] = s.sid
-        for k, v in s.params.items():
-            seatf[i, _PARAMS[k]] = v
-    return sid, seatf
+def seat_template(template: np.ndarray, seats: list[SeatStrategy], uno_forget_prob: float
+                  ) -> np.ndarray:
+    """A copy of the game array ``template`` with each seat's strategy id and
+    parameters (as probability thresholds) filled in."""
+    G = template.copy()
+    for p in range(L.MAX_PLAYERS):
+        s = seats[p] if p < len(seats) else None
+        G[L.OFF_STRAT + p] = s.sid if s else 0
+        params = {"forget": uno_forget_prob, **(s.params if s else {})}
+        for key, slot in _PARAMS.items():
+            G[L.OFF_SEATF + p * L.N_SEATF + slot] = probability_threshold(params.get(key, 0.0))
+    return G

@@ -1,0 +1,272 @@
+"""One game driven move by move from Python, through the compiled step contract.
+
+Tests build a crafted state with the setters, apply one move and read the exact
+result; ``replay`` and anyone curious can play a game by hand. The same compiled
+``legal_moves`` / ``apply_move`` that run millions of games run here.
+
+Moves are written as text: ``r5`` (play red 5), ``wild:green`` or ``wild4:blue``
+(a wild naming a colour), ``draw``, ``pass`` (keep the drawn card), ``take`` (take
+a pending penalty), ``challenge``, ``accept`` and ``colour:red`` (name the colour
+of a first flipped Wild).
+
+The draw pile has no order: every draw takes a uniformly random card of it,
+which is the same as drawing the top of a shuffled pile. A crafted test that
+needs a known draw fills the pile with copies of one card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from unosim.errors import UnosimError
+from unosim.simulate import layout as L
+from unosim.simulate.cards import COLOURS, N_RANKS, POINTS, WILD, card_name, parse_card
+from unosim.simulate.rng_nb import seed_game
+from unosim.simulate.rules import Rules, resolve
+from unosim.simulate.runner import base_seed, game_template
+from unosim.simulate.step_nb import apply_move, cap_round, deal, is_legal, legal_moves, score_hands
+from unosim.strategies.builtin_nb import choose_move
+from unosim.strategies.registry import SeatStrategy, parse_strategy
+
+PHASES = {
+    L.PH_TURN: "turn",
+    L.PH_DRAWN: "drawn",
+    L.PH_CHALLENGE: "challenge",
+    L.PH_PENALTY: "penalty",
+    L.PH_COLOUR: "colour",
+    L.PH_OVER: "over",
+}
+_SPECIAL = {
+    "draw": L.MV_DRAW,
+    "pass": L.MV_PASS,
+    "take": L.MV_TAKE,
+    "challenge": L.MV_CHALLENGE,
+    "accept": L.MV_ACCEPT,
+}
+
+
+class IllegalMove(UnosimError):
+    """A move that ``legal_moves`` does not offer in this state."""
+
+
+def move_name(m: int) -> str:
+    for name, v in _SPECIAL.items():
+        if m == v:
+            return name
+    if L.MV_COLOUR <= m < L.MV_COLOUR + 4:
+        return "colour:" + COLOURS[m - L.MV_COLOUR]
+    t, c = m % 64, m // 64
+    return card_name(t) + (":" + COLOURS[c] if t >= WILD else "")
+
+
+def parse_move(text: str) -> int:
+    s = text.strip().lower()
+    if s in _SPECIAL:
+        return _SPECIAL[s]
+    head, _, colour = s.partition(":")
+    if head in ("colour", "color"):
+        return L.MV_COLOUR + COLOURS.index(colour)
+    t = parse_card(head)
+    if t >= WILD:
+        if colour not in COLOURS:
+            raise UnosimError(f"move {text!r}: a wild needs a colour, e.g. {head}:red")
+        return t + 64 * COLOURS.index(colour)
+    if colour:
+        raise UnosimError(f"move {text!r}: only a wild names a colour")
+    return t
+
+
+class Game:
+    """A single game's state arrays plus the rules and strategies it is played with."""
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seats: list[SeatStrategy] | None = None,
+        seed: int = 0,
+        game_index: int = 0,
+    ) -> None:
+        self.rules = rules or resolve()
+        n = self.rules["players"]
+        self.seats = seats or [parse_strategy("random")] * n
+        self.G = game_template(self.rules, self.seats)
+        self.RNG = np.zeros(8, np.uint64)
+        key = base_seed(seed)
+        seed_game(key, game_index, 0, self.RNG)
+        seed_game(key, game_index, 1, self.RNG)
+        deal(self.G, self.RNG)
+
+    def _h(self, p: int, c: int) -> int:
+        return L.OFF_H + p * L.HW + c
+
+    # ------------------------------------------------------------ reading
+    @property
+    def players(self) -> int:
+        return int(self.rules["players"])
+
+    @property
+    def phase(self) -> str:
+        return PHASES[int(self.G[L.S_PHASE])]
+
+    @property
+    def actor(self) -> int:
+        return int(self.G[L.S_ACTOR])
+
+    @property
+    def direction(self) -> int:
+        return int(self.G[L.S_DIR])
+
+    @property
+    def top(self) -> str:
+        return card_name(int(self.G[L.S_TOP]))
+
+    @property
+    def colour(self) -> str:
+        return COLOURS[int(self.G[L.S_COLOUR])]
+
+    @property
+    def pending(self) -> int:
+        return int(self.G[L.S_PENDING])
+
+    @property
+    def over(self) -> bool:
+        return int(self.G[L.S_PHASE]) == L.PH_OVER
+
+    @property
+    def winner(self) -> int:
+        return int(self.G[L.S_WINNER])
+
+    def stat(self, name: str) -> int:
+        """A counter of the state by its layout name, e.g. ``stat('TURNS')``."""
+        return int(self.G[getattr(L, "S_" + name.upper())])
+
+    def counters(self) -> dict[str, int]:
+        return {
+            "turns": self.stat("turns"),
+            "cards_played": self.stat("played"),
+            "drawn_no_play": self.stat("drawn_no_play"),
+            "penalty_drawn": self.stat("pen_drawn"),
+            "reshuffles": self.stat("reshuffles"),
+            "uno_caught": self.stat("uno_caught"),
+            "challenges": self.stat("challenges"),
+        }
+
+    def hand(self, p: int) -> list[str]:
+        """Seat ``p``'s cards, in type order, one name per physical card."""
+        return [card_name(t) for t in range(L.HC_COLOUR) for _ in range(int(self.G[self._h(p, t)]))]
+
+    def hand_size(self, p: int) -> int:
+        return int(self.G[self._h(p, L.HC_SIZE)])
+
+    def hand_points(self, p: int) -> int:
+        return int(self.G[self._h(p, L.HC_POINTS)])
+
+    def draw_pile(self) -> list[str]:
+        n = int(self.G[L.S_DRAW_LEN])
+        return sorted(card_name(int(t)) for t in self.G[L.OFF_DRAW : L.OFF_DRAW + n])
+
+    def discard_pile(self) -> list[str]:
+        """Bottom first; the last entry is the top card."""
+        n = int(self.G[L.S_DISC_LEN])
+        return [card_name(int(t)) for t in self.G[L.OFF_DISC : L.OFF_DISC + n]]
+
+    def total_cards(self) -> int:
+        hands = sum(self.hand_size(p) for p in range(self.players))
+        return hands + int(self.G[L.S_DRAW_LEN]) + int(self.G[L.S_DISC_LEN])
+
+    def winner_points(self) -> int:
+        return int(score_hands(self.G))
+
+    # ------------------------------------------------------------ crafting
+    def set_hand(self, p: int, cards: Iterable[str]) -> Game:
+        self.G[self._h(p, 0) : self._h(p, L.HW)] = 0
+        for name in cards:
+            t = parse_card(name)
+            self.G[self._h(p, t)] += 1
+            if t < WILD:
+                self.G[self._h(p, L.HC_COLOUR + t // N_RANKS)] += 1
+            self.G[self._h(p, L.HC_SIZE)] += 1
+            self.G[self._h(p, L.HC_POINTS)] += int(POINTS[t])
+        return self
+
+    def set_piles(self, draw: Iterable[str] = (), discard: Iterable[str] = ("r0",)) -> Game:
+        """Replace both piles; the last discard is the top card (colour follows it)."""
+        d = [parse_card(c) for c in draw]
+        x = [parse_card(c) for c in discard]
+        if not x or len(d) > L.MAX_DECK or len(x) > L.MAX_DECK:
+            raise UnosimError("set_piles: the discard pile needs a top card; piles hold 512")
+        self.G[L.OFF_DRAW : L.OFF_DRAW + len(d)] = d
+        self.G[L.OFF_DISC : L.OFF_DISC + len(x)] = x
+        self.G[L.S_DRAW_LEN] = len(d)
+        self.G[L.S_DISC_LEN] = len(x)
+        top = x[-1]
+        self.G[L.S_TOP] = top
+        if top < WILD:
+            self.G[L.S_COLOUR] = top // N_RANKS
+        return self
+
+    def set_turn(
+        self,
+        actor: int,
+        colour: str | None = None,
+        direction: int = 1,
+        phase: str = "turn",
+        pending: int = 0,
+        pending_kind: int = 0,
+        **scalars: Any,
+    ) -> Game:
+        """Whose decision it is and the table state around it."""
+        self.G[L.S_ACTOR] = actor
+        self.G[L.S_DIR] = direction
+        self.G[L.S_PHASE] = {v: k for k, v in PHASES.items()}[phase]
+        if colour is not None:
+            self.G[L.S_COLOUR] = COLOURS.index(colour)
+        self.G[L.S_PENDING] = pending
+        self.G[L.S_PEND_KIND] = pending_kind
+        for name, v in scalars.items():
+            self.G[getattr(L, "S_" + name.upper())] = v
+        return self
+
+    # ------------------------------------------------------------ playing
+    def legal_moves(self) -> list[str]:
+        """Every legal move as text (a wild is listed once per colour)."""
+        n = legal_moves(self.G)
+        out = []
+        for m in self.G[L.OFF_MOVES : L.OFF_MOVES + n]:
+            m = int(m)
+            if WILD <= m < L.MV_PLAY_END:
+                out.extend(move_name(m + 64 * c) for c in range(4))
+            else:
+                out.append(move_name(m))
+        return out
+
+    def apply(self, move: str | int) -> Game:
+        """Apply one legal move (text or code); raise IllegalMove otherwise."""
+        m = parse_move(move) if isinstance(move, str) else int(move)
+        if self.over or not is_legal(self.G, m):
+            raise IllegalMove(f"illegal move {move_name(m)!r} in phase {self.phase}")
+        apply_move(self.G, self.RNG, m)
+        return self
+
+    def choose(self) -> str:
+        """The move the strategy of the seat to act would play now."""
+        return move_name(int(choose_move(self.G, self.RNG)))
+
+    def step(self) -> str:
+        """Let the strategy of the seat to act move; return the move played."""
+        m = self.choose()
+        self.apply(m)
+        return m
+
+    def play_out(self) -> Game:
+        """Play on with the seat strategies until the round ends or hits the cap."""
+        while not self.over:
+            if self.G[L.S_TURNS] >= self.rules["turn_cap"]:
+                cap_round(self.G)
+                break
+            self.step()
+        return self
+

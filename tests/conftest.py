@@ -1,0 +1,6 @@
+"""Make tests/ importable (the reference engine lives here, not in the package)."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
