@@ -280,7 +280,7 @@ def deal(G, RNG):
 # ----------------------------------------------------------------- legal moves
 
 
-@kernel
+@kernel_inline
 def count_playable(G, p, bluff):
     """Physical cards ``p`` may play on its turn, in O(1) from the colour counts.
 
@@ -302,7 +302,7 @@ def count_playable(G, p, bluff):
     return total
 
 
-@kernel
+@kernel_inline
 def nth_playable(G, p, bluff, k):
     """The type of the ``k``-th playable physical card (0-based) of ``p``."""
     c = G[S_COLOUR]
@@ -417,7 +417,7 @@ def is_legal(G, move):
 # ------------------------------------------------------------------- apply
 
 
-@kernel
+@kernel_inline
 def apply_move(G, RNG, move):
     """Apply a legal move of ``G[S_ACTOR]`` and run on to the next decision."""
     ph = G[S_PHASE]
@@ -461,7 +461,7 @@ def _clear_penalty(G):
     G[S_STACK_LEN] = 0
 
 
-@kernel
+@kernel_inline
 def _draw_turn(G, RNG, p):
     """Draw under ``draw_rule``; a playable drawn card opens PH_DRAWN."""
     rule = G[R_DRAW_RULE]
@@ -481,7 +481,7 @@ def _draw_turn(G, RNG, p):
     _pass_turn(G, p)
 
 
-@kernel
+@kernel_inline
 def _play(G, RNG, p, move):
     """Put a card from ``p``'s hand on the discard pile and resolve it."""
     t = move % 64

@@ -139,7 +139,7 @@ def _pick_play(sid, G, p, n, bluff_ok, rng):
     return -1
 
 
-@kernel
+@kernel_inline
 def choose_move(G, rng):
     """The built-in strategy of the seat to act picks a legal move."""
     ph = G[S_PHASE]
