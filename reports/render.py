@@ -12,7 +12,8 @@ def _f(x: float, digits: int = 2) -> str:
 
 
 def _pm(mean: float, se: float) -> str:
-    return f"{_f(mean)} ± {_f(se)}"
+    digits = 2 if abs(mean) >= 1 or mean == 0 else 3
+    return f"{_f(mean, digits)} ± {_f(se, digits)}"
 
 
 def render_table(s: dict[str, Any]) -> str:
@@ -63,7 +64,10 @@ def render_table(s: dict[str, Any]) -> str:
         f"capped rounds (no winner, stopped at {s['rules']['turn_cap']:,} turns): "
         f"{capped:,} of {n:,} ({share:.3f}%)"
     )
-    lines.append(f"speed: {s['games_per_sec']:,.0f} games/s ({s['elapsed_s']:.2f} s)")
+    lines.append(
+        f"speed: {s['games_per_sec']:,.0f} games/s ({s['elapsed_s']:.2f} s;"
+        f" engine compile or cache load before that {s['compile_s']:.2f} s)"
+    )
     return "\n".join(lines)
 
 

@@ -7,7 +7,8 @@ result; ``replay`` and anyone curious can play a game by hand. The same compiled
 Moves are written as text: ``r5`` (play red 5), ``wild:green`` or ``wild4:blue``
 (a wild naming a colour), ``draw``, ``pass`` (keep the drawn card), ``take`` (take
 a pending penalty), ``challenge``, ``accept`` and ``colour:red`` (name the colour
-of a first flipped Wild).
+of a first flipped Wild), ``target:2`` (swap or trade with seat 2) and
+``give:r5`` (the card given in a trade on a 5).
 
 The draw pile has no order: every draw takes a uniformly random card of it,
 which is the same as drawing the top of a shuffled pile. A crafted test that
@@ -27,7 +28,15 @@ from unosim.simulate.cards import COLOURS, N_RANKS, POINTS, WILD, card_name, par
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import Rules, resolve
 from unosim.simulate.runner import base_seed, game_template
-from unosim.simulate.step_nb import apply_move, cap_round, deal, is_legal, legal_moves, score_hands
+from unosim.simulate.step_nb import (
+    apply_move,
+    cap_round,
+    deal,
+    hand_value,
+    is_legal,
+    legal_moves,
+    score_hands,
+)
 from unosim.strategies.builtin_nb import choose_move
 from unosim.strategies.registry import SeatStrategy, parse_strategy
 
@@ -37,6 +46,10 @@ PHASES = {
     L.PH_CHALLENGE: "challenge",
     L.PH_PENALTY: "penalty",
     L.PH_COLOUR: "colour",
+    L.PH_SKIP: "skip",
+    L.PH_JUMP: "jump",
+    L.PH_TARGET: "target",
+    L.PH_GIVE: "give",
     L.PH_OVER: "over",
 }
 _SPECIAL = {
@@ -58,6 +71,10 @@ def move_name(m: int) -> str:
             return name
     if L.MV_COLOUR <= m < L.MV_COLOUR + 4:
         return "colour:" + COLOURS[m - L.MV_COLOUR]
+    if L.MV_TARGET <= m < L.MV_TARGET + L.MAX_PLAYERS:
+        return f"target:{m - L.MV_TARGET}"
+    if L.MV_GIVE <= m < L.MV_GIVE + 64:
+        return "give:" + card_name(m - L.MV_GIVE)
     t, c = m % 64, m // 64
     return card_name(t) + (":" + COLOURS[c] if t >= WILD else "")
 
@@ -69,6 +86,10 @@ def parse_move(text: str) -> int:
     head, _, colour = s.partition(":")
     if head in ("colour", "color"):
         return L.MV_COLOUR + COLOURS.index(colour)
+    if head == "target":
+        return L.MV_TARGET + int(colour)
+    if head == "give":
+        return L.MV_GIVE + parse_card(colour)
     t = parse_card(head)
     if t >= WILD:
         if colour not in COLOURS:
@@ -162,7 +183,16 @@ class Game:
         return int(self.G[self._h(p, L.HC_SIZE)])
 
     def hand_points(self, p: int) -> int:
+        """Face value of the cards in seat ``p``'s hand."""
         return int(self.G[self._h(p, L.HC_POINTS)])
+
+    def hand_value(self, p: int) -> int:
+        """What the hand scores, with zero_fifty and Downpour adjustments."""
+        return int(hand_value(self.G, p))
+
+    def place(self, p: int) -> int:
+        """Finishing place under elimination (0 while still playing)."""
+        return int(self.G[self._h(p, L.HC_PLACE)])
 
     def draw_pile(self) -> list[str]:
         n = int(self.G[L.S_DRAW_LEN])

@@ -15,8 +15,51 @@ from unosim.simulate.cards import TYPE_SLOTS
 MAX_PLAYERS = 10
 MAX_DECK = 512
 
+# ---- state scalars (indices 0..47 of G) ----
+S_PHASE = 0
+S_ACTOR = 1
+S_DIR = 2  # +1 clockwise (seat order increasing), -1 counter-clockwise
+S_TOP = 3  # type of the top discard
+S_COLOUR = 4  # current colour (the named colour after a wild)
+S_PENDING = 5  # penalty cards waiting for the next victim
+S_PEND_KIND = 6  # 2 Draw Two, 4 Wild Draw Four, 10 Draw Ten, 0 none
+S_LAST = 7  # seat the pending penalty came from (a challenge targets it)
+S_BLUFF = 8  # 1 when the last Wild Draw Four was illegal
+S_DRAWN = 9  # type just drawn (PH_DRAWN)
+S_DRAW_LEN = 10
+S_DISC_LEN = 11
+S_TURNS = 12
+S_PLAYED = 13
+S_DRAWN_NO_PLAY = 14
+S_PEN_DRAWN = 15
+S_RESHUFFLES = 16
+S_WINNER = 17  # first seat out; -1 while nobody is out or when capped
+S_CAPPED = 18
+S_STACK_LEN = 19  # draw cards in the current chain
+S_MAX_STACK = 20  # longest chain this round
+S_UNO_CAUGHT = 21  # forgotten UNO calls that were caught
+S_CHALLENGES = 22
+S_PREV_COLOUR = 23  # colour before the last Wild Draw Four (challenge, takeback)
+S_EFF_SEAT = 24  # seat whose card's effect is still to be resolved
+S_EFF_CARD = 25  # that card
+S_JUMP_INS = 26
+S_SWAPS = 27  # hand swaps (7, Swap Hands), rotations (0) and trades (5)
+S_DEFLECTS = 28  # skip and reverse deflections, deflect-mode answers
+S_REFILL = 29  # cards drawn to refill a hand (seven_rounds)
+S_ACTIVE = 30  # seats still playing (elimination)
+S_WINNER_POINTS = 31  # what the first seat out was awarded
+S_TARGET_KIND = 32  # 7, 5 or SWAP_HANDS while PH_TARGET / PH_GIVE are open
+S_TARGET = 33  # the chosen target of a trade on a 5
+S_GIVE = 34  # the card the trading player gives
+S_JUMP_IDX = 35  # next jump-in candidate to ask
+S_JUMP_N = 36  # jump-in candidates
+S_UNO_CENTER = 37  # "UNO in the centre" draws
+S_SILENT = 38  # silences broken after a 2
+S_WENT_OUT = 39  # type of the card the first seat went out with
+N_STATE = 48
+
 # ---- rules (absolute indices into G) ----
-OFF_R = 32
+OFF_R = 48
 R_PLAYERS = OFF_R + 0
 R_HAND_SIZE = OFF_R + 1
 R_FIRST_CARD = OFF_R + 2  # 0 official, 1 number_only
@@ -52,51 +95,32 @@ N_RULES = 32
 
 # ---- probabilities, stored as thresholds: chance(p) <=> 53 random bits < ceil(p * 2**53)
 P_ONE = 1 << 53
-RF_UNO_CATCH = 64
-RF_SILENT_TWOS = 65
+RF_UNO_CATCH = 80
+RF_SILENT_TWOS = 81
 # per seat p: OFF_SEATF + p * N_SEATF + SF_*
-OFF_SEATF = 68
+OFF_SEATF = 84
 SF_UNO_FORGET = 0  # forget to call UNO (the rule value or the strategy's override)
 SF_BLUFF = 1  # bluff a Wild Draw Four when it would be illegal
 SF_CHALLENGE = 2  # challenge a Wild Draw Four
 N_SEATF = 4
 # strategy id of seat p: OFF_STRAT + p
-OFF_STRAT = 112
+OFF_STRAT = 124
+# jump-in candidates in the order they are asked: OFF_ORDER .. + MAX_PLAYERS
+OFF_ORDER = 134
 
-# ---- state scalars (indices 0..31 of G) ----
-S_PHASE = 0
-S_ACTOR = 1
-S_DIR = 2  # +1 clockwise (seat order increasing), -1 counter-clockwise
-S_TOP = 3  # type of the top discard
-S_COLOUR = 4  # current colour (the named colour after a wild)
-S_PENDING = 5  # penalty cards waiting for S_ACTOR (challenge / stacking phases)
-S_PEND_KIND = 6  # 2 after a Draw Two, 4 after a Wild Draw Four, 0 none
-S_LAST = 7  # seat that played the last Wild Draw Four (the one a challenge targets)
-S_BLUFF = 8  # 1 when that Wild Draw Four was illegal
-S_DRAWN = 9  # type just drawn (PH_DRAWN)
-S_DRAW_LEN = 10
-S_DISC_LEN = 11
-S_TURNS = 12
-S_PLAYED = 13
-S_DRAWN_NO_PLAY = 14
-S_PEN_DRAWN = 15
-S_RESHUFFLES = 16
-S_WINNER = 17
-S_CAPPED = 18
-S_STACK_LEN = 19  # cards in the current stacking chain
-S_MAX_STACK = 20  # longest stacking chain this round
-S_UNO_CAUGHT = 21  # forgotten UNO calls that were caught
-S_CHALLENGES = 22
-S_PREV_COLOUR = 23  # colour before the last Wild Draw Four (for the challenge)
-N_STATE = 32
 
 # ---- hands: seat p, column c at OFF_H + p * HW + c ----
-# columns 0..63 count each card type; then cards per colour, hand size, hand value
+# columns 0..63 count each card type; then cards per colour, hand size, hand value,
+# finishing place (elimination, 0 = still playing), stage (seven_rounds), and a flag
+# to skip the seat's next turn (a caught bluff under wd4_challenge_takeback)
 HC_COLOUR = TYPE_SLOTS  # 4 columns
 HC_SIZE = TYPE_SLOTS + 4
 HC_POINTS = TYPE_SLOTS + 5
-HW = TYPE_SLOTS + 8
-OFF_H = 128
+HC_PLACE = TYPE_SLOTS + 6
+HC_STAGE = TYPE_SLOTS + 7
+HC_SKIP_NEXT = TYPE_SLOTS + 8
+HW = TYPE_SLOTS + 10
+OFF_H = 144
 
 # ---- piles, deck and scratch space for legal moves ----
 OFF_DRAW = OFF_H + MAX_PLAYERS * HW  # draw pile, no order (a draw takes a random card)
@@ -110,35 +134,28 @@ G_SIZE = OFF_WEIGHTS + 96
 PH_TURN = 0  # play a card or draw
 PH_DRAWN = 1  # play the card just drawn, or pass
 PH_CHALLENGE = 2  # challenge the Wild Draw Four just played, or accept
-PH_PENALTY = 3  # (stacking) stack a draw card, or take the pending penalty
+PH_PENALTY = 3  # stack, deflect or reverse a pending penalty, or take it
 PH_COLOUR = 4  # name the colour of a first flipped Wild
+PH_SKIP = 5  # (skip_deflect) pass the Skip on with a Skip of its colour, or accept
+PH_JUMP = 6  # (jump_in) play an identical card out of turn, or decline
+PH_TARGET = 7  # choose the player to swap hands or trade a card with
+PH_GIVE = 8  # (swap_on_five) choose the card to give
 PH_OVER = 9
 
 # ---- moves ----
 # Playing type t names colour c (only meaningful for wilds): move = t + 64 * c.
 MV_PLAY_END = 256
 MV_DRAW = 256
-MV_PASS = 257
+MV_PASS = 257  # keep the drawn card; decline a jump-in
 MV_TAKE = 258
 MV_CHALLENGE = 259
-MV_ACCEPT = 260
+MV_ACCEPT = 260  # accept a Wild Draw Four or a Skip
 MV_COLOUR = 264  # + colour
+MV_TARGET = 320  # + seat
+MV_GIVE = 384  # + card type
 MAX_MOVES = 96
 
 # ---- per-game record columns (int32) ----
-G_TURNS = 0
-G_PLAYED = 1
-G_DRAWN_NO_PLAY = 2
-G_PEN_DRAWN = 3
-G_WINNER = 4
-G_WINNER_POINTS = 5
-G_RESHUFFLES = 6
-G_CAPPED = 7
-G_MAX_STACK = 8
-G_UNO_CAUGHT = 9
-G_CHALLENGES = 10
-G_POINTS = 11  # MAX_PLAYERS columns
-N_G = G_POINTS + MAX_PLAYERS
 GAME_FIELDS = (
     "turns",
     "cards_played",
@@ -151,4 +168,34 @@ GAME_FIELDS = (
     "max_stack",
     "uno_caught",
     "challenges",
-) + tuple(f"points_{i}" for i in range(MAX_PLAYERS))
+    "jump_ins",
+    "swaps",
+    "deflections",
+    "refill_drawn",
+    "uno_center_drawn",
+    "silent_twos_broken",
+    *(f"points_{i}" for i in range(MAX_PLAYERS)),
+    *(f"place_{i}" for i in range(MAX_PLAYERS)),
+    *(f"stage_{i}" for i in range(MAX_PLAYERS)),
+)
+G_TURNS = 0
+G_PLAYED = 1
+G_DRAWN_NO_PLAY = 2
+G_PEN_DRAWN = 3
+G_WINNER = 4
+G_WINNER_POINTS = 5
+G_RESHUFFLES = 6
+G_CAPPED = 7
+G_MAX_STACK = 8
+G_UNO_CAUGHT = 9
+G_CHALLENGES = 10
+G_JUMP_INS = 11
+G_SWAPS = 12
+G_DEFLECTS = 13
+G_REFILL = 14
+G_UNO_CENTER = 15
+G_SILENT = 16
+G_POINTS = 17  # MAX_PLAYERS columns each
+G_PLACES = G_POINTS + MAX_PLAYERS
+G_STAGES = G_PLACES + MAX_PLAYERS
+N_G = G_STAGES + MAX_PLAYERS

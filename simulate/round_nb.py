@@ -15,36 +15,51 @@ from unosim.simulate.jit import kernel
 from unosim.simulate.layout import (
     G_CAPPED,
     G_CHALLENGES,
+    G_DEFLECTS,
     G_DRAWN_NO_PLAY,
+    G_JUMP_INS,
     G_MAX_STACK,
     G_PEN_DRAWN,
+    G_PLACES,
     G_PLAYED,
     G_POINTS,
+    G_REFILL,
     G_RESHUFFLES,
+    G_SILENT,
     G_SIZE,
+    G_STAGES,
+    G_SWAPS,
     G_TURNS,
     G_UNO_CAUGHT,
+    G_UNO_CENTER,
     G_WINNER,
     G_WINNER_POINTS,
-    HC_POINTS,
+    HC_PLACE,
+    HC_STAGE,
     MAX_PLAYERS,
     PH_OVER,
     R_PLAYERS,
     R_TURN_CAP,
     S_CAPPED,
     S_CHALLENGES,
+    S_DEFLECTS,
     S_DRAWN_NO_PLAY,
+    S_JUMP_INS,
     S_MAX_STACK,
     S_PEN_DRAWN,
     S_PHASE,
     S_PLAYED,
+    S_REFILL,
     S_RESHUFFLES,
+    S_SILENT,
+    S_SWAPS,
     S_TURNS,
     S_UNO_CAUGHT,
+    S_UNO_CENTER,
     S_WINNER,
 )
 from unosim.simulate.rng_nb import seed_game
-from unosim.simulate.step_nb import apply_move, cap_round, deal, hx, score_hands
+from unosim.simulate.step_nb import apply_move, cap_round, deal, hand_value, hx, score_hands
 from unosim.strategies.builtin_nb import choose_move
 
 
@@ -75,8 +90,18 @@ def record_round(G, winner_points, out, row):
     out[row, G_MAX_STACK] = G[S_MAX_STACK]
     out[row, G_UNO_CAUGHT] = G[S_UNO_CAUGHT]
     out[row, G_CHALLENGES] = G[S_CHALLENGES]
+    out[row, G_JUMP_INS] = G[S_JUMP_INS]
+    out[row, G_SWAPS] = G[S_SWAPS]
+    out[row, G_DEFLECTS] = G[S_DEFLECTS]
+    out[row, G_REFILL] = G[S_REFILL]
+    out[row, G_UNO_CENTER] = G[S_UNO_CENTER]
+    out[row, G_SILENT] = G[S_SILENT]
+    n = G[R_PLAYERS]
     for q in range(MAX_PLAYERS):
-        out[row, G_POINTS + q] = G[hx(q, HC_POINTS)] if q < G[R_PLAYERS] else 0
+        seated = q < n
+        out[row, G_POINTS + q] = hand_value(G, q) if seated else 0
+        out[row, G_PLACES + q] = G[hx(q, HC_PLACE)] if seated else 0
+        out[row, G_STAGES + q] = G[hx(q, HC_STAGE)] if seated else 0
 
 
 @njit(cache=True, parallel=True)

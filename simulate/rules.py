@@ -19,7 +19,14 @@ import numpy as np
 
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
-from unosim.simulate.cards import deck_cards, deck_counts
+from unosim.simulate.cards import (
+    DOWNPOUR_ONE,
+    DOWNPOUR_TWO,
+    WILD,
+    WILD_DRAW_FOUR,
+    deck_cards,
+    deck_counts,
+)
 from unosim.simulate.rng_nb import probability_threshold
 
 
@@ -49,7 +56,7 @@ SCHEMA: dict[str, Key] = {
     k.name: k
     for k in [
         _k("deck", "choice", "classic108", "deck: classic108 or edition112 (+Swap Hands, 3 blanks)",
-           ("classic108", "edition112"), implemented=("classic108",)),
+           ("classic108", "edition112")),
         _k("deck.zeros", "int", 1, "copies of 0 per colour", lo=0, hi=8),
         _k("deck.numbers", "int", 2, "copies of each 1-9 per colour", lo=0, hi=8),
         _k("deck.skips", "int", 2, "Skips per colour", lo=0, hi=8),
@@ -57,8 +64,8 @@ SCHEMA: dict[str, Key] = {
         _k("deck.draw_twos", "int", 2, "Draw Twos per colour", lo=0, hi=8),
         _k("deck.wilds", "int", 4, "Wild cards", lo=0, hi=16),
         _k("deck.wild_draw_fours", "int", 4, "Wild Draw Four cards", lo=0, hi=16),
-        _k("deck.swap_hands", "int", 0, "Swap Hands wilds", lo=0, hi=4, implemented=(0,)),
-        _k("deck.blanks", "int", 0, "blank wilds", lo=0, hi=8, implemented=(0,)),
+        _k("deck.swap_hands", "int", 0, "Swap Hands wilds", lo=0, hi=4),
+        _k("deck.blanks", "int", 0, "blank wilds", lo=0, hi=8),
         _k("players", "int", 4, "players at the table", lo=2, hi=10),
         _k("hand_size", "int", 7, "cards dealt to each player", lo=1, hi=20),
         _k("first_card", "choice", "official", "first flipped card: official table or number_only",
@@ -68,45 +75,35 @@ SCHEMA: dict[str, Key] = {
         _k("voluntary_draw", "bool", True, "may draw while holding a playable card"),
         _k("wd4_bluff", "bool", True, "a strategy may play Wild Draw Four illegally"),
         _k("wd4_challenge", "bool", True, "the victim of a Wild Draw Four may challenge it"),
-        _k("wd4_challenge_takeback", "bool", False, "a caught bluffer also takes the card back",
-           implemented=(False,)),
+        _k("wd4_challenge_takeback", "bool", False, "a caught bluffer also takes the card back"),
         _k("two_player_reverse_skips", "bool", True, "with two players Reverse acts as Skip"),
         _k("uno_penalty", "int", 2, "cards drawn when caught not calling UNO", lo=0, hi=10),
         _k("uno_forget_prob", "float", 0.0, "chance a player forgets to call UNO", lo=0, hi=1),
         _k("uno_catch_prob", "float", 1.0, "chance a forgotten call is caught", lo=0, hi=1),
-        _k("uno_in_center", "bool", False, "calling UNO makes another player draw 2",
-           implemented=(False,)),
+        _k("uno_in_center", "bool", False, "calling UNO makes another player draw 2"),
         _k("silent_twos", "float", 0.0, "chance each player breaks the silence after a 2",
-           lo=0, hi=1, implemented=(0.0,)),
+           lo=0, hi=1),
         _k("stacking", "choice", "none", "stack draw cards: none, progressive or deflect",
-           ("none", "progressive", "deflect"), implemented=("none", "progressive")),
+           ("none", "progressive", "deflect")),
         _k("stack_cards", "choice", "same", "which draw cards stack on which",
-           ("same", "mixed"), implemented=("same",)),
-        _k("skip_deflect", "bool", False, "a skipped player may pass the Skip on",
-           implemented=(False,)),
-        _k("reverse_deflect", "bool", False, "a Reverse sends a draw penalty back",
-           implemented=(False,)),
-        _k("jump_in", "bool", False, "play an identical card out of turn", implemented=(False,)),
+           ("same", "mixed")),
+        _k("skip_deflect", "bool", False, "a skipped player may pass the Skip on"),
+        _k("reverse_deflect", "bool", False, "a Reverse sends a draw penalty back"),
+        _k("jump_in", "bool", False, "play an identical card out of turn"),
         _k("jump_in_order", "choice", "random", "who jumps in first", ("random", "nearest")),
-        _k("seven_o", "bool", False, "7 swaps hands, 0 rotates all hands", implemented=(False,)),
-        _k("swap_on_five", "bool", False, "a 5 trades one card with a chosen player",
-           implemented=(False,)),
-        _k("zero_fifty", "bool", False, "a lone 0 left at scoring is worth 50",
-           implemented=(False,)),
+        _k("seven_o", "bool", False, "7 swaps hands, 0 rotates all hands"),
+        _k("swap_on_five", "bool", False, "a 5 trades one card with a chosen player"),
+        _k("zero_fifty", "bool", False, "a lone 0 left at scoring is worth 50"),
         _k("draw_ten", "choice", "none", "+10 cards: none, blanks or zeros",
-           ("none", "blanks", "zeros"), implemented=("none",)),
-        _k("color_rotation", "bool", False, "a wild sets the next colour in the cycle",
-           implemented=(False,)),
-        _k("elimination", "bool", False, "play on until one player is left",
-           implemented=(False,)),
-        _k("seven_rounds", "bool", False, "refill the hand 6, 5 .. 1 cards before winning",
-           implemented=(False,)),
-        _k("swap_hands_wild", "bool", False, "the Swap Hands wild swaps hands",
-           implemented=(False,)),
-        _k("downpour", "bool", False, "UNO H2O Downpour wilds", implemented=(False,)),
+           ("none", "blanks", "zeros")),
+        _k("color_rotation", "bool", False, "a wild sets the next colour in the cycle"),
+        _k("elimination", "bool", False, "play on until one player is left"),
+        _k("seven_rounds", "bool", False, "refill the hand 6, 5 .. 1 cards before winning"),
+        _k("swap_hands_wild", "bool", False, "the Swap Hands wild swaps hands"),
+        _k("downpour", "bool", False, "UNO H2O Downpour wilds"),
         _k("scoring", "choice", "winner_takes", "how a round is scored",
            ("winner_takes", "losers_score", "lazy", "game101"),
-           implemented=("winner_takes", "losers_score")),
+           implemented=("winner_takes", "losers_score", "lazy", "game101")),
         _k("target_score", "int", 500, "match target score", lo=1, hi=100000),
         _k("dealer_rotation", "choice", "clockwise", "who deals the next round",
            ("clockwise", "winner_leads")),
@@ -231,6 +228,7 @@ def validate(values: dict[str, Any]) -> None:
         v = values[key]
         if k.implemented is not None and v not in k.implemented:
             raise UnosimError(f"rule {key}={_show(v)} is not implemented yet")
+    _check_combinations(values)
     counts = deck_counts_for(values)
     size = int(counts.sum())
     need = values["players"] * values["hand_size"] + 1
@@ -246,12 +244,39 @@ def validate(values: dict[str, Any]) -> None:
         raise UnosimError("rule deck: the deck needs at least one number card to start a round")
 
 
+def _check_combinations(v: dict[str, Any]) -> None:
+    """Combinations the rule book rules out or that have nothing to act on."""
+    e112 = v["deck"] == "edition112"
+    if v["draw_ten"] == "blanks" and v["deck.blanks"] == 0 and not e112:
+        raise UnosimError(
+            "rule draw_ten=blanks needs blank cards (deck=edition112 or deck.blanks>0)"
+        )
+    if v["swap_hands_wild"] and v["deck.swap_hands"] == 0 and not e112:
+        raise UnosimError(
+            "rule swap_hands_wild needs Swap Hands cards (deck=edition112 or deck.swap_hands>0)"
+        )
+    if v["draw_ten"] == "zeros" and v["seven_o"]:
+        raise UnosimError("rule draw_ten=zeros cannot be combined with seven_o (both use the 0s)")
+    if v["reverse_deflect"] and v["jump_in"]:
+        raise UnosimError(
+            "rule reverse_deflect cannot be combined with jump_in (the sources give no reading)"
+        )
+    if v["stack_cards"] == "mixed" and v["stacking"] == "none":
+        raise UnosimError("rule stack_cards=mixed needs stacking=progressive or deflect")
+    if v["downpour"] and (v["deck.wilds"] < 2 or v["deck.wild_draw_fours"] < 2):
+        raise UnosimError("rule downpour needs at least 2 Wilds and 2 Wild Draw Fours in the deck")
+
+
 def _show(v: Any) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def deck_counts_for(values: dict[str, Any] | Rules) -> np.ndarray:
-    return deck_counts(
+    """Copies per card type: the ``deck.*`` counts, plus one Swap Hands and three
+    blank wilds for ``edition112``; ``downpour`` turns two Wilds into Downpour
+    Draw 1 and two Wild Draw Fours into Downpour Draw 2 (UNO H2O)."""
+    e112 = values["deck"] == "edition112"
+    counts = deck_counts(
         zeros=values["deck.zeros"],
         numbers=values["deck.numbers"],
         skips=values["deck.skips"],
@@ -259,9 +284,15 @@ def deck_counts_for(values: dict[str, Any] | Rules) -> np.ndarray:
         draw_twos=values["deck.draw_twos"],
         wilds=values["deck.wilds"],
         wild_draw_fours=values["deck.wild_draw_fours"],
-        swap_hands=values["deck.swap_hands"],
-        blanks=values["deck.blanks"],
+        swap_hands=values["deck.swap_hands"] + (1 if e112 else 0),
+        blanks=values["deck.blanks"] + (3 if e112 else 0),
     )
+    if values["downpour"]:
+        counts[WILD] -= 2
+        counts[WILD_DRAW_FOUR] -= 2
+        counts[DOWNPOUR_ONE] = 2
+        counts[DOWNPOUR_TWO] = 2
+    return counts
 
 
 # ---------------------------------------------------------------- lowering

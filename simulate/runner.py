@@ -44,6 +44,7 @@ class RunResult:
     elapsed_s: float
     workers: int
     partial: bool = False
+    compile_s: float = 0.0  # JIT compile or cache load before the timed run
 
 
 def play_records(
@@ -68,9 +69,15 @@ def run(
     workers: int | None = None,
     batch: int = DEFAULT_BATCH,
     on_batch: Callable[[int], None] | None = None,
+    on_records: Callable[[int, np.ndarray], None] | None = None,
+    resume_from: Aggregate | None = None,
 ) -> RunResult:
     """Play ``games`` rounds and fold them into an Aggregate.
 
+    ``on_records(first_game, records)`` sees each batch's per-game rows (for
+    ``--save-games``). ``resume_from`` continues an interrupted run: its games are
+    kept and play goes on from game ``resume_from.games``; since the totals are
+    integer sums, the final figures equal an uninterrupted run's.
     Ctrl-C between batches stops the run; the finished batches are kept and the
     result is marked ``partial``.
     """
@@ -82,17 +89,22 @@ def run(
     numba.set_num_threads(workers)
     template = game_template(rules, seats)
     key = base_seed(seed)
-    agg = Aggregate(players=rules["players"])
-    out = np.zeros((min(batch, games), L.N_G), dtype=np.int32)
+    agg = resume_from if resume_from is not None else Aggregate(players=rules["players"])
+    out = np.zeros((max(1, min(batch, games)), L.N_G), dtype=np.int32)
     chunks = workers * 8
+    t_compile = time.perf_counter()
+    play_batch(template, key, 0, np.zeros((1, L.N_G), np.int32), 1)  # compile or load
+    compile_s = time.perf_counter() - t_compile
     t0 = time.perf_counter()
-    done = 0
+    done = agg.games
     partial = False
     try:
         while done < games:
             n = min(batch, games - done)
             rec = out[:n]
             play_batch(template, key, done, rec, chunks)
+            if on_records is not None:
+                on_records(done, rec)
             agg.add_records(rec)
             done += n
             if on_batch is not None:
@@ -100,7 +112,7 @@ def run(
     except KeyboardInterrupt:
         partial = True
     elapsed = time.perf_counter() - t0
-    return RunResult(rules, seats, seed, games, agg, elapsed, workers, partial)
+    return RunResult(rules, seats, seed, games, agg, elapsed, workers, partial, compile_s)
 
 
 def warm_up() -> float:

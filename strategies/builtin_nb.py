@@ -9,25 +9,34 @@ a legal move; for a wild it adds the colour (t + 64 * c).
 
 from __future__ import annotations
 
-from unosim.simulate.cards import POINTS, WILD, WILD_DRAW_FOUR
+from unosim.simulate.cards import N_TYPES, POINTS, WILD, WILD_DRAW_FOUR
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.layout import (
     HC_COLOUR,
+    HC_PLACE,
+    HC_SIZE,
     MV_ACCEPT,
     MV_CHALLENGE,
     MV_COLOUR,
     MV_DRAW,
+    MV_GIVE,
     MV_PASS,
     MV_PLAY_END,
     MV_TAKE,
+    MV_TARGET,
     OFF_MOVES,
     OFF_STRAT,
     OFF_WEIGHTS,
     PH_CHALLENGE,
     PH_COLOUR,
     PH_DRAWN,
+    PH_GIVE,
+    PH_JUMP,
     PH_PENALTY,
+    PH_SKIP,
+    PH_TARGET,
     PH_TURN,
+    R_PLAYERS,
     S_ACTOR,
     S_DRAWN,
     S_PHASE,
@@ -52,7 +61,7 @@ OFFENSIVE = 3
 _POINTS = POINTS
 
 
-@kernel_inline
+@kernel
 def most_held_colour(G, p, rng):
     """The colour ``p`` holds most cards of; ties (and an empty hand) at random."""
     best = -1
@@ -73,7 +82,7 @@ def most_held_colour(G, p, rng):
     return 0
 
 
-@kernel_inline
+@kernel
 def _first_most_held_colour(G, p):
     best = 0
     for c in range(1, 4):
@@ -82,13 +91,13 @@ def _first_most_held_colour(G, p):
     return best
 
 
-@kernel_inline
+@kernel
 def _allowed(G, p, t, bluff_ok):
     """A play the strategy will consider: never a bluff unless it decided to bluff."""
     return t != WILD_DRAW_FOUR or bluff_ok or wd4_is_legal(G, p)
 
 
-@kernel_inline
+@kernel
 def _with_colour(sid, G, p, t, rng):
     if t < WILD:
         return t
@@ -97,7 +106,7 @@ def _with_colour(sid, G, p, t, rng):
     return t + 64 * most_held_colour(G, p, rng)
 
 
-@kernel_inline
+@kernel
 def _score(sid, t):
     """Preference of a play for strategy ``sid`` (higher is played first)."""
     if sid == DEFENSIVE:
@@ -171,4 +180,65 @@ def choose_move(G, rng):
         if sid == FIRST:
             return MV_COLOUR + _first_most_held_colour(G, p)
         return MV_COLOUR + most_held_colour(G, p, rng)
+    if ph == PH_SKIP or ph == PH_JUMP:
+        # optional actions are always taken: deflect the Skip, jump in
+        legal_moves(G)
+        t = G[OFF_MOVES]
+        if t < MV_PLAY_END:
+            return _with_colour(sid, G, p, t, rng)
+        return G[OFF_MOVES]
+    if ph == PH_TARGET:
+        return MV_TARGET + fewest_cards_opponent(G, p, rng, sid == FIRST)
+    if ph == PH_GIVE:
+        return MV_GIVE + highest_value_card(G, p, rng, sid == FIRST)
+    legal_moves(G)
     return G[OFF_MOVES]
+
+
+@kernel
+def fewest_cards_opponent(G, p, rng, first):
+    """The opponent still playing with the fewest cards; ties at random (or the
+    lowest seat when ``first``)."""
+    best = 1 << 30
+    ties = 0
+    for q in range(G[R_PLAYERS]):
+        if q == p or G[hx(q, HC_PLACE)] != 0:
+            continue
+        k = G[hx(q, HC_SIZE)]
+        if k < best:
+            best = k
+            ties = 1
+        elif k == best:
+            ties += 1
+    pick = 0 if first or ties == 1 else rand_below(rng, 1, ties)
+    for q in range(G[R_PLAYERS]):
+        if q != p and G[hx(q, HC_PLACE)] == 0 and G[hx(q, HC_SIZE)] == best:
+            if pick == 0:
+                return q
+            pick -= 1
+    return -1
+
+
+@kernel
+def highest_value_card(G, p, rng, first):
+    """The type of ``p``'s highest-value card; ties uniform over physical cards
+    (or the first type in hand order when ``first``)."""
+    best = -1
+    total = 0
+    for t in range(N_TYPES):
+        k = G[hx(p, t)]
+        if k > 0:
+            v = _POINTS[t]
+            if v > best:
+                best = v
+                total = k
+            elif v == best:
+                total += k
+    pick = 0 if first else rand_below(rng, 1, total)
+    for t in range(N_TYPES):
+        k = G[hx(p, t)]
+        if k > 0 and _POINTS[t] == best:
+            if pick < k:
+                return t
+            pick -= k
+    return -1

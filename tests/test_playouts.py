@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.simulate.cards import N_RANKS, POINTS, WILD_DRAW_FOUR
 from unosim.simulate.game import Game
@@ -63,11 +64,20 @@ def play_checked(rules, seats, seed, index) -> Game:
         g.step()
         check_invariants(g, deck_size)
     if g.over:
-        assert g.hand_size(g.winner) == 0
-        others = sum(g.hand_points(p) for p in range(g.players))
-        expected = 0 if rules["scoring"] == "losers_score" else others
-        assert g.winner_points() == expected
-        assert sum(g.hand_size(p) == 0 for p in range(g.players)) == 1
+        n = g.players
+        if rules["elimination"]:
+            # places 1..n, the winner first; points were settled when it went out
+            assert sorted(g.place(p) for p in range(n)) == list(range(1, n + 1))
+            assert g.place(g.winner) == 1
+            assert sum(g.hand_size(p) > 0 for p in range(n)) <= 1
+        else:
+            assert g.hand_size(g.winner) == 0
+            assert sum(g.hand_size(p) == 0 for p in range(n)) == 1
+            others = sum(g.hand_value(p) for p in range(n) if p != g.winner)
+            expected = others if rules["scoring"] == "winner_takes" else 0
+            assert g.winner_points() == expected
+        if rules["seven_rounds"]:
+            assert g.G[L.OFF_H + g.winner * L.HW + L.HC_STAGE] == 1
     return g
 
 
@@ -82,28 +92,35 @@ def test_presets_keep_invariants(preset, players):
 
 
 def _random_rules(rnd: random.Random):
-    pick = {}
-    for key, k in SCHEMA.items():
-        if rnd.random() < 0.5:
+    """A random valid rule set: each key set with probability 1/2 (retry when the
+    combination is refused by validation)."""
+    while True:
+        pick = {}
+        for key, k in SCHEMA.items():
+            if rnd.random() < 0.5 or key in ("turn_cap", "target_score"):
+                continue
+            if k.kind == "bool":
+                pick[key] = rnd.choice([True, False])
+            elif k.kind == "choice":
+                pick[key] = rnd.choice(list(k.implemented or k.choices))
+            elif k.kind == "float":
+                pick[key] = rnd.choice([0.0, 0.3, 1.0])
+            elif key == "uno_penalty":
+                pick[key] = rnd.randint(0, 4)
+            elif key.startswith("deck."):
+                pick[key] = rnd.randint(max(0, k.default - 1), k.default + 1)
+        players = rnd.randint(2, 10)
+        pick["players"] = players
+        pick["hand_size"] = rnd.randint(1, min(20, 100 // players))
+        try:
+            return resolve([], list(pick.items()))
+        except UnosimError:
             continue
-        if k.kind == "bool":
-            opts = list(k.implemented) if k.implemented else [True, False]
-            pick[key] = rnd.choice(opts)
-        elif k.kind == "choice":
-            pick[key] = rnd.choice(list(k.implemented or k.choices))
-        elif key in ("uno_forget_prob", "uno_catch_prob"):
-            pick[key] = rnd.choice([0.0, 0.5, 1.0])
-        elif key == "uno_penalty":
-            pick[key] = rnd.randint(0, 4)
-    players = rnd.randint(2, 10)
-    pick["players"] = players
-    pick["hand_size"] = rnd.randint(1, min(20, 107 // players))
-    return resolve([], list(pick.items()))
 
 
 def test_random_rule_combinations_keep_invariants():
     rnd = random.Random(2026)
-    for combo in range(40):
+    for combo in range(60):
         rules = _random_rules(rnd)
         seats = [parse_strategy(rnd.choice(STRATS)) for _ in range(rules["players"])]
         for k in range(4):

@@ -2,20 +2,42 @@
 
 Importing the package fixes a writable Numba cache directory before any kernel is
 compiled: when the package lives in an unwritable site-packages, Numba's
-``cache=True`` otherwise fails with "no locator available".
+``cache=True`` otherwise fails with "no locator available". The directory is
+named after a hash of the compiled sources, because Numba checks only the
+timestamp of the file that defines a function, not of the functions it calls
+from other modules: a changed step function would otherwise run stale code.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import os
 from pathlib import Path
 
 __version__ = "0.1.0"
 
 
+def _source_hash() -> str:
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha1()
+    for pkg in ("simulate", "strategies"):
+        try:
+            folder = Path(importlib.util.find_spec(f"unosim.{pkg}").origin).parent
+        except (AttributeError, ImportError, TypeError):
+            folder = here.parent / pkg
+        names = {"jit.py", "layout.py", "cards.py"}
+        for f in sorted(folder.glob("*.py")):
+            if not (f.name.endswith("_nb.py") or f.name in names):
+                continue
+            h.update(f.name.encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
 def _default_cache_dir() -> str:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return str(Path(base) / "unosim" / "numba")
+    return str(Path(base) / "unosim" / f"numba-{_source_hash()}")
 
 
 if "NUMBA_CACHE_DIR" not in os.environ:
