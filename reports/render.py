@@ -57,6 +57,32 @@ def render_table(s: dict[str, Any]) -> str:
         ("reshuffles", "reshuffles"),
     ]:
         lines.append(f"  {label:<24}{_pm(s[key + '_mean'], s[key + '_se']):>18}")
+    events = [
+        ("jump-ins", "jump_ins"),
+        ("hand swaps and trades", "swaps"),
+        ("deflections", "deflections"),
+        ("refill cards drawn", "refill_drawn"),
+        ("UNO-in-the-centre draws", "uno_center_drawn"),
+        ("silences broken", "silent_twos_broken"),
+    ]
+    for label, key in events:
+        if s.get(key + "_mean"):
+            lines.append(f"  {label:<24}{_pm(s[key + '_mean'], s[key + '_se']):>18}")
+    if s.get("max_stack_mean") and s["rules"]["stacking"] != "none":
+        dist = s["max_stack_distribution"]
+        n = sum(dist)
+        shares = ", ".join(f"{k}: {100 * c / n:.1f}%" for k, c in enumerate(dist) if c)
+        lines.append(f"  longest draw chain (cards per round): {shares}")
+    if "seat_mean_place" in s:
+        lines.append("")
+        lines.append("Mean finishing place per seat (elimination; 1 = first out)")
+        for i, m in enumerate(s["seat_mean_place"]):
+            lines.append(f"  seat {i:<2} {m:6.3f}")
+    if "seat_mean_stage" in s:
+        lines.append("")
+        lines.append("Mean stage at the end of the round per seat (seven_rounds; 1 = last stage)")
+        for i, m in enumerate(s["seat_mean_stage"]):
+            lines.append(f"  seat {i:<2} {m:6.3f}")
     lines.append("")
     capped = s["capped"]
     share = 100 * capped / n if n else float("nan")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from unosim.reports.stats import hist_quantile, mean_se, wilson
 from unosim.simulate.aggregate import Aggregate
 from unosim.simulate.runner import RunResult
@@ -70,9 +72,40 @@ def summarize(res: RunResult, variant: str) -> dict[str, Any]:
         "max_stack_mean": stack["mean"],
         "uno_caught_mean": metric_summary(agg, "uno_caught")["mean"],
         "challenges_mean": metric_summary(agg, "challenges")["mean"],
+        **_house_rule_figures(res, agg),
         "capped": agg.capped,
         "workers": res.workers,
         "games_per_sec": n / res.elapsed_s if res.elapsed_s > 0 else float("nan"),
         "elapsed_s": res.elapsed_s,
         "compile_s": res.compile_s,
     }
+
+
+def _house_rule_figures(res: RunResult, agg: Aggregate) -> dict[str, Any]:
+    """Figures only some rules produce: counts of their events per round, the
+    longest draw chain, finishing places (elimination), stages (seven_rounds)."""
+    out: dict[str, Any] = {}
+    for m in ("jump_ins", "swaps", "deflections", "refill_drawn", "uno_center_drawn",
+              "silent_twos_broken"):
+        ms = metric_summary(agg, m)
+        out[m + "_mean"] = ms["mean"]
+        out[m + "_se"] = ms["se"]
+    h = agg.hist["max_stack"]
+    top = int(np.nonzero(h)[0].max()) if h.any() else 0
+    out["max_stack_distribution"] = [int(x) for x in h[: top + 1]]
+    players = agg.players
+    rules = res.rules
+    if rules["elimination"]:
+        done = agg.place_counts[:players, 1 : players + 1]
+        n = done.sum(1)
+        places = np.arange(1, players + 1)
+        out["seat_mean_place"] = [
+            float((done[i] * places).sum() / n[i]) if n[i] else float("nan") for i in range(players)
+        ]
+        out["seat_place_counts"] = done.tolist()
+    if rules["seven_rounds"]:
+        n = agg.games
+        out["seat_mean_stage"] = [
+            agg.stage_sums[i] / n if n else float("nan") for i in range(players)
+        ]
+    return out

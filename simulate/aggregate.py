@@ -24,6 +24,12 @@ METRICS = {
     "max_stack": L.G_MAX_STACK,
     "uno_caught": L.G_UNO_CAUGHT,
     "challenges": L.G_CHALLENGES,
+    "jump_ins": L.G_JUMP_INS,
+    "swaps": L.G_SWAPS,
+    "deflections": L.G_DEFLECTS,
+    "refill_drawn": L.G_REFILL,
+    "uno_center_drawn": L.G_UNO_CENTER,
+    "silent_twos_broken": L.G_SILENT,
 }
 #: histogram bins hold the values 0 .. HIST_BINS-2 exactly; the last bin holds the rest
 HIST_BINS = 8192
@@ -38,6 +44,12 @@ class Aggregate:
     capped: int = 0
     wins: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
     seat_points: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
+    # place_counts[seat, k]: rounds the seat finished in place k (elimination; 0 unused)
+    place_counts: np.ndarray = field(
+        default_factory=lambda: np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS + 1), np.int64)
+    )
+    # stage_sums[seat]: sum of the stage each seat ended the round at (seven_rounds)
+    stage_sums: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
     count: dict[str, int] = field(default_factory=lambda: {m: 0 for m in METRICS})
     sums: dict[str, int] = field(default_factory=lambda: {m: 0 for m in METRICS})
     sumsq: dict[str, int] = field(default_factory=lambda: {m: 0 for m in METRICS})
@@ -53,6 +65,13 @@ class Aggregate:
         won = ~capped
         self.wins += np.bincount(rec[won, L.G_WINNER], minlength=L.MAX_PLAYERS)[: L.MAX_PLAYERS]
         self.seat_points += rec[:, L.G_POINTS : L.G_POINTS + L.MAX_PLAYERS].sum(0, dtype=np.int64)
+        self.stage_sums += rec[:, L.G_STAGES : L.G_STAGES + L.MAX_PLAYERS].sum(0, dtype=np.int64)
+        places = rec[:, L.G_PLACES : L.G_PLACES + L.MAX_PLAYERS]
+        if places.any():
+            for seat in range(self.players):
+                self.place_counts[seat] += np.bincount(
+                    places[:, seat], minlength=L.MAX_PLAYERS + 1
+                )[: L.MAX_PLAYERS + 1]
         for m, col in METRICS.items():
             v = rec[won, col] if m == "winner_points" else rec[:, col]
             v = v.astype(np.int64)
@@ -67,6 +86,8 @@ class Aggregate:
         self.capped += other.capped
         self.wins += other.wins
         self.seat_points += other.seat_points
+        self.place_counts += other.place_counts
+        self.stage_sums += other.stage_sums
         for m in METRICS:
             self.count[m] += other.count[m]
             self.sums[m] += other.sums[m]
@@ -81,6 +102,8 @@ class Aggregate:
             and self.capped == other.capped
             and np.array_equal(self.wins, other.wins)
             and np.array_equal(self.seat_points, other.seat_points)
+            and np.array_equal(self.place_counts, other.place_counts)
+            and np.array_equal(self.stage_sums, other.stage_sums)
             and self.sums == other.sums
             and self.sumsq == other.sumsq
             and all(np.array_equal(self.hist[m], other.hist[m]) for m in METRICS)
