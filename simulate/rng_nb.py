@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from unosim.simulate.jit import kernel
+from unosim.simulate.jit import kernel, kernel_inline
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@kernel
+@kernel_inline
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
@@ -43,7 +43,7 @@ def seed_game(base, game_index, stream, s):
         s[4 * stream + i] = splitmix64(x)
 
 
-@kernel
+@kernel_inline
 def next_u64(s, k):
     """Next output of stream ``k`` (state words ``4k .. 4k+3`` of ``s``)."""
     o = 4 * k
@@ -59,13 +59,13 @@ def next_u64(s, k):
     return result
 
 
-@kernel
+@kernel_inline
 def rand_below(s, k, n):
     """Uniform integer in [0, n) (Lemire's multiply-shift on 32 bits; n < 2**31)."""
     return np.int64(((next_u64(s, k) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@kernel
+@kernel_inline
 def chance(s, k, threshold):
     """True with probability threshold / 2**53 (thresholds come from
     ``probability_threshold``); draws nothing when that is 0 or 1."""

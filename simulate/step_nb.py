@@ -155,24 +155,24 @@ LOSERS_SCORE = 1
 # ----------------------------------------------------------------- small helpers
 
 
-@kernel
+@kernel_inline
 def hx(p, c):
     """Index in G of column ``c`` (a card type, or an HC_* column) of seat ``p``."""
     return OFF_H + p * HW + c
 
 
-@kernel
+@kernel_inline
 def seat_param(G, p, k):
     """Probability threshold ``k`` (an SF_* slot) of seat ``p``."""
     return G[OFF_SEATF + p * N_SEATF + k]
 
 
-@kernel
+@kernel_inline
 def rank_of(t):
     return t % N_RANKS if t < WILD else -1
 
 
-@kernel
+@kernel_inline
 def _wrap(q, n):
     while q >= n:
         q -= n
@@ -197,13 +197,13 @@ def next_seat(G, p, k):
     return q
 
 
-@kernel
+@kernel_inline
 def two_left(G):
     """Two players at the table: Reverse then acts as Skip (if the rule says so)."""
     return G[S_ACTIVE] == 2 and G[R_TWO_P_REVERSE_SKIPS] != 0
 
 
-@kernel
+@kernel_inline
 def _hand_add(G, p, t):
     G[hx(p, t)] += 1
     if t < WILD:
@@ -212,7 +212,7 @@ def _hand_add(G, p, t):
     G[hx(p, HC_POINTS)] += _POINTS[t]
 
 
-@kernel
+@kernel_inline
 def _hand_remove(G, p, t):
     G[hx(p, t)] -= 1
     if t < WILD:
@@ -242,7 +242,7 @@ def _reshuffle(G):
     return True
 
 
-@kernel
+@kernel_inline
 def _take_random(G, RNG):
     """Remove and return a uniformly random card of the (non-empty) draw pile."""
     n = G[S_DRAW_LEN] - 1
@@ -281,7 +281,7 @@ def _draw_penalty(G, RNG, p, k):
     G[S_PEN_DRAWN] += _draw_n(G, RNG, p, k)
 
 
-@kernel
+@kernel_inline
 def is_match(G, t):
     """Colour, number or symbol match with the top card, or any wild."""
     if t >= WILD:
@@ -292,19 +292,19 @@ def is_match(G, t):
     return top < WILD and t % N_RANKS == top % N_RANKS
 
 
-@kernel
+@kernel_inline
 def wd4_is_legal(G, p):
     """A Wild Draw Four is legal only when the hand holds no card of the colour."""
     return G[hx(p, HC_COLOUR + G[S_COLOUR])] == 0
 
 
-@kernel
+@kernel_inline
 def _wd4_allowed(G, p, bluff):
     """Legal, or a bluff that the player chose and the table allows."""
     return wd4_is_legal(G, p) or (bluff and G[R_WD4_BLUFF] != 0)
 
 
-@kernel
+@kernel_inline
 def _playable(G, p, t):
     """May ``t`` be played now by ``p`` (a bluff counts if the table allows it)?"""
     if t == WILD_DRAW_FOUR:
@@ -312,7 +312,7 @@ def _playable(G, p, t):
     return is_match(G, t)
 
 
-@kernel
+@kernel_inline
 def penalty_of(G, t):
     """Cards the next player must draw for card ``t`` (0 for a non-draw card)."""
     if t == WILD_DRAW_FOUR:
@@ -444,14 +444,14 @@ def nth_playable(G, p, bluff, k):
     return -1
 
 
-@kernel
+@kernel_inline
 def _offer(G, n, move, weight):
     G[OFF_MOVES + n] = move
     G[OFF_WEIGHTS + n] = weight
     return n + 1
 
 
-@kernel
+@kernel_inline
 def _offer_held(G, n, p, t):
     """Offer playing ``t`` if ``p`` holds it."""
     if G[hx(p, t)] > 0:
@@ -638,7 +638,7 @@ def _next_turn(G, p):
     _pass_turn(G, next_seat(G, p, 1))
 
 
-@kernel
+@kernel_inline
 def _clear_penalty(G):
     G[S_PENDING] = 0
     G[S_PEND_KIND] = 0

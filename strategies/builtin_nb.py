@@ -91,7 +91,7 @@ def _first_most_held_colour(G, p):
     return best
 
 
-@kernel
+@kernel_inline
 def _allowed(G, p, t, bluff_ok):
     """A play the strategy will consider: never a bluff unless it decided to bluff."""
     return t != WILD_DRAW_FOUR or bluff_ok or wd4_is_legal(G, p)
@@ -106,7 +106,7 @@ def _with_colour(sid, G, p, t, rng):
     return t + 64 * most_held_colour(G, p, rng)
 
 
-@kernel
+@kernel_inline
 def _score(sid, t):
     """Preference of a play for strategy ``sid`` (higher is played first)."""
     if sid == DEFENSIVE:
