@@ -29,6 +29,9 @@ Metrics (RULES.md section 9):
   drawn penalty  Draw Two, Wild Draw Four, stacks, challenges, UNO penalties
   winner points  what the scoring rule awards the round winner
   capped         rounds stopped at the turn cap (rule turn_cap), no winner
+  jump-ins, swaps, deflections, refill cards: events of those house rules
+  longest draw chain  draw cards played in a row on one penalty (stacking)
+  places         finishing order under elimination (1 = first out)
 """
 
 
@@ -115,6 +118,28 @@ def _prepare_out(out: str | None) -> Path | None:
     return p
 
 
+def _match_options(f: Any) -> Any:
+    """--mode, --target-score and --max-rounds (shared by run and compare)."""
+    f = click.option("--max-rounds", type=int, default=None,
+                     help="Matches: stop a match after this many rounds, counted as capped "
+                          "(default 1000).")(f)
+    f = click.option("--target-score", type=int, default=None,
+                     help="Matches: the target score (overrides the rule target_score).")(f)
+    f = click.option("--mode", type=click.Choice(["round", "match"]), default="round",
+                     show_default=True,
+                     help="round: single rounds; match: whole matches to the target score, "
+                          "scored by the rule `scoring`.")(f)
+    return f
+
+
+def _check_save_games(path: str | None) -> Path | None:
+    if path is None:
+        return None
+    from unosim.reports.parquet import check_parquet_path
+
+    return check_parquet_path(path)
+
+
 @cli.command(epilog=METRICS_HELP)
 @click.option("--games", "games_text", default="100000", show_default=True,
               help="Rounds to play: 1e6, 1000000 or 1_000_000.")
@@ -136,18 +161,40 @@ def _prepare_out(out: str | None) -> Path | None:
               help="Directory for summary.json and summary.csv.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
+@_match_options
+@click.option("--save-games", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.parquet", help="Also write one row per game (or match) as Parquet.")
+@click.option("--report", is_flag=True,
+              help="With --out: also write the charts (PNG, SVG) and a self-contained "
+                   "report.html.")
 def run(games_text: str, players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
         strategy: str, seat: tuple[str, ...], seed: int | None, workers: int | None, fmt: str,
-        out: str | None, progress: bool | None) -> None:
-    """Simulate rounds under a variant and report the statistics."""
+        out: str | None, progress: bool | None, mode: str = "round",
+        target_score: int | None = None, max_rounds: int | None = None,
+        save_games: str | None = None, report: bool = False) -> None:
+    """Simulate rounds (or whole matches, --mode match) under a variant and report the
+    statistics."""
     games = parse_games(games_text)
-    rules = _resolve(variant, rule, players)
+    from unosim.reports.commands import check_mode_options, target_override
+
+    rules = _resolve(variant, (*rule, *target_override(target_score, mode)), players)
+    check_mode_options(mode, max_rounds)
     seats = _seats(rules["players"], strategy, seat)
     out_dir = _prepare_out(out)
+    save_path = _check_save_games(save_games)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
     if seed < 0:
         raise UnosimError(f"--seed must be 0 or more, got {seed}")
+    if mode == "match" or save_path is not None or report:
+        from unosim.reports.commands import run_extended
+
+        show = progress if progress is not None else sys.stderr.isatty()
+        run_extended(name="+".join(variant) or "official", rules=rules, seats=seats,
+                     games=games, seed=seed, workers=workers, fmt=fmt, out_dir=out_dir,
+                     mode=mode, max_rounds=max_rounds, save_games=save_path, report=report,
+                     show_progress=show)
+        return
 
     from unosim.reports.render import render_json, render_table
     from unosim.reports.summary import summarize
@@ -178,6 +225,63 @@ def _with_progress(show: bool, total: int, job: Any) -> Any:
                   TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("games", total=total)
         return job(lambda n: bar.advance(task, n))
+
+
+@cli.command(epilog=METRICS_HELP)
+@click.argument("variant_names", nargs=-1, required=True, metavar="VARIANT...")
+@click.option("--games", "games_text", default="100000", show_default=True,
+              help="Games (or matches) per variant: 1e6, 1000000 or 1_000_000.")
+@click.option("--players", type=click.IntRange(2, 10), default=None,
+              help="Players at the table for every variant (2..10).")
+@click.option("--rule", multiple=True, metavar="KEY=VALUE",
+              help="Override one rule key in every variant (repeatable).")
+@click.option("--strategy", default="random", show_default=True,
+              help="Strategy for every seat.")
+@click.option("--seat", multiple=True, metavar="N=NAME", help="Strategy for seat N (0-based).")
+@click.option("--seed", type=int, default=None,
+              help="Base seed, shared by every variant (common random numbers).")
+@click.option("--workers", type=int, default=None, help="Threads (default: all cores).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Directory for summary.json, summary.csv, charts (PNG, SVG), report.html.")
+@_match_options
+@click.option("--save-games", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.parquet",
+              help="Also write one row per game (or match) of every variant as Parquet.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+def compare(variant_names: tuple[str, ...], games_text: str, players: int | None,
+            rule: tuple[str, ...], strategy: str, seat: tuple[str, ...], seed: int | None,
+            workers: int | None, fmt: str, out: str | None, mode: str,
+            target_score: int | None, max_rounds: int | None, save_games: str | None,
+            progress: bool | None) -> None:
+    """Compare variants side by side: VARIANT... are presets (NAME or NAME+NAME), the
+    first is the baseline. Same seed for all (common random numbers), paired
+    differences with 95% intervals, and a verdict per headline metric."""
+    from unosim.reports.commands import (
+        build_variants,
+        check_mode_options,
+        compare_command,
+        target_override,
+    )
+
+    games = parse_games(games_text)
+    extra = (*rule, *target_override(target_score, mode))
+    check_mode_options(mode, max_rounds)
+    variants = build_variants(variant_names, lambda presets: _resolve(presets, extra, players),
+                              lambda n: _seats(n, strategy, seat))
+    out_dir = _prepare_out(out)
+    save_path = _check_save_games(save_games)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little")
+        click.echo(f"seed {seed} (drawn at random; pass --seed to repeat)", err=True)
+    if seed < 0:
+        raise UnosimError(f"--seed must be 0 or more, got {seed}")
+    show = progress if progress is not None else sys.stderr.isatty()
+    compare_command(names=variant_names, games=games, variants=variants, seed=seed,
+                    workers=workers, fmt=fmt, out_dir=out_dir, mode=mode,
+                    max_rounds=max_rounds, save_games=save_path, show_progress=show)
 
 
 @cli.command()

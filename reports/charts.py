@@ -1,0 +1,348 @@
+"""Charts of a comparison (or of one run): matplotlib figures, PNG and SVG.
+
+Every chart shows its sample size and its uncertainty: win rates with Wilson
+95% error bars, distributions with a 95% band (the Dvoretzky-Kiefer-Wolfowitz
+band of an ECDF, or Wilson per histogram bin), means with their 95% interval in
+the legend. Each variant keeps one colour in every chart (``compare.PALETTE``),
+and every artist of variant ``i`` carries the gid ``series-i`` so it can be
+found in the SVG. Figures are built with the object API on the Agg canvas, so
+no window, global pyplot state or display is needed.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib import rc_context
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from unosim.reports.atomic import write_bytes_atomic
+
+_IDS = itertools.count()
+
+
+def gid(vi: int) -> str:
+    """A unique SVG id for an artist of variant ``vi``: ``series-<vi>-<k>``."""
+    return f"series-{vi}-{next(_IDS)}"
+
+
+SVG_RC = {"svg.fonttype": "none", "svg.hashsalt": "unosim"}
+STYLE = {"font.size": 10, "axes.titlesize": 10, "figure.titlesize": 12,
+         "axes.spines.top": False, "axes.spines.right": False}
+
+
+def _figure(w: float = 8.0, h: float = 4.8, ncols: int = 1) -> tuple[Figure, list[Any]]:
+    with rc_context(STYLE):
+        fig = Figure(figsize=(w, h), dpi=100, layout="constrained")
+        FigureCanvasAgg(fig)
+        axes = [fig.add_subplot(1, ncols, i + 1) for i in range(ncols)]
+    return fig, axes
+
+
+def _n_text(cmp: Any) -> str:
+    each = " per variant" if len(cmp.variants) > 1 else ""
+    return f"n = {cmp.games:,} {cmp.unit}{each}"
+
+
+def _tag(bars: Any, vi: int) -> None:
+    """Give every artist of a bar series (bars, error bars) the gid ``series-vi``."""
+    for patch in bars.patches:
+        patch.set_gid(gid(vi))
+    if bars.errorbar is not None:  # caps and bars (its data line is not drawn)
+        _, caps, lines = bars.errorbar.lines
+        for artist in [*caps, *lines]:
+            artist.set_gid(gid(vi))
+
+
+def _tag_errorbar(cont: Any, vi: int) -> None:
+    """Give the marker line, caps and bars of an errorbar series the gid ``series-vi``."""
+    data, caps, bars = cont.lines
+    for artist in [data, *caps, *bars]:
+        if artist is not None:
+            artist.set_gid(gid(vi))
+
+
+def dkw(n: int, alpha: float = 0.05) -> float:
+    """Half-width of the 95% Dvoretzky-Kiefer-Wolfowitz band of an ECDF of n values."""
+    return math.sqrt(math.log(2 / alpha) / (2 * n)) if n > 0 else math.nan
+
+
+def _upper(cmp: Any, metric: str, q: float = 0.995, only: list[int] | None = None) -> int:
+    """A shared x limit: the q quantile over all variants (so long tails do not squash)."""
+    top = 1
+    for vi, mo in enumerate(cmp.moments):
+        if only is not None and vi not in only:
+            continue
+        h = mo.hist.get(metric)
+        if h is None or h.sum() == 0:
+            continue
+        c = np.cumsum(h)
+        top = max(top, int(np.searchsorted(c, q * c[-1])) + 1)
+    return top
+
+
+def _mean_label(cmp: Any, vi: int, metric: str) -> str:
+    from unosim.reports.compare import decimals_for
+
+    s = cmp.stat(vi, metric)
+    halves = [cmp.stat(i, metric)["ci_high"] - cmp.stat(i, metric)["mean"]
+              for i in range(len(cmp.variants))]
+    dec = decimals_for(min(h for h in halves if math.isfinite(h)) if any(
+        math.isfinite(h) for h in halves) else math.nan)
+    return (f"{cmp.names[vi]}: mean {s['mean']:.{dec}f} "
+            f"(95% CI {s['ci_low']:.{dec}f} to {s['ci_high']:.{dec}f})")
+
+
+def fig_win_rates(cmp: Any) -> Figure:
+    """Win rate by seat (rounds) or by player (matches): a dot per variant with its
+    Wilson 95% error bar (dots, not bars, since the axis does not start at zero)."""
+    prefix = "seat_win_" if cmp.mode == "round" else "player_win_"
+    fig, (ax,) = _figure(max(8.0, 1.1 * cmp.players + 4), 4.8)
+    k = len(cmp.variants)
+    step = min(0.18, 0.7 / k)
+    lows, highs = [], []
+    for vi in range(k):
+        p = cmp.variants[vi].rules["players"]
+        x = np.arange(p) + (vi - (k - 1) / 2) * step
+        stats = [cmp.stat(vi, f"{prefix}{s}") for s in range(p)]
+        y = np.array([100 * s["mean"] for s in stats])
+        lo = np.array([100 * s["ci_low"] for s in stats])
+        hi = np.array([100 * s["ci_high"] for s in stats])
+        lows += list(lo)
+        highs += list(hi)
+        cont = ax.errorbar(x, y, yerr=np.vstack([y - lo, hi - y]), fmt="o", markersize=7,
+                           capsize=4, elinewidth=1.6, color=cmp.colours[vi],
+                           label=cmp.names[vi])
+        _tag_errorbar(cont, vi)
+    fair = sorted({100 / v.rules["players"] for v in cmp.variants})
+    for f in fair:
+        ax.axhline(f, color="#555555", linestyle="--", linewidth=1, zorder=0)
+    ax.set_xticks(np.arange(cmp.players))
+    if cmp.mode == "round":
+        ax.set_xticklabels([f"seat {s}" + (" (first)" if s == 0 else "")
+                            for s in range(cmp.players)])
+        ax.set_xlabel("seat (seat 0 sits left of the dealer and plays first)")
+        ax.set_ylabel("rounds won (%)")
+        title = "Round win rate by seat"
+    else:
+        ax.set_xticklabels([f"player {p}" for p in range(cmp.players)])
+        ax.set_xlabel("player (numbered by first-round seat; player 0 leads round 1)")
+        ax.set_ylabel("matches won (%)")
+        title = "Match win rate by player"
+    lo_all = min(lows + fair)
+    hi_all = max(highs + fair)
+    pad = max(0.3, 0.12 * (hi_all - lo_all))
+    ax.set_ylim(max(0.0, lo_all - pad), min(100.0, hi_all + pad))
+    ax.set_xlim(-0.6, cmp.players - 0.4)
+    fig.suptitle(title)
+    ax.set_title(f"{_n_text(cmp)} · error bars: 95% Wilson interval · dashed: equal share")
+    ax.legend(title="variant", loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
+    ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def _ecdf(ax: Any, cmp: Any, metric: str, xmax: int) -> None:
+    for vi in range(len(cmp.variants)):
+        h = cmp.moments[vi].hist.get(metric)
+        if h is None or h.sum() == 0:
+            continue
+        n = int(h.sum())
+        x = np.arange(xmax + 1)
+        y = 100 * np.cumsum(h[: xmax + 1]) / n
+        eps = 100 * dkw(n)
+        band = ax.fill_between(x, np.clip(y - eps, 0, 100), np.clip(y + eps, 0, 100),
+                               step="post", color=cmp.colours[vi], alpha=0.25, linewidth=0)
+        band.set_gid(gid(vi))
+        (line,) = ax.step(x, y, where="post", color=cmp.colours[vi], linewidth=1.6,
+                          label=_mean_label(cmp, vi, metric))
+        line.set_gid(gid(vi))
+    ax.set_ylim(0, 100)
+    ax.set_xlim(0, xmax)
+    ax.grid(alpha=0.3)
+
+
+def _hist_lines(ax: Any, cmp: Any, metric: str, xmax: int, width: int,
+                only: list[int] | None = None, xmin: int = 0) -> None:
+    """Share of values per bin of ``width`` from ``xmin`` to ``xmax``: an outline per
+    variant (``stairs``) over a band of the 95% Wilson interval of each bin."""
+    from unosim.reports.stats import wilson
+
+    xmin = (xmin // width) * width
+    edges = np.arange(xmin, xmax + width, width)
+    for vi in only if only is not None else range(len(cmp.variants)):
+        h = cmp.moments[vi].hist.get(metric)
+        if h is None or h.sum() == 0:
+            continue
+        n = int(h.sum())
+        padded = np.zeros(len(edges) * width + xmin, np.int64)
+        m = min(len(padded), len(h))
+        padded[:m] = h[:m]
+        counts = padded[xmin:].reshape(-1, width).sum(1)[: len(edges) - 1]
+        share = 100 * counts / n
+        ci = np.array([wilson(int(c), n) for c in counts]) * 100
+        band = ax.stairs(ci[:, 1], edges, baseline=ci[:, 0], fill=True,
+                         color=cmp.colours[vi], alpha=0.3, linewidth=0)
+        band.set_gid(gid(vi))
+        line = ax.stairs(share, edges, color=cmp.colours[vi], linewidth=1.6,
+                         label=_mean_label(cmp, vi, metric))
+        line.set_gid(gid(vi))
+    ax.set_xlim(edges[0], edges[-1])
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+
+
+def _lower(cmp: Any, metric: str, q: float, only: list[int]) -> int:
+    low = None
+    for vi in only:
+        h = cmp.moments[vi].hist.get(metric)
+        if h is None or h.sum() == 0:
+            continue
+        c = np.cumsum(h)
+        v = int(np.searchsorted(c, q * c[-1]))
+        low = v if low is None else min(low, v)
+    return low or 0
+
+
+def _bin_width(xmax: int, bins: int = 40) -> int:
+    raw = max(1, xmax / bins)
+    for w in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if w >= raw:
+            return w
+    return int(raw)
+
+
+def fig_ecdf(cmp: Any, metric: str, title: str, xlabel: str, what: str) -> Figure:
+    fig, (ax,) = _figure()
+    _ecdf(ax, cmp, metric, _upper(cmp, metric))
+    fig.suptitle(title)
+    ax.set_title(f"{_n_text(cmp)} · shaded: 95% DKW band · legend: mean with 95% CI")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(f"{what} with at most x (%)")
+    ax.legend(title="variant", loc="lower right", fontsize=9)
+    return fig
+
+
+def fig_hist(cmp: Any, metric: str, title: str, xlabel: str, what: str) -> Figure:
+    fig, (ax,) = _figure()
+    xmax = _upper(cmp, metric)
+    width = _bin_width(xmax)
+    _hist_lines(ax, cmp, metric, xmax, width)
+    fig.suptitle(title)
+    ax.set_title(f"{_n_text(cmp)} · bins of {width} · shaded: 95% Wilson band per bin")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(f"share of {what} per bin (%)")
+    ax.legend(title="variant", loc="upper right", fontsize=9)
+    return fig
+
+
+def fig_final_scores(cmp: Any) -> Figure:
+    """The match winner's final score: one panel per variant, since scoring methods
+    differ in scale and unit (points, or round wins under ``lazy``)."""
+    k = len(cmp.variants)
+    ncols = min(k, 4)
+    nrows = (k + ncols - 1) // ncols
+    with rc_context(STYLE):
+        fig = Figure(figsize=(3.6 * ncols + 0.8, 3.6 * nrows + 0.6), dpi=100,
+                     layout="constrained")
+        FigureCanvasAgg(fig)
+        axes = [fig.add_subplot(nrows, ncols, i + 1) for i in range(k)]
+    for vi, ax in enumerate(axes):
+        r = cmp.variants[vi].rules
+        xmax = _upper(cmp, "winner_score", only=[vi])
+        xmin = _lower(cmp, "winner_score", 0.005, [vi])
+        if xmax - xmin < 6:  # a narrow (lazy: constant) distribution: show its neighbours
+            xmin, xmax = max(0, xmin - 3), xmax + 3
+        w = _bin_width(xmax - xmin, 30)
+        _hist_lines(ax, cmp, "winner_score", xmax + w, w, only=[vi], xmin=xmin)
+        unit = "round wins" if r["scoring"] == "lazy" else "points"
+        ax.set_title(f"{cmp.names[vi]}: {r['scoring']} to {r['target_score']:,}", fontsize=9)
+        ax.set_xlabel(f"winner's final score ({unit})")
+        ax.set_ylabel(f"share of decided matches per bin of {w} (%)")
+        ax.legend([_mean_label(cmp, vi, "winner_score").split(": ", 1)[1]],
+                  loc="upper right", fontsize=7, handlelength=1)
+    fig.suptitle(f"Match winner's final score\n{_n_text(cmp)} · shaded: 95% Wilson band "
+                 "per bin")
+    return fig
+
+
+def fig_cards_drawn(cmp: Any) -> Figure:
+    """Mean cards drawn per round by kind (95% CI bars) and the distribution of all draws."""
+    fig, (ax, ax2) = _figure(12.0, 4.8, ncols=2)
+    kinds = [("drawn_no_play", "no play"), ("penalty_drawn", "penalty"),
+             ("cards_drawn", "both")]
+    k = len(cmp.variants)
+    width = 0.8 / k
+    for vi in range(k):
+        x = np.arange(len(kinds)) + (vi - (k - 1) / 2) * width
+        st = [cmp.stat(vi, m) for m, _ in kinds]
+        y = np.array([s["mean"] for s in st])
+        err = np.vstack([y - [s["ci_low"] for s in st], [s["ci_high"] for s in st] - y])
+        bars = ax.bar(x, y, width * 0.92, color=cmp.colours[vi], label=cmp.names[vi],
+                      yerr=err, capsize=3, error_kw={"elinewidth": 1.2, "ecolor": "#222222"})
+        _tag(bars, vi)
+    ax.set_xticks(np.arange(len(kinds)))
+    ax.set_xticklabels([f"{lab}" for _, lab in kinds])
+    ax.set_xlabel("why the cards were drawn")
+    ax.set_ylabel("cards drawn per round (mean)")
+    ax.set_title("mean per round · error bars: 95% CI")
+    ax.legend(title="variant", loc="upper left", fontsize=9)
+    ax.grid(axis="y", alpha=0.3)
+    xmax = _upper(cmp, "cards_drawn")
+    w = _bin_width(xmax)
+    _hist_lines(ax2, cmp, "cards_drawn", xmax, w)
+    ax2.set_xlabel("cards drawn in a round, no play + penalty (cards)")
+    ax2.set_ylabel("share of rounds per bin (%)")
+    ax2.set_title(f"distribution · bins of {w} cards · shaded: 95% Wilson band")
+    ax2.legend(title="variant", loc="upper right", fontsize=8)
+    fig.suptitle(f"Cards drawn per round ({_n_text(cmp)})")
+    return fig
+
+
+def figures(cmp: Any) -> dict[str, Figure]:
+    """Every chart of a comparison (or of a one-variant run), by file stem."""
+    if cmp.mode == "round":
+        return {
+            "seat_win_rates": fig_win_rates(cmp),
+            "round_length": fig_ecdf(cmp, "turns", "Round length", "turns per round (turns)",
+                                     "share of rounds"),
+            "winner_points": fig_hist(cmp, "winner_points", "Points scored by the round winner",
+                                      "winner points per round (points)", "rounds with a winner"),
+            "cards_drawn": fig_cards_drawn(cmp),
+        }
+    return {
+        "match_win_rates": fig_win_rates(cmp),
+        "rounds_per_match": fig_ecdf(cmp, "rounds", "Match length", "rounds per match (rounds)",
+                                     "share of matches"),
+        "final_scores": fig_final_scores(cmp),
+    }
+
+
+def svg_text(fig: Figure) -> str:
+    buf = io.StringIO()
+    with rc_context(SVG_RC):
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+    return buf.getvalue()
+
+
+def png_bytes(fig: Figure, dpi: int = 120) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def save_figures(figs: dict[str, Figure], out_dir: Path) -> dict[str, str]:
+    """Write ``NAME.png`` and ``NAME.svg`` for each figure (atomically); return the SVG
+    text of each (for embedding in report.html)."""
+    svgs = {}
+    for name, fig in figs.items():
+        svg = svg_text(fig)
+        write_bytes_atomic(out_dir / f"{name}.svg", svg.encode("utf-8"))
+        write_bytes_atomic(out_dir / f"{name}.png", png_bytes(fig))
+        svgs[name] = svg
+    return svgs

@@ -1,0 +1,495 @@
+"""Variants side by side: every metric per variant, paired differences from the
+baseline with 95% intervals, and one plain-language verdict per headline metric.
+
+Common random numbers: every variant plays game ``i`` from the same (seed, i),
+and stream 0 of that game's generator deals, so variants with the same deck,
+players and hand size start game ``i`` from the same hands. The variants are run
+batch by batch, interleaved, over the same game indices; the ``on_records`` hook
+of each run hands over the batch, and the per-game difference from the baseline
+is folded into running sums of d and d^2 per metric (:class:`metrics.Paired`).
+So the interval of a difference is the paired one, from the per-game
+differences, in memory bounded by one batch. The independent-samples interval
+from each variant's own totals is reported next to it for reference.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from unosim.errors import UnosimError
+from unosim.reports import metrics as MX
+from unosim.reports.stats import Z95, diff_ci, mean_se, wilson
+from unosim.simulate.rules import Rules
+from unosim.strategies.registry import SeatStrategy
+
+#: one colour per variant, the same in every chart (Okabe-Ito, colour-blind safe)
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+           "#F0E442")
+MAX_VARIANTS = len(PALETTE)
+MODES = ("round", "match")
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """One arm of a comparison: its label, rules and seat strategies."""
+
+    name: str
+    rules: Rules
+    seats: list[SeatStrategy]
+
+    def changes(self) -> str:
+        ch = self.rules.changed()
+        return ", ".join(f"{k}={_show(v)}" for k, v in ch.items()) if ch else "none (official)"
+
+
+def _show(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def method_note(mode: str) -> str:
+    unit = "game" if mode == "round" else "match"
+    first = "" if mode == "round" else " (its first round)"
+    return (
+        f"Common random numbers: every variant played {unit} i from the same seed and index, "
+        f"and stream 0 of its generator deals, so variants with the same deck, players and "
+        f"hand size start {unit} i{first} from the same hands. Each difference is paired: the "
+        f"mean of the per-{unit} difference (variant - baseline) over the same {unit} "
+        "indices, with a 95% normal interval from its standard error (running sums of d and "
+        "d^2 over batch-aligned runs). The independent-samples interval, which ignores the "
+        "pairing, is shown for reference; win rates per variant use the Wilson interval."
+    )
+
+
+@dataclass
+class Comparison:
+    """What a comparison produced (``variants[0]`` is the baseline)."""
+
+    variants: list[VariantSpec]
+    mode: str
+    seed: int
+    requested: int
+    workers: int
+    max_rounds: int
+    results: list[Any]  # RunResult or MatchResult per variant
+    moments: list[MX.Moments]
+    paired: list[MX.Paired | None]
+    elapsed_s: float
+    partial: bool = False
+    summaries: list[dict[str, Any]] = field(default_factory=list)
+
+    # ---------------------------------------------------------------- figures
+
+    @property
+    def names(self) -> list[str]:
+        return [v.name for v in self.variants]
+
+    @property
+    def colours(self) -> list[str]:
+        return [PALETTE[i] for i in range(len(self.variants))]
+
+    @property
+    def games(self) -> int:
+        """Games (or matches) every variant finished."""
+        return min(r.agg.games for r in self.results)
+
+    @property
+    def unit(self) -> str:
+        return "games" if self.mode == "round" else "matches"
+
+    @property
+    def players(self) -> int:
+        return max(v.rules["players"] for v in self.variants)
+
+    @property
+    def metrics(self) -> list[MX.Metric]:
+        return MX.metrics_for(self.mode, self.players)
+
+    def all_zero(self) -> list[str]:
+        """Count metrics that are 0 in every game of every variant (rules that never
+        came into play, e.g. challenges when nobody challenges): left out of tables."""
+        return [m.name for m in self.metrics
+                if not m.rate and all(mo.n.get(m.name, 0) == 0 or mo.s[m.name] == 0
+                                      for mo in self.moments)]
+
+    def shown_metrics(self) -> list[MX.Metric]:
+        zero = set(self.all_zero())
+        return [m for m in self.metrics if m.name not in zero]
+
+    def metric(self, name: str) -> MX.Metric:
+        for m in self.metrics:
+            if m.name == name:
+                return m
+        raise KeyError(name)
+
+    def stat(self, vi: int, name: str) -> dict[str, float]:
+        """Mean (or rate), its standard error and 95% interval for variant ``vi``."""
+        mo = self.moments[vi]
+        if name not in mo.n:
+            return {"n": 0, "mean": math.nan, "se": math.nan, "ci_low": math.nan,
+                    "ci_high": math.nan}
+        n = mo.n[name]
+        mean, se = mean_se(mo.s[name], mo.ss[name], n)
+        if self.metric(name).rate:
+            lo, hi = wilson(mo.s[name], n)
+        else:
+            lo, hi = mean - Z95 * se, mean + Z95 * se
+        return {"n": n, "mean": mean, "se": se, "ci_low": lo, "ci_high": hi}
+
+    def diff(self, vi: int, name: str) -> dict[str, float]:
+        """Paired difference variant ``vi`` - baseline with its 95% interval, and the
+        independent-samples interval for reference."""
+        nan = math.nan
+        p = self.paired[vi]
+        if p is None or name not in p.n or p.n[name] == 0:
+            return {"pairs": 0, "diff": nan, "se": nan, "ci_low": nan, "ci_high": nan,
+                    "indep_ci_low": nan, "indep_ci_high": nan, "detected": False}
+        d, se = mean_se(p.s[name], p.ss[name], p.n[name])
+        b, v = self.stat(0, name), self.stat(vi, name)
+        _, ilo, ihi = diff_ci(b["mean"], b["se"], v["mean"], v["se"])
+        lo, hi = d - Z95 * se, d + Z95 * se
+        detected = bool(math.isfinite(lo) and (lo > 0 or hi < 0))
+        return {"pairs": p.n[name], "diff": d, "se": se, "ci_low": lo, "ci_high": hi,
+                "indep_ci_low": ilo, "indep_ci_high": ihi, "detected": detected}
+
+    # ---------------------------------------------------------------- verdicts
+
+    def verdicts(self) -> list[str]:
+        out = []
+        for vi in range(1, len(self.variants)):
+            for name in MX.HEADLINES[self.mode]:
+                if name in self.moments[vi].n and name in self.moments[0].n:
+                    out.append(self.verdict(vi, name))
+        return out
+
+    def comparable(self, vi: int, name: str) -> bool:
+        """Final scores of matches mean the same only under the same scoring and target."""
+        if self.mode != "match" or name != "winner_score":
+            return True
+        a, b = self.variants[0].rules, self.variants[vi].rules
+        return (a["scoring"], a["target_score"]) == (b["scoring"], b["target_score"])
+
+    def verdict(self, vi: int, name: str) -> str:
+        m = self.metric(name)
+        d = self.diff(vi, name)
+        who = self.variants[vi].name
+        if not self.comparable(vi, name):
+            a, b = self.variants[0].rules, self.variants[vi].rules
+            return (f"{who}: {m.label}: not comparable with {self.names[0]} (scoring "
+                    f"{b['scoring']} to {b['target_score']} vs {a['scoring']} to "
+                    f"{a['target_score']})")
+        scale = 100.0 if m.rate else 1.0
+        unit = " pp" if m.rate else f" {m.unit}"
+        if not math.isfinite(d["diff"]):
+            return f"{who}: {m.label}: not enough data for an interval"
+        x, lo, hi = d["diff"] * scale, d["ci_low"] * scale, d["ci_high"] * scale
+        dec = decimals_for(max((hi - lo) / 2, 1e-12))
+        if not d["detected"]:
+            return (f"{who}: {m.label}: no detectable difference from {self.names[0]} "
+                    f"(95% CI {signed(lo, dec)} to {signed(hi, dec)}{unit})")
+        dec = dec_for_value(x, dec)
+        phrase = m.more if x > 0 else m.less
+        if x < 0:
+            lo, hi = -hi, -lo
+        base = self.stat(0, name)["mean"] * scale
+        rel = ""
+        if not m.rate and base:
+            rel = f"{100 * x / base:+.1f}%; "
+        if not phrase:
+            phrase = f"{m.label} {'higher' if x > 0 else 'lower'} by {{x}}{unit}"
+        text = phrase.format(x=f"{abs(x):.{dec}f}")
+        return (f"{who}: {text} than {self.names[0]} ({rel}95% CI {lo:.{dec}f} to "
+                f"{hi:.{dec}f})")
+
+    # ---------------------------------------------------------------- data out
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per (variant, metric): the long table behind summary.csv and the API."""
+        rows = []
+        for vi, v in enumerate(self.variants):
+            for m in self.metrics:
+                s = self.stat(vi, m.name)
+                if s["n"] == 0:
+                    continue
+                d = self.diff(vi, m.name) if vi > 0 else None
+                rows.append({
+                    "variant": v.name,
+                    "baseline": self.names[0],
+                    "metric": m.name,
+                    "label": m.label,
+                    "unit": "share" if m.rate else m.unit,
+                    "n": s["n"],
+                    "mean": s["mean"],
+                    "se": s["se"],
+                    "ci_low": s["ci_low"],
+                    "ci_high": s["ci_high"],
+                    "diff": d["diff"] if d else 0.0,
+                    "diff_se": d["se"] if d else 0.0,
+                    "diff_ci_low": d["ci_low"] if d else 0.0,
+                    "diff_ci_high": d["ci_high"] if d else 0.0,
+                    "pairs": d["pairs"] if d else s["n"],
+                    "indep_ci_low": d["indep_ci_low"] if d else 0.0,
+                    "indep_ci_high": d["indep_ci_high"] if d else 0.0,
+                    "detected": d["detected"] if d else False,
+                })
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "command": "compare",
+            "mode": self.mode,
+            "baseline": self.names[0],
+            "variants": [{"name": v.name, "rules_changed": v.rules.changed(),
+                          "strategies": [s.label() for s in v.seats]} for v in self.variants],
+            "players": [v.rules["players"] for v in self.variants],
+            "unit": self.unit,
+            "games": self.games,
+            "games_requested": self.requested,
+            "partial": self.partial,
+            "seed": self.seed,
+            "workers": self.workers,
+            "max_rounds": self.max_rounds if self.mode == "match" else None,
+            "method": method_note(self.mode),
+            "interval": "paired per-game difference, 95% normal (diff_ci_*); "
+                        "independent samples for reference (indep_ci_*); Wilson for rates",
+            "verdicts": self.verdicts(),
+            "rows": self.rows(),
+            "summaries": self.summaries,
+            "elapsed_s": self.elapsed_s,
+        }
+
+    def to_frame(self) -> Any:
+        import pandas as pd
+
+        df = pd.DataFrame(self.rows())
+        df.attrs["verdicts"] = self.verdicts()
+        df.attrs["method"] = method_note(self.mode)
+        return df
+
+    # ---------------------------------------------------------------- table
+
+    def render_table(self) -> str:
+        n = self.games
+        lines = [
+            f"unosim compare · {self.mode} mode · {_players_text(self)} · {n:,} {self.unit} "
+            f"per variant · seed {self.seed} · {self.workers} worker"
+            f"{'s' if self.workers != 1 else ''}"
+        ]
+        if self.partial:
+            lines.append(f"PARTIAL RESULT: interrupted after {n:,} of {self.requested:,} "
+                         f"{self.unit} per variant")
+        if self.mode == "match":
+            r = self.variants[0].rules
+            lines.append(f"matches: at most {self.max_rounds:,} rounds each; scoring and "
+                         f"target per variant (baseline {r['scoring']} to {r['target_score']})")
+        lines.append(f"baseline: {self.names[0]} (rules changed: {self.variants[0].changes()})")
+        for v in self.variants[1:]:
+            lines.append(f"  vs {v.name} (rules changed: {v.changes()})")
+        lines += textwrap.wrap("method: " + method_note(self.mode), 96,
+                               subsequent_indent="  ")
+        lines.append("")
+        w = max(26, max(len(m.label) for m in self.metrics) + 4)
+        col = 26
+        head = "Per " + ("round" if self.mode == "round" else "match")
+        lines.append(f"{head:<{w}}" + "".join(f"{nm[:col - 2]:>{col}}" for nm in self.names))
+        lines.append(f"{'':<{w}}" + "".join(f"{'mean ± se / rate [95% CI]':>{col}}"
+                                              for _ in self.names)[: col * len(self.names)])
+        for m in self.shown_metrics():
+            cells = [_cell(self.stat(vi, m.name), m) for vi in range(len(self.variants))]
+            if all(c == "n/a" for c in cells):
+                continue
+            lines.append(f"  {m.label:<{w - 2}}" + "".join(f"{c:>{col}}" for c in cells))
+        for vi in range(1, len(self.variants)):
+            lines.append("")
+            lines.append(f"{self.names[vi]} - {self.names[0]}  (paired per "
+                         f"{'game' if self.mode == 'round' else 'match'}; rates in "
+                         "percentage points)")
+            lines.append(f"{'':<{w}}{'difference':>14}{'95% CI (paired)':>24}"
+                         f"{'95% CI (indep.)':>24}")
+            for m in self.shown_metrics():
+                d = self.diff(vi, m.name)
+                if d["pairs"] == 0:
+                    continue
+                sc = 100.0 if m.rate else 1.0
+                dec = dec_for_value(d["diff"] * sc, decimals_for(max(Z95 * d["se"] * sc, 1e-12)))
+                mark = " *" if d["detected"] else ""
+                lines.append(
+                    f"  {m.label:<{w - 2}}{signed(d['diff'] * sc, dec):>14}"
+                    f"{_iv(d['ci_low'] * sc, d['ci_high'] * sc, dec):>24}"
+                    f"{_iv(d['indep_ci_low'] * sc, d['indep_ci_high'] * sc, dec):>24}{mark}"
+                )
+        if len(self.variants) > 1:
+            lines.append("(* the paired 95% interval excludes zero)")
+        zero = self.all_zero()
+        if zero:
+            labels = ", ".join(self.metric(z).label for z in zero)
+            lines.append(f"0 in every {self.unit[:-1] if self.mode == 'round' else 'match'} "
+                         f"of every variant (not shown): {labels}")
+        lines.append("")
+        lines.append("Verdicts (95% confidence intervals)")
+        lines += [f"  {v}" for v in self.verdicts()]
+        lines.append("")
+        capped = []
+        for vi, r in enumerate(self.results):
+            capped.append(f"{self.names[vi]} {r.agg.capped:,}")
+        what = ("rounds stopped at the turn cap (no winner)" if self.mode == "round"
+                else "matches stopped at the round cap (no winner)")
+        lines.append(f"{what}: " + ", ".join(capped) + f" of {n:,} each")
+        speed = ", ".join(
+            f"{self.names[vi]} {r.elapsed_s:.2f} s"
+            f" ({r.agg.games / r.elapsed_s if r.elapsed_s > 0 else math.nan:,.0f} {self.unit}/s)"
+            for vi, r in enumerate(self.results)
+        )
+        lines.append(f"time: {speed}; wall {self.elapsed_s:.2f} s in all, engine compile or "
+                     "cache load included")
+        return "\n".join(lines)
+
+
+def _players_text(c: Comparison) -> str:
+    ps = sorted({v.rules["players"] for v in c.variants})
+    return f"{ps[0]} players" if len(ps) == 1 else "players " + "/".join(map(str, ps))
+
+
+def decimals_for(half_width: float) -> int:
+    """Decimals that show a quantity known to +-half_width without false precision."""
+    if not math.isfinite(half_width) or half_width <= 0:
+        return 2
+    return int(min(4, max(0, -math.floor(math.log10(half_width)))))
+
+
+def dec_for_value(x: float, dec: int) -> int:
+    """One more decimal when ``x`` would otherwise print as 0 (no "-0.0")."""
+    while dec < 6 and x != 0 and round(x, dec) == 0:
+        dec += 1
+    return dec
+
+
+def signed(x: float, dec: int) -> str:
+    """``x`` with its sign and ``dec`` decimals, never "-0.000"."""
+    return f"{round(x, dec) + 0.0:+.{dec}f}"
+
+
+def _iv(lo: float, hi: float, dec: int) -> str:
+    return f"[{signed(lo, dec)}, {signed(hi, dec)}]"
+
+
+def _cell(s: dict[str, float], m: MX.Metric) -> str:
+    if s["n"] == 0 or not math.isfinite(s["mean"]):
+        return "n/a"
+    if m.rate:
+        dec = decimals_for(50 * (s["ci_high"] - s["ci_low"]))
+        return (f"{100 * s['mean']:.{dec}f}% [{100 * s['ci_low']:.{dec}f}, "
+                f"{100 * s['ci_high']:.{dec}f}]")
+    dec = decimals_for(s["se"]) if s["se"] > 0 else 2
+    return f"{s['mean']:,.{dec}f} ± {s['se']:.{dec}f}"
+
+
+# -------------------------------------------------------------------- running
+
+
+def run_compare(
+    variants: list[VariantSpec],
+    games: int,
+    seed: int,
+    workers: int | None = None,
+    mode: str = "round",
+    max_rounds: int | None = None,
+    batch: int | None = None,
+    on_batch: Callable[[int], None] | None = None,
+    on_records: Callable[[int, int, np.ndarray], None] | None = None,
+) -> Comparison:
+    """Play every variant over the same game indices, batch-aligned and interleaved.
+
+    ``on_records(variant_index, first_game, records)`` sees each variant's batches
+    (for ``--save-games``); ``on_batch(n)`` is told of every finished batch of every
+    variant (progress).
+    """
+    from unosim.simulate.match import DEFAULT_MATCH_BATCH, DEFAULT_MAX_ROUNDS, run_matches
+    from unosim.simulate.runner import DEFAULT_BATCH, max_workers
+    from unosim.simulate.runner import run as run_rounds
+
+    if mode not in MODES:
+        raise UnosimError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if not 1 <= len(variants) <= MAX_VARIANTS:
+        raise UnosimError(f"compare takes 1..{MAX_VARIANTS} variants, got {len(variants)}")
+    max_rounds = DEFAULT_MAX_ROUNDS if max_rounds is None else max_rounds
+    workers = max_workers() if workers is None else workers
+    if batch is None:
+        batch = DEFAULT_BATCH if mode == "round" else DEFAULT_MATCH_BATCH
+    extract = MX.extractor(mode)
+    moments = [MX.Moments() for _ in variants]
+    paired: list[MX.Paired | None] = [None] + [MX.Paired() for _ in variants[1:]]
+    base: dict[str, Any] = {}
+
+    def hook(vi: int) -> Callable[[int, np.ndarray], None]:
+        players = variants[vi].rules["players"]
+
+        def cb(first: int, rec: np.ndarray) -> None:
+            vals = extract(rec, players)
+            moments[vi].add(vals)
+            if vi == 0:
+                base["first"], base["vals"] = first, vals
+            elif base.get("first") == first:
+                paired[vi].add(base["vals"], vals)  # type: ignore[union-attr]
+            if on_records is not None:
+                on_records(vi, first, rec)
+
+        return cb
+
+    def play(vi: int, upto: int, resume: Any) -> Any:
+        v = variants[vi]
+        if mode == "round":
+            return run_rounds(v.rules, v.seats, upto, seed, workers, batch=batch,
+                              on_records=hook(vi), resume_from=resume)
+        return run_matches(v.rules, v.seats, upto, seed, workers, batch=batch,
+                           on_records=hook(vi), resume_from=resume, max_rounds=max_rounds)
+
+    results: list[Any] = [None] * len(variants)
+    elapsed = [0.0] * len(variants)
+    compile_s = [0.0] * len(variants)
+    partial = False
+    t0 = time.perf_counter()
+    try:
+        lo = 0
+        while lo < games and not partial:
+            hi = min(games, lo + batch)
+            for vi in range(len(variants)):
+                resume = results[vi].agg if results[vi] is not None else None
+                res = play(vi, hi, resume)
+                if results[vi] is None:
+                    compile_s[vi] = res.compile_s
+                elapsed[vi] += res.elapsed_s
+                results[vi] = res
+                if on_batch is not None:
+                    on_batch(hi - lo)
+                if res.partial:
+                    partial = True
+                    break
+            lo = hi
+    except KeyboardInterrupt:
+        partial = True
+    if any(r is None for r in results):
+        raise KeyboardInterrupt
+    total = time.perf_counter() - t0
+    results = [replace(r, requested=games, elapsed_s=elapsed[vi], compile_s=compile_s[vi],
+                       partial=partial) for vi, r in enumerate(results)]
+    cmp = Comparison(variants, mode, seed, games, workers, max_rounds, results, moments,
+                     paired, total, partial)
+    cmp.summaries = [_summary(mode, r, v.name) for r, v in zip(results, variants, strict=True)]
+    return cmp
+
+
+def _summary(mode: str, res: Any, name: str) -> dict[str, Any]:
+    if mode == "round":
+        from unosim.reports.summary import summarize
+
+        return summarize(res, name)
+    from unosim.reports.match_report import summarize_matches
+
+    return summarize_matches(res, name)

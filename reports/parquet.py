@@ -1,0 +1,83 @@
+"""Per-game (or per-match) records as Parquet, streamed batch by batch.
+
+The writer opens a temporary file next to the target and appends one row group
+per batch the run hands to its ``on_records`` hook, so memory stays one batch;
+``close`` renames it into place (``os.replace``), so a reader never sees a
+half-written file. Columns: ``game`` (the game or match index, which with the
+seed replays it), optional constant columns (``variant`` in a comparison), then
+``layout.GAME_FIELDS`` (rounds) or ``match_nb.MATCH_FIELDS`` (matches).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from unosim.errors import UnosimError
+from unosim.reports.atomic import temp_path
+
+
+def check_parquet_path(path: str) -> Path:
+    """Validate a ``--save-games`` target before any game is played."""
+    p = Path(path)
+    if p.suffix.lower() != ".parquet":
+        raise UnosimError(f"--save-games expects a file name ending in .parquet, got {path!r}")
+    if p.is_dir():
+        raise UnosimError(f"--save-games {path}: is a directory")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise UnosimError(f"--save-games {path}: folder {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise UnosimError(f"--save-games {path}: cannot write in {str(parent)!r}")
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise UnosimError("--save-games needs pyarrow (pip install pyarrow)") from None
+    return p
+
+
+class RecordWriter:
+    """Stream record batches into one Parquet file, atomically renamed on close."""
+
+    def __init__(self, path: Path | str, fields: tuple[str, ...],
+                 constants: dict[str, str] | None = None) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        self.path = Path(path)
+        self.fields = fields
+        self.constant_names = list(constants or {})
+        cols = [pa.field("game", pa.int64())]
+        cols += [pa.field(c, pa.dictionary(pa.int32(), pa.string())) for c in self.constant_names]
+        cols += [pa.field(f, pa.int32()) for f in fields]
+        self.schema = pa.schema(cols)
+        self.tmp = temp_path(self.path)
+        self.writer = pq.ParquetWriter(str(self.tmp), self.schema, compression="zstd")
+        self.rows = 0
+
+    def write(self, first: int, rec: np.ndarray, constants: dict[str, str] | None = None
+              ) -> None:
+        import pyarrow as pa
+
+        n = rec.shape[0]
+        arrays: list[Any] = [pa.array(np.arange(first, first + n, dtype=np.int64))]
+        for c in self.constant_names:
+            value = (constants or {})[c]
+            arrays.append(pa.DictionaryArray.from_arrays(
+                pa.array(np.zeros(n, np.int32)), pa.array([value])))
+        arrays += [pa.array(np.ascontiguousarray(rec[:, i])) for i in range(len(self.fields))]
+        self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
+        self.rows += n
+
+    def close(self) -> None:
+        self.writer.close()
+        os.replace(self.tmp, self.path)
+
+    def abort(self) -> None:
+        try:
+            self.writer.close()
+        finally:
+            self.tmp.unlink(missing_ok=True)

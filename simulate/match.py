@@ -1,0 +1,192 @@
+"""Run many whole matches (``--mode match``): seeding, batching and mergeable totals.
+
+The compiled loop is in ``match_nb``; this is its Python side, shaped like
+``runner.run`` (same hooks: ``on_batch``, ``on_records``, ``resume_from``), so
+the reports treat rounds and matches alike.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from unosim.errors import UnosimError
+from unosim.simulate import layout as L
+from unosim.simulate import match_nb as M
+from unosim.simulate.aggregate import HIST_BINS
+from unosim.simulate.rules import Rules
+from unosim.simulate.runner import base_seed, game_template, max_workers
+from unosim.strategies.registry import SeatStrategy
+
+MATCH_FIELDS = M.MATCH_FIELDS
+DEFAULT_MAX_ROUNDS = 1000
+DEFAULT_MATCH_BATCH = 1 << 12
+
+#: per-match metric -> how to read it from the records (see ``match_values``)
+MATCH_METRICS = ("rounds", "turns", "winner_score", "score")
+
+
+def match_values(rec: np.ndarray, players: int) -> dict[str, np.ndarray]:
+    """The per-match values the totals keep (``winner_score`` only for decided matches;
+    ``score`` holds every player's final score, ``players`` values per match)."""
+    won = rec[:, M.M_WINNER] >= 0
+    winners = rec[won, M.M_WINNER]
+    return {
+        "rounds": rec[:, M.M_ROUNDS].astype(np.int64),
+        "turns": rec[:, M.M_TURNS].astype(np.int64),
+        "winner_score": rec[np.nonzero(won)[0], M.M_SCORE + winners].astype(np.int64),
+        "score": rec[:, M.M_SCORE : M.M_SCORE + players].reshape(-1).astype(np.int64),
+    }
+
+
+@dataclass
+class MatchAggregate:
+    """Totals over a set of matches; memory does not grow with their number."""
+
+    players: int
+    games: int = 0  # matches (named like Aggregate.games so runners share code)
+    capped: int = 0
+    capped_rounds: int = 0
+    tied: int = 0
+    wins: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
+    losses: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
+    score_sum: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
+    round_wins: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
+    round_losses: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
+    count: dict[str, int] = field(default_factory=lambda: {m: 0 for m in MATCH_METRICS})
+    sums: dict[str, int] = field(default_factory=lambda: {m: 0 for m in MATCH_METRICS})
+    sumsq: dict[str, int] = field(default_factory=lambda: {m: 0 for m in MATCH_METRICS})
+    hist: dict[str, np.ndarray] = field(
+        default_factory=lambda: {m: np.zeros(HIST_BINS, np.int64) for m in MATCH_METRICS}
+    )
+
+    def add_records(self, rec: np.ndarray) -> None:
+        n = self.players
+        self.games += rec.shape[0]
+        self.capped += int((rec[:, M.M_CAPPED] != 0).sum())
+        self.capped_rounds += int(rec[:, M.M_CAPPED_ROUNDS].sum(dtype=np.int64))
+        self.tied += int((rec[:, M.M_TIED] != 0).sum())
+        w = rec[:, M.M_WINNER]
+        self.wins += np.bincount(w[w >= 0], minlength=L.MAX_PLAYERS)[: L.MAX_PLAYERS]
+        lo = rec[:, M.M_LOSER]
+        self.losses += np.bincount(lo[lo >= 0], minlength=L.MAX_PLAYERS)[: L.MAX_PLAYERS]
+        for arr, col in ((self.score_sum, M.M_SCORE), (self.round_wins, M.M_ROUND_WINS),
+                         (self.round_losses, M.M_ROUND_LOSSES)):
+            arr[:n] += rec[:, col : col + n].sum(0, dtype=np.int64)
+        for m, v in match_values(rec, n).items():
+            self.count[m] += int(v.shape[0])
+            self.sums[m] += int(v.sum())
+            self.sumsq[m] += int((v * v).sum())
+            self.hist[m] += np.bincount(np.clip(v, 0, HIST_BINS - 1), minlength=HIST_BINS)
+
+    def merge(self, other: MatchAggregate) -> MatchAggregate:
+        self.games += other.games
+        self.capped += other.capped
+        self.capped_rounds += other.capped_rounds
+        self.tied += other.tied
+        for name in ("wins", "losses", "score_sum", "round_wins", "round_losses"):
+            getattr(self, name)[:] += getattr(other, name)
+        for m in MATCH_METRICS:
+            self.count[m] += other.count[m]
+            self.sums[m] += other.sums[m]
+            self.sumsq[m] += other.sumsq[m]
+            self.hist[m] += other.hist[m]
+        return self
+
+
+@dataclass
+class MatchResult:
+    rules: Rules
+    seats: list[SeatStrategy]
+    seed: int
+    requested: int
+    agg: MatchAggregate
+    elapsed_s: float
+    workers: int
+    max_rounds: int
+    partial: bool = False
+    compile_s: float = 0.0
+
+
+def check_max_rounds(max_rounds: int) -> None:
+    if not 1 <= max_rounds <= 1_000_000:
+        raise UnosimError(f"--max-rounds must be within 1..1000000, got {max_rounds}")
+
+
+def check_match_rules(rules: Rules, max_rounds: int) -> None:
+    """Refuse matches the round cap would cut short by design, with a one-line reason."""
+    check_max_rounds(max_rounds)
+    # first to N round wins among n players is decided within n(N-1)+1 won rounds
+    longest = rules["players"] * (rules["target_score"] - 1) + 1
+    if rules["scoring"] == "lazy" and longest > max_rounds:
+        raise UnosimError(
+            f"scoring=lazy: a match is first to target_score={rules['target_score']} round "
+            f"wins, which can take {longest:,} rounds, more than --max-rounds {max_rounds}; "
+            "lower --target-score (the lazy-scoring preset uses 5) or raise --max-rounds"
+        )
+
+
+def play_match_records(
+    rules: Rules, seats: list[SeatStrategy], seed: int, start: int, n: int,
+    max_rounds: int = DEFAULT_MAX_ROUNDS, chunks: int = 1,
+) -> np.ndarray:
+    """Per-match records for matches ``start .. start + n`` (columns: MATCH_FIELDS)."""
+    check_max_rounds(max_rounds)
+    out = np.zeros((n, M.N_M), dtype=np.int32)
+    M.play_match_batch(game_template(rules, seats), base_seed(seed), start, max_rounds, out,
+                       max(1, chunks))
+    return out
+
+
+def run_matches(
+    rules: Rules,
+    seats: list[SeatStrategy],
+    games: int,
+    seed: int,
+    workers: int | None = None,
+    batch: int = DEFAULT_MATCH_BATCH,
+    on_batch: Callable[[int], None] | None = None,
+    on_records: Callable[[int, np.ndarray], None] | None = None,
+    resume_from: MatchAggregate | None = None,
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+) -> MatchResult:
+    """Play ``games`` matches and fold them into a MatchAggregate (Ctrl-C keeps
+    the finished batches and marks the result partial)."""
+    if len(seats) != rules["players"]:
+        raise UnosimError(f"{len(seats)} strategies given for {rules['players']} players")
+    check_match_rules(rules, max_rounds)
+    workers = max_workers() if workers is None else workers
+    if not 1 <= workers <= max_workers():
+        raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")
+    numba.set_num_threads(workers)
+    template = game_template(rules, seats)
+    key = base_seed(seed)
+    agg = resume_from if resume_from is not None else MatchAggregate(players=rules["players"])
+    out = np.zeros((max(1, min(batch, games)), M.N_M), dtype=np.int32)
+    chunks = workers * 8
+    t_compile = time.perf_counter()
+    M.play_match_batch(template, key, 0, 1, np.zeros((1, M.N_M), np.int32), 1)
+    compile_s = time.perf_counter() - t_compile
+    t0 = time.perf_counter()
+    done = agg.games
+    partial = False
+    try:
+        while done < games:
+            n = min(batch, games - done)
+            rec = out[:n]
+            M.play_match_batch(template, key, done, max_rounds, rec, chunks)
+            if on_records is not None:
+                on_records(done, rec)
+            agg.add_records(rec)
+            done += n
+            if on_batch is not None:
+                on_batch(n)
+    except KeyboardInterrupt:
+        partial = True
+    elapsed = time.perf_counter() - t0
+    return MatchResult(rules, seats, seed, games, agg, elapsed, workers, max_rounds, partial,
+                       compile_s)

@@ -1,0 +1,235 @@
+"""Whole matches, compiled: rounds in a row under a scoring method, to a target.
+
+A match is a loop over ``round_nb.play_round``. Between rounds the players move
+seats: seat ``s`` holds player ``(s + off) % n``, and the strategy id and seat
+parameters of that player are copied into the seat's slots of the game array.
+Seat 0 (left of the dealer) plays first, so ``off`` says who leads:
+
+* ``dealer_rotation=clockwise``: the dealer moves one seat clockwise, so the
+  player who led the last round deals and the one after leads (``off + 1``);
+  a round without a winner (turn cap) rotates the same way;
+* ``dealer_rotation=winner_leads``: the round winner leads the next round.
+
+Players are numbered by their seat in the first round: player 0 leads it.
+
+Scoring (RULES.md 5), ``score`` per player:
+
+* ``winner_takes``: the round winner scores the points left in the other hands;
+  the match ends once someone has ``target_score``; that player wins.
+* ``losers_score``: everyone adds the points in their own hand; the match ends
+  once someone has ``target_score``; the lowest total wins.
+* ``game101``: as ``losers_score``, but the match ends once someone *passes*
+  the target (more than ``target_score``, 101 in the preset); lowest total wins.
+* ``lazy``: a round records only its winner (first out) and its loser (most
+  points left in hand); ``score`` counts round wins and the match ends when a
+  player has won ``target_score`` rounds (first to N). Round losses are kept
+  per player in the record (the ledger's second column).
+
+Ties for the lowest total are broken uniformly at random (stream 1) and flagged.
+A round stopped at the turn cap scores nothing. A match that reaches
+``max_rounds`` rounds without an end is stopped: no winner, flagged capped.
+Everything lives in arrays passed in; the kernels never allocate.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from unosim.simulate.jit import kernel
+from unosim.simulate.layout import (
+    G_SIZE,
+    HC_POINTS,
+    HW,
+    MAX_PLAYERS,
+    N_SEATF,
+    OFF_H,
+    OFF_SEATF,
+    OFF_STRAT,
+    R_DEALER_ROTATION,
+    R_PLAYERS,
+    R_SCORING,
+    R_TARGET_SCORE,
+    S_TURNS,
+    S_WINNER,
+)
+from unosim.simulate.rng_nb import rand_below, seed_game
+from unosim.simulate.round_nb import play_round
+
+# ---- scoring ids (rules._CHOICE_IDS["scoring"]) ----
+SC_WINNER_TAKES = 0
+SC_LOSERS_SCORE = 1
+SC_LAZY = 2
+SC_GAME101 = 3
+
+# ---- per-match record columns (int32) ----
+M_ROUNDS = 0  # rounds played, capped rounds included
+M_WINNER = 1  # match winner (player number), -1 when the match was capped
+M_CAPPED = 2  # 1 when the match hit max_rounds
+M_CAPPED_ROUNDS = 3  # rounds stopped at the turn cap (no round winner)
+M_TIED = 4  # 1 when a tie for the lowest total was broken at random
+M_TURNS = 5  # turns over all rounds of the match
+M_LOSER = 6  # player with the highest total at the end (losers_score, game101), else -1
+M_SCORE = 7  # + player: final score (lazy: round wins)
+M_ROUND_WINS = M_SCORE + MAX_PLAYERS  # + player: rounds won
+M_ROUND_LOSSES = M_ROUND_WINS + MAX_PLAYERS  # + player: rounds ended with most points in hand
+N_M = M_ROUND_LOSSES + MAX_PLAYERS
+
+MATCH_FIELDS = (
+    ("rounds", "winner", "capped", "capped_rounds", "tied", "turns", "loser")
+    + tuple(f"score_{i}" for i in range(MAX_PLAYERS))
+    + tuple(f"round_wins_{i}" for i in range(MAX_PLAYERS))
+    + tuple(f"round_losses_{i}" for i in range(MAX_PLAYERS))
+)
+
+
+@kernel
+def seat_players(G, T, off):
+    """Copy each player's strategy and parameters from ``T`` into the seat they
+    take this round: seat ``s`` gets player ``(s + off) % n``."""
+    n = T[R_PLAYERS]
+    for s in range(n):
+        pl = (s + off) % n
+        G[OFF_STRAT + s] = T[OFF_STRAT + pl]
+        for k in range(N_SEATF):
+            G[OFF_SEATF + s * N_SEATF + k] = T[OFF_SEATF + pl * N_SEATF + k]
+
+
+try:  # the engine's own hand value (house rules such as zero_fifty adjust it)
+    from unosim.simulate.step_nb import hand_value as _hand_value
+except ImportError:  # an engine without it: the plain card points of the hand
+    _hand_value = None
+
+if _hand_value is not None:
+
+    @kernel
+    def hand_points(G, s):
+        """What seat ``s``'s hand counts at scoring."""
+        return _hand_value(G, s)
+
+else:
+
+    @kernel
+    def hand_points(G, s):
+        """What seat ``s``'s hand counts at scoring (the card points in it)."""
+        return G[OFF_H + s * HW + HC_POINTS]
+
+
+@kernel
+def play_match(G, T, RNG, max_rounds, out, row):
+    """Play one match on ``G`` (rules and seats from template ``T``) into ``out[row]``."""
+    n = T[R_PLAYERS]
+    scoring = T[R_SCORING]
+    target = T[R_TARGET_SCORE]
+    rotation = T[R_DEALER_ROTATION]
+    for c in range(N_M):
+        out[row, c] = 0
+    out[row, M_WINNER] = -1
+    out[row, M_LOSER] = -1
+    off = 0
+    wp = -1
+    rounds = 0
+    turns = 0
+    ended = False
+    while not ended:
+        if rounds >= max_rounds:
+            out[row, M_CAPPED] = 1
+            break
+        seat_players(G, T, off)
+        play_round(G, RNG)
+        rounds += 1
+        turns += G[S_TURNS]
+        w = G[S_WINNER]
+        if w < 0:
+            out[row, M_CAPPED_ROUNDS] += 1
+            off = (off + 1) % n
+            continue
+        wp = (w + off) % n
+        out[row, M_ROUND_WINS + wp] += 1
+        # the round's loser: most points left in hand, first in seat order on ties
+        ls = -1
+        best = -1
+        for s in range(n):
+            if s != w and hand_points(G, s) > best:
+                best = hand_points(G, s)
+                ls = s
+        if ls >= 0:
+            out[row, M_ROUND_LOSSES + (ls + off) % n] += 1
+        if scoring == SC_WINNER_TAKES:
+            gained = 0
+            for s in range(n):
+                if s != w:
+                    gained += hand_points(G, s)
+            out[row, M_SCORE + wp] += gained
+        elif scoring == SC_LAZY:
+            out[row, M_SCORE + wp] += 1
+        else:
+            for s in range(n):
+                out[row, M_SCORE + (s + off) % n] += hand_points(G, s)
+        top = 0
+        for p in range(n):
+            if out[row, M_SCORE + p] > top:
+                top = out[row, M_SCORE + p]
+        if scoring == SC_GAME101:
+            ended = top > target
+        else:
+            ended = top >= target
+        if not ended:
+            if rotation == 0:
+                off = (off + 1) % n
+            else:
+                off = wp
+    out[row, M_ROUNDS] = rounds
+    out[row, M_TURNS] = min(turns, 2147483647)
+    if not ended:
+        return
+    if scoring == SC_WINNER_TAKES or scoring == SC_LAZY:
+        out[row, M_WINNER] = wp
+        return
+    # lowest total wins; the highest total is the match loser
+    low = out[row, M_SCORE]
+    high = out[row, M_SCORE]
+    loser = 0
+    for p in range(1, n):
+        v = out[row, M_SCORE + p]
+        if v < low:
+            low = v
+        if v > high:
+            high = v
+            loser = p
+    out[row, M_LOSER] = loser
+    tied = 0
+    for p in range(n):
+        if out[row, M_SCORE + p] == low:
+            tied += 1
+    pick = 0
+    if tied > 1:
+        out[row, M_TIED] = 1
+        pick = rand_below(RNG, 1, tied)
+    for p in range(n):
+        if out[row, M_SCORE + p] == low:
+            if pick == 0:
+                out[row, M_WINNER] = p
+                break
+            pick -= 1
+
+
+@njit(cache=True, parallel=True)
+def play_match_batch(template, base_seed, start, max_rounds, out, n_chunks):
+    """Play matches ``start .. start + len(out)`` into ``out`` (one row each).
+
+    Match ``m`` is seeded from (seed, m) alone, exactly as game ``m`` of a run of
+    rounds, so its first round is that game, and results do not depend on threads.
+    """
+    n = out.shape[0]
+    for c in prange(n_chunks):
+        lo = c * n // n_chunks
+        hi = (c + 1) * n // n_chunks
+        G = np.empty(G_SIZE, np.int64)
+        G[:] = template
+        RNG = np.zeros(8, np.uint64)
+        for i in range(lo, hi):
+            g = start + i
+            seed_game(base_seed, g, 0, RNG)
+            seed_game(base_seed, g, 1, RNG)
+            play_match(G, template, RNG, max_rounds, out, i)
