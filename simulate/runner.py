@@ -45,6 +45,7 @@ class RunResult:
     workers: int
     partial: bool = False
     compile_s: float = 0.0  # JIT compile or cache load before the timed run
+    precision_reached: bool = False  # stopped early by ``precision``
 
 
 def play_records(
@@ -71,6 +72,8 @@ def run(
     on_batch: Callable[[int], None] | None = None,
     on_records: Callable[[int, np.ndarray], None] | None = None,
     resume_from: Aggregate | None = None,
+    on_totals: Callable[[Aggregate], None] | None = None,
+    precision: float | None = None,
 ) -> RunResult:
     """Play ``games`` rounds and fold them into an Aggregate.
 
@@ -78,6 +81,12 @@ def run(
     ``--save-games``). ``resume_from`` continues an interrupted run: its games are
     kept and play goes on from game ``resume_from.games``; since the totals are
     integer sums, the final figures equal an uninterrupted run's.
+    ``on_totals(agg)`` sees the running totals after each batch (progress
+    estimates, checkpoints). With ``precision``, the run stops after the first
+    batch at which the 95% Wilson interval of seat 0's win rate is at most
+    ``precision`` wide on each side (``games`` is then an upper bound); the
+    stopping rule looks only at the sample size and the interval's width, and
+    the result says how many games it took.
     Ctrl-C between batches stops the run; the finished batches are kept and the
     result is marked ``partial``.
     """
@@ -98,6 +107,7 @@ def run(
     t0 = time.perf_counter()
     done = agg.games
     partial = False
+    reached = False
     try:
         while done < games:
             n = min(batch, games - done)
@@ -109,10 +119,24 @@ def run(
             done += n
             if on_batch is not None:
                 on_batch(n)
+            if on_totals is not None:
+                on_totals(agg)
+            if precision is not None and seat0_half_width(agg) <= precision:
+                reached = True
+                break
     except KeyboardInterrupt:
         partial = True
     elapsed = time.perf_counter() - t0
-    return RunResult(rules, seats, seed, games, agg, elapsed, workers, partial, compile_s)
+    return RunResult(rules, seats, seed, games, agg, elapsed, workers, partial, compile_s,
+                     precision_reached=reached)
+
+
+def seat0_half_width(agg: Aggregate) -> float:
+    """Half-width of the 95% Wilson interval of seat 0's win rate."""
+    from unosim.reports.stats import wilson
+
+    lo, hi = wilson(int(agg.wins[0]), agg.games)
+    return (hi - lo) / 2
 
 
 def warm_up() -> float:

@@ -1,6 +1,11 @@
-"""``unosim bench``: throughput on one and on all cores, and JIT start-up times.
+"""``unosim bench``: the benchmark report. Timings are measured here, never
+asserted in tests (they depend on the machine).
 
-Timings are measured here, never asserted in tests (they depend on the machine).
+Figures: games per second on one core and on all cores for official, stacking,
+seven-o and jump-in at 2, 4 and 6 players (random strategy), parallel efficiency,
+JIT compile time with a cold and a warm cache, the time from command start to
+the first simulated game, and peak memory of whole runs of two sizes (flat
+memory is the point: runs keep totals, not games).
 """
 
 from __future__ import annotations
@@ -13,10 +18,25 @@ import tempfile
 import time
 from typing import Any
 
+TARGETS = {
+    "games_per_sec_1_core": 400_000,  # official, 4 players, random (issue 6; issue 2: 350,000)
+    "speedup_2_cores": 1.8,
+    "start_to_first_game_s": 1.0,
+}
+VARIANTS = ("official", "stacking", "seven-o", "jump-in")
+PLAYERS = (2, 4, 6)
+
 _FIRST_GAME = (
     "import time; t = time.perf_counter(); "
     "from unosim.simulate.runner import warm_up; warm_up(); "
     "print(time.perf_counter() - t)"
+)
+_PEAK_RSS = (
+    "import resource, sys; from unosim.cli import main; "
+    "sys.argv = ['unosim', '--games', sys.argv[1], '--seed', '1', '--no-progress', "
+    "'--format', 'json']\n"
+    "try:\n    main()\nexcept SystemExit:\n    pass\n"
+    "print('PEAK_RSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)"
 )
 
 
@@ -28,45 +48,94 @@ def _subprocess_seconds(env: dict[str, str]) -> tuple[float, float]:
     return time.perf_counter() - t0, float(out.strip().splitlines()[-1])
 
 
-def run_bench(games: int, measure_cold: bool = True) -> dict[str, Any]:
+def peak_memory_mb(games: int) -> tuple[float, float]:
+    """(peak resident memory in MB, wall seconds) of a whole ``unosim run``."""
+    t0 = time.perf_counter()
+    res = subprocess.run([sys.executable, "-c", _PEAK_RSS, str(games)], check=True,
+                         capture_output=True, text=True)
+    line = [x for x in res.stderr.splitlines() if x.startswith("PEAK_RSS_KB")][-1]
+    return int(line.split()[1]) / 1024, time.perf_counter() - t0
+
+
+def _rate(variant: str, players: int, games: int, workers: int) -> tuple[float, Any]:
     from unosim.simulate.rules import resolve
-    from unosim.simulate.runner import max_workers, run, warm_up
+    from unosim.simulate.runner import run
     from unosim.strategies.registry import parse_strategy
 
-    report: dict[str, Any] = {"setup": "official rules, 4 players, random strategy", "games": games}
+    rules = resolve([variant], [("players", players)])
+    res = run(rules, [parse_strategy("random")] * players, games, seed=1, workers=workers)
+    return res.agg.games / res.elapsed_s, res.agg
+
+
+def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
+              memory_games: int | None = None) -> dict[str, Any]:
+    from unosim.simulate.runner import max_workers, warm_up
+
+    cores = max_workers()
+    report: dict[str, Any] = {"setup": "random strategy", "games": games, "cores": cores,
+                              "targets": TARGETS}
     env = dict(os.environ)
     if measure_cold:
         with tempfile.TemporaryDirectory() as tmp:
-            env_cold = dict(env, NUMBA_CACHE_DIR=tmp)
-            report["compile_cold_s"] = _subprocess_seconds(env_cold)[1]
-    warm_up()  # make sure the cache is filled before timing a warm start
+            report["compile_cold_s"] = _subprocess_seconds(dict(env, NUMBA_CACHE_DIR=tmp))[1]
+    warm_up()  # the cache is filled before a warm start is timed
     wall, inner = _subprocess_seconds(env)
     report["compile_warm_s"] = inner
     report["start_to_first_game_s"] = wall
-    rules = resolve()
-    seats = [parse_strategy("random")] * 4
-    one = run(rules, seats, games, seed=1, workers=1)
-    report["games_per_sec_1_core"] = one.agg.games / one.elapsed_s
-    n = max_workers()
-    alln = run(rules, seats, games, seed=1, workers=n)
-    report["cores"] = n
-    report["games_per_sec_all_cores"] = alln.agg.games / alln.elapsed_s
-    report["speedup"] = report["games_per_sec_all_cores"] / report["games_per_sec_1_core"]
-    report["identical_results"] = one.agg.same_as(alln.agg)
+    rows = []
+    for variant in VARIANTS if matrix else ("official",):
+        for players in PLAYERS if matrix else (4,):
+            one, agg1 = _rate(variant, players, games, 1)
+            alln, agg_n = _rate(variant, players, games, cores)
+            rows.append({
+                "variant": variant,
+                "players": players,
+                "games_per_sec_1_core": one,
+                "games_per_sec_all_cores": alln,
+                "speedup": alln / one,
+                "parallel_efficiency": alln / one / cores,
+                "identical_results": agg1.same_as(agg_n),
+            })
+    report["rows"] = rows
+    head = next(r for r in rows if r["variant"] == "official" and r["players"] == 4)
+    report["games_per_sec_1_core"] = head["games_per_sec_1_core"]
+    report["games_per_sec_all_cores"] = head["games_per_sec_all_cores"]
+    report["speedup"] = head["speedup"]
+    report["identical_results"] = all(r["identical_results"] for r in rows)
+    if memory_games:
+        small = min(1_000_000, memory_games)
+        report["peak_rss_mb"] = {}
+        for n in sorted({small, memory_games}):
+            mb, secs = peak_memory_mb(n)
+            report["peak_rss_mb"][str(n)] = {"peak_rss_mb": mb, "wall_s": secs}
     return report
 
 
 def render_bench(r: dict[str, Any], fmt: str) -> str:
     if fmt == "json":
         return json.dumps(r, indent=2)
-    lines = [f"unosim bench: {r['setup']}, {r['games']:,} games per measurement"]
-    lines.append(f"  1 core            {r['games_per_sec_1_core']:>12,.0f} games/s")
-    lines.append(
-        f"  {r['cores']} cores{'':<10}{r['games_per_sec_all_cores']:>12,.0f} games/s"
-        f"   (x{r['speedup']:.2f}, results identical: {r['identical_results']})"
-    )
+    cores = r["cores"]
+    lines = [f"unosim bench: random strategy, {r['games']:,} games per measurement, "
+             f"{cores} cores"]
+    lines.append(f"  {'variant':<10}{'players':>8}{'1 core':>14}{f'{cores} cores':>14}"
+                 f"{'speedup':>9}{'efficiency':>12}  identical")
+    for row in r["rows"]:
+        lines.append(
+            f"  {row['variant']:<10}{row['players']:>8}{row['games_per_sec_1_core']:>14,.0f}"
+            f"{row['games_per_sec_all_cores']:>14,.0f}{row['speedup']:>8.2f}x"
+            f"{100 * row['parallel_efficiency']:>11.0f}%  {row['identical_results']}"
+        )
+    t = r["targets"]
+    lines.append("")
+    lines.append(f"  official, 4 players: {r['games_per_sec_1_core']:,.0f} games/s per core "
+                 f"(target {t['games_per_sec_1_core']:,}), x{r['speedup']:.2f} on {cores} "
+                 f"cores (target x{t['speedup_2_cores']} on 2)")
     if "compile_cold_s" in r:
-        lines.append(f"  JIT compile, cold cache   {r['compile_cold_s']:6.2f} s")
-    lines.append(f"  JIT load, warm cache      {r['compile_warm_s']:6.2f} s")
-    lines.append(f"  command start to first game {r['start_to_first_game_s']:4.2f} s")
+        lines.append(f"  JIT compile, cold cache      {r['compile_cold_s']:6.2f} s")
+    lines.append(f"  JIT load, warm cache         {r['compile_warm_s']:6.2f} s")
+    lines.append(f"  command start to first game  {r['start_to_first_game_s']:6.2f} s "
+                 f"(target under {t['start_to_first_game_s']} s)")
+    for n, m in r.get("peak_rss_mb", {}).items():
+        lines.append(f"  peak memory, unosim run --games {int(n):,}: {m['peak_rss_mb']:.0f} MB "
+                     f"({m['wall_s']:.0f} s)")
     return "\n".join(lines)

@@ -167,11 +167,20 @@ def _check_save_games(path: str | None) -> Path | None:
 @click.option("--report", is_flag=True,
               help="With --out: also write the charts (PNG, SVG) and a self-contained "
                    "report.html.")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True, help="Where games run: this machine's cores, or a Dask "
+              "cluster (pip install 'unosim[dask]').")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Dask scheduler (default: $DASK_SCHEDULER_ADDRESS, else a local cluster).")
+@click.option("--precision", type=float, default=None, metavar="X",
+              help="Stop once seat 0's win-rate 95%% CI half-width is at most X (e.g. 0.001); "
+                   "--games is then the most to play.")
 def run(games_text: str, players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
         strategy: str, seat: tuple[str, ...], seed: int | None, workers: int | None, fmt: str,
         out: str | None, progress: bool | None, mode: str = "round",
         target_score: int | None = None, max_rounds: int | None = None,
-        save_games: str | None = None, report: bool = False) -> None:
+        save_games: str | None = None, report: bool = False, backend: str = "local",
+        scheduler: str | None = None, precision: float | None = None) -> None:
     """Simulate rounds (or whole matches, --mode match) under a variant and report the
     statistics."""
     games = parse_games(games_text)
@@ -200,10 +209,28 @@ def run(games_text: str, players: int | None, variant: tuple[str, ...], rule: tu
     from unosim.reports.summary import summarize
     from unosim.simulate.runner import run as run_games
 
+    if precision is not None and not 0 < precision < 0.5:
+        raise UnosimError(f"--precision must be between 0 and 0.5, got {precision}")
     show = progress if progress is not None else sys.stderr.isatty()
-    result = _with_progress(show, games, lambda cb: run_games(rules, seats, games, seed, workers,
-                                                             on_batch=cb))
+    if backend == "dask":
+        if precision is not None:
+            raise UnosimError("--precision works with --backend local only")
+        from unosim.simulate.distributed import connect, run_dask
+
+        client = connect(scheduler)
+        try:
+            result = _with_progress(show, games, lambda cb: run_dask(
+                rules, seats, games, seed, client, on_batch=cb))
+        finally:
+            client.close()
+    else:
+        result = _with_progress(show, games, lambda cb, totals: run_games(
+            rules, seats, games, seed, workers, on_batch=cb, on_totals=totals,
+            precision=precision), with_totals=True)
     summary = summarize(result, "+".join(variant) or "official")
+    summary["backend"] = backend
+    summary["precision_target"] = precision
+    summary["precision_reached"] = result.precision_reached
     text = render_json(summary) if fmt == "json" else render_table(summary)
     click.echo(text)
     if out_dir is not None:
@@ -215,16 +242,28 @@ def run(games_text: str, players: int | None, variant: tuple[str, ...], rule: tu
         sys.exit(130)
 
 
-def _with_progress(show: bool, total: int, job: Any) -> Any:
+def _with_progress(show: bool, total: int, job: Any, with_totals: bool = False) -> Any:
+    """Run ``job(on_batch)`` (``job(on_batch, on_totals)`` with ``with_totals``) with a
+    progress bar on stderr: games done, ETA, and with totals the running estimate
+    of seat 0's win rate with its 95% interval."""
     if not show:
-        return job(None)
+        return job(None, None) if with_totals else job(None)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from unosim.simulate.runner import seat0_half_width
 
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("games", total=total)
-        return job(lambda n: bar.advance(task, n))
+
+        def totals(agg: Any) -> None:
+            rate = agg.wins[0] / agg.games
+            half = seat0_half_width(agg)
+            bar.update(task, description=f"seat 0 wins {100 * rate:.2f}% ± {100 * half:.2f}")
+
+        advance = lambda n: bar.advance(task, n)  # noqa: E731
+        return job(advance, totals) if with_totals else job(advance)
 
 
 @cli.command(epilog=METRICS_HELP)
@@ -330,16 +369,23 @@ def rules(variant: tuple[str, ...], rule: tuple[str, ...], keys: bool) -> None:
 
 
 @cli.command()
-@click.option("--games", "games_text", default="1e6", show_default=True,
+@click.option("--games", "games_text", default="5e5", show_default=True,
               help="Games per measurement.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
 @click.option("--skip-compile", is_flag=True, help="Do not measure cold compile time.")
-def bench(games_text: str, fmt: str, skip_compile: bool) -> None:
-    """Games per second (official, 4 players, random) on 1 and all cores; JIT times."""
+@click.option("--quick", is_flag=True, help="Official rules at 4 players only.")
+@click.option("--memory-games", default=None, metavar="N",
+              help="Also measure peak memory of `unosim run` at 1e6 and at N games (e.g. 1e8).")
+def bench(games_text: str, fmt: str, skip_compile: bool, quick: bool,
+          memory_games: str | None) -> None:
+    """Benchmark report: games/s on 1 and all cores (official, stacking, seven-o,
+    jump-in at 2, 4, 6 players), parallel efficiency, JIT times, peak memory."""
     from unosim.bench import render_bench, run_bench
 
-    report = run_bench(parse_games(games_text), measure_cold=not skip_compile)
+    mem = parse_games(memory_games) if memory_games else None
+    report = run_bench(parse_games(games_text), measure_cold=not skip_compile,
+                       matrix=not quick, memory_games=mem)
     click.echo(render_bench(report, fmt))
 
 
