@@ -37,7 +37,7 @@ from unosim.simulate.step_nb import (
     legal_moves,
     score_hands,
 )
-from unosim.strategies.builtin_nb import choose_move
+from unosim.strategies.plugins import chooser_for
 from unosim.strategies.registry import SeatStrategy, parse_strategy
 
 PHASES = {
@@ -212,7 +212,8 @@ class Game:
 
     # ------------------------------------------------------------ crafting
     def set_hand(self, p: int, cards: Iterable[str]) -> Game:
-        self.G[self._h(p, 0) : self._h(p, L.HW)] = 0
+        """Replace seat ``p``'s cards (its place and stage are kept)."""
+        self.G[self._h(p, 0) : self._h(p, L.HC_POINTS + 1)] = 0
         for name in cards:
             t = parse_card(name)
             self.G[self._h(p, t)] += 1
@@ -283,7 +284,7 @@ class Game:
 
     def choose(self) -> str:
         """The move the strategy of the seat to act would play now."""
-        return move_name(int(choose_move(self.G, self.RNG)))
+        return move_name(int(chooser_for(self.seats)(self.G, self.RNG)))
 
     def step(self) -> str:
         """Let the strategy of the seat to act move; return the move played."""

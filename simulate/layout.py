@@ -53,7 +53,7 @@ S_TARGET = 33  # the chosen target of a trade on a 5
 S_GIVE = 34  # the card the trading player gives
 S_JUMP_IDX = 35  # next jump-in candidate to ask
 S_JUMP_N = 36  # jump-in candidates
-S_UNO_CENTER = 37  # "UNO in the centre" draws
+S_UNO_CENTER = 37  # cards drawn for "UNO in the centre"
 S_SILENT = 38  # silences broken after a 2
 S_WENT_OUT = 39  # type of the card the first seat went out with
 N_STATE = 48
@@ -102,6 +102,7 @@ OFF_SEATF = 84
 SF_UNO_FORGET = 0  # forget to call UNO (the rule value or the strategy's override)
 SF_BLUFF = 1  # bluff a Wild Draw Four when it would be illegal
 SF_CHALLENGE = 2  # challenge a Wild Draw Four
+SF_INFORMED = 3  # 1: challenge from the cards seen (challenge=informed), not by chance
 N_SEATF = 4
 # strategy id of seat p: OFF_STRAT + p
 OFF_STRAT = 124
@@ -111,14 +112,17 @@ OFF_ORDER = 134
 
 # ---- hands: seat p, column c at OFF_H + p * HW + c ----
 # columns 0..63 count each card type; then cards per colour, hand size, hand value,
-# finishing place (elimination, 0 = still playing), stage (seven_rounds), and a flag
-# to skip the seat's next turn (a caught bluff under wd4_challenge_takeback)
+# finishing place (elimination, 0 = still playing), stage (seven_rounds), a flag
+# to skip the seat's next turn (a caught bluff under wd4_challenge_takeback), and the
+# colours the table saw the seat lack (bit c: a draw turn ended with no card of
+# colour c, and the seat has received no card since; strategies read it)
 HC_COLOUR = TYPE_SLOTS  # 4 columns
 HC_SIZE = TYPE_SLOTS + 4
 HC_POINTS = TYPE_SLOTS + 5
 HC_PLACE = TYPE_SLOTS + 6
 HC_STAGE = TYPE_SLOTS + 7
 HC_SKIP_NEXT = TYPE_SLOTS + 8
+HC_LACKS = TYPE_SLOTS + 9
 HW = TYPE_SLOTS + 10
 OFF_H = 144
 

@@ -9,9 +9,11 @@ into the numeric arrays the compiled engine reads, so no string crosses into it.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -162,6 +164,8 @@ def parse_value(key: str, raw: Any) -> Any:
         v = int(raw) if k.kind == "int" and not isinstance(raw, float) else float(raw)
     except (TypeError, ValueError):
         raise UnosimError(f"rule {key}: expected {k.kind_word()}, got {raw!r}") from None
+    if not math.isfinite(v):
+        raise UnosimError(f"rule {key}: expected a finite number, got {raw!r}")
     if k.kind == "int" and v != int(v):
         raise UnosimError(f"rule {key}: expected an integer, got {raw!r}")
     v = int(v) if k.kind == "int" else float(v)
@@ -191,21 +195,86 @@ def preset_names() -> list[str]:
     return sorted(p.name[:-5] for p in files.iterdir() if p.name.endswith(".toml"))
 
 
+def is_variant_file(name: str) -> bool:
+    """``--variant`` names a TOML file (rather than a preset) when it ends in
+    ``.toml`` or contains a path separator."""
+    return name.lower().endswith(".toml") or "/" in name or "\\" in name
+
+
 def load_preset(name: str) -> tuple[str, dict[str, Any]]:
-    """(description, rule values) of a preset in configs/."""
+    """(description, rule values) of a preset in configs/, or of a TOML file of the
+    same format when ``name`` is a path (``my-rules.toml``, ``configs/x.toml``)."""
+    if is_variant_file(name):
+        return load_variant_file(name)
     path = resources.files("unosim.configs") / f"{name}.toml"
-    if not path.is_file():
+    if not name or not path.is_file():
         raise UnosimError(
-            f"unknown variant {name!r}; known variants: {', '.join(preset_names())}"
+            f"unknown variant {name!r}; known variants: {', '.join(preset_names())} "
+            "(or a path to a .toml file)"
         )
+    return parse_variant(path.read_text(encoding="utf-8"), f"variant {name}")
+
+
+def load_variant_file(name: str) -> tuple[str, dict[str, Any]]:
+    """A user's variant file: ``description = "..."`` and a ``[rules]`` table."""
+    label = f"variant file {name}"
+    path = Path(name).expanduser()
+    if not path.exists():
+        stem = Path(name).stem
+        hint = f" (the preset is named {stem!r}, without .toml)" if (
+            stem in preset_names() and not path.parent.parts) else ""
+        raise UnosimError(f"{label}: no such file{hint}")
+    if path.is_dir():
+        raise UnosimError(f"{label}: is a directory, not a TOML file")
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
+    except OSError as e:
+        raise UnosimError(f"{label}: cannot read it ({e.strerror or e})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnosimError(f"{label}: not UTF-8 text") from None
+    return parse_variant(text, label)
+
+
+def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """``deck.zeros = 2`` written without quotes is a nested table in TOML; read it as
+    the dotted key it means."""
+    out: dict[str, Any] = {}
+    for k, v in table.items():
+        name = prefix + str(k)
+        if isinstance(v, dict):
+            out.update(_flatten(v, name + "."))
+        else:
+            out[name] = v
+    return out
+
+
+def parse_variant(text: str, label: str) -> tuple[str, dict[str, Any]]:
+    """Parse and check the text of a variant file; errors start with ``label``."""
+    try:
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise UnosimError(f"variant {name}: malformed TOML ({e})") from None
+        raise UnosimError(f"{label}: malformed TOML ({e})") from None
+    unknown = sorted(set(doc) - {"description", "rules"})
+    if unknown:
+        raise UnosimError(
+            f"{label}: unknown top-level key {unknown[0]!r} (a variant file has "
+            'description = "..." and a [rules] table)'
+        )
+    desc = doc.get("description", "")
+    if not isinstance(desc, str):
+        raise UnosimError(f"{label}: description must be a string, got {desc!r}")
     rules = doc.get("rules", {})
     if not isinstance(rules, dict):
-        raise UnosimError(f"variant {name}: [rules] must be a table")
-    return str(doc.get("description", "")), {k: parse_value(k, v) for k, v in rules.items()}
+        raise UnosimError(f"{label}: [rules] must be a table, got {rules!r}")
+    values = {}
+    for k, v in _flatten(rules).items():
+        try:
+            values[k] = parse_value(k, v)
+        except UnosimError as e:
+            raise UnosimError(f"{label}: {e}") from None
+    return desc, values
 
 
 def resolve(
@@ -240,8 +309,16 @@ def validate(values: dict[str, Any]) -> None:
     if size > L.MAX_DECK:
         raise UnosimError(f"rule deck: {size} cards is more than the engine holds ({L.MAX_DECK})")
     numbers = int(counts[: 4 * 13].reshape(4, 13)[:, :10].sum())
-    if numbers == 0:
-        raise UnosimError("rule deck: the deck needs at least one number card to start a round")
+    starters = numbers if values["first_card"] == "number_only" else int(counts[: WILD + 1].sum())
+    dealt = values["players"] * values["hand_size"]
+    if starters <= dealt:
+        # otherwise every card that may start a round could be in the hands
+        number_only = values["first_card"] == "number_only"
+        kind = "number cards" if number_only else "coloured cards and Wilds"
+        raise UnosimError(
+            f"rule first_card: the deck has {starters} {kind} that can start a round; "
+            f"it needs more than the {dealt} cards dealt"
+        )
 
 
 def _check_combinations(v: dict[str, Any]) -> None:

@@ -33,6 +33,7 @@ from unosim.simulate.cards import (
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.layout import (
     HC_COLOUR,
+    HC_LACKS,
     HC_PLACE,
     HC_POINTS,
     HC_SIZE,
@@ -210,6 +211,7 @@ def _hand_add(G, p, t):
         G[hx(p, HC_COLOUR + t // N_RANKS)] += 1
     G[hx(p, HC_SIZE)] += 1
     G[hx(p, HC_POINTS)] += _POINTS[t]
+    G[hx(p, HC_LACKS)] = 0  # a card the table did not see: nothing is known to be lacking
 
 
 @kernel_inline
@@ -541,7 +543,7 @@ def _penalty_answers(G, p):
                     n = _offer_held(G, n, p, c * N_RANKS)
             else:
                 n = _offer_held(G, n, p, BLANK)
-    if G[R_REVERSE_DEFLECT] != 0:
+    if G[R_REVERSE_DEFLECT] != 0 and kind != 10:  # 4b: a Draw Two or Wild Draw Four
         n = _offer_held(G, n, p, G[S_COLOUR] * N_RANKS + RANK_REVERSE)
     return n
 
@@ -659,10 +661,21 @@ def _draw_turn(G, RNG, p):
         if _playable(G, p, t):
             G[S_DRAWN] = t
             G[S_PHASE] = PH_DRAWN
+            _seen_lacking(G, p)
             return
         if rule == 0:
             break
+    _seen_lacking(G, p)
     _next_turn(G, p)
+
+
+@kernel_inline
+def _seen_lacking(G, p):
+    """A draw turn that ends with no card of the current colour in hand tells the
+    table that ``p`` lacks that colour (HC_LACKS, cleared when ``p`` gets a card)."""
+    c = G[S_COLOUR]
+    if G[hx(p, HC_COLOUR + c)] == 0:
+        G[hx(p, HC_LACKS)] |= 1 << c
 
 
 @kernel_inline
@@ -680,7 +693,7 @@ def _play(G, RNG, p, move):
     G[S_TOP] = t
     if t < WILD:
         G[S_COLOUR] = t // N_RANKS
-    elif G[R_COLOR_ROTATION] != 0:
+    elif G[R_COLOR_ROTATION] != 0 and (t == WILD or t == WILD_DRAW_FOUR):
         # red -> blue -> green -> yellow -> red clockwise (colour ids r0 y1 g2 b3)
         G[S_COLOUR] = (G[S_COLOUR] + (3 if G[S_DIR] > 0 else 1)) % 4
     else:
@@ -736,6 +749,9 @@ def _swap_rows(G, a, b):
         x = G[hx(a, c)]
         G[hx(a, c)] = G[hx(b, c)]
         G[hx(b, c)] = x
+    x = G[hx(a, HC_LACKS)]  # what the table knows goes with the hand
+    G[hx(a, HC_LACKS)] = G[hx(b, HC_LACKS)]
+    G[hx(b, HC_LACKS)] = x
 
 
 @kernel
@@ -915,11 +931,12 @@ def _challenge(G, RNG, p, challenged):
         G[S_CHALLENGES] += 1
         offender = G[S_LAST]
         if G[S_BLUFF] != 0:
-            # guilty: the offender draws what the victim faced; the victim plays on
-            _draw_penalty(G, RNG, offender, G[S_PENDING])
-            _clear_penalty(G)
+            # guilty: the offender draws what the victim faced; the victim plays on.
+            # A takeback comes first, before the draw can reshuffle the discards.
             if G[R_WD4_TAKEBACK] != 0:
                 _take_back(G, offender)
+            _draw_penalty(G, RNG, offender, G[S_PENDING])
+            _clear_penalty(G)
             G[S_ACTOR] = p
             G[S_PHASE] = PH_TURN
             return
@@ -955,8 +972,9 @@ def _uno_call(G, RNG, p):
         # "UNO in the centre": the slowest other player, modelled as a random one
         k = rand_below(RNG, 1, G[S_ACTIVE] - 1) + 1
         q = next_seat(G, p, k)
-        G[S_UNO_CENTER] += 1
+        before = G[S_PEN_DRAWN]
         _draw_penalty(G, RNG, q, 2)
+        G[S_UNO_CENTER] += G[S_PEN_DRAWN] - before
 
 
 @kernel
