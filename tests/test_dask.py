@@ -22,9 +22,9 @@ from unosim.strategies.registry import parse_strategy  # noqa: E402
 
 @pytest.fixture(scope="module")
 def client():
-    os.environ["NUMBA_NUM_THREADS"] = "1"
+    # the workers run Numba single-threaded; this process's own setting is untouched
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
+                                       dashboard_address=None, env={"NUMBA_NUM_THREADS": "1"})
     c = distributed.Client(cluster)
     yield c
     c.close()
