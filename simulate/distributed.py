@@ -51,9 +51,9 @@ def connect(address: str | None) -> Any:
         except (OSError, TimeoutError) as e:
             raise UnosimError(f"--scheduler {address}: cannot connect ({e})") from None
     # worker processes run Numba single-threaded: Dask already uses every core
-    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     cluster = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1,
-                           processes=True, dashboard_address=None)
+                           processes=True, dashboard_address=None,
+                           env={"NUMBA_NUM_THREADS": "1"})
     return Client(cluster)
 
 
@@ -69,6 +69,9 @@ def run_dask(
     """Play ``games`` rounds as tasks of ``task_games`` on the cluster of ``client``."""
     from dask.distributed import as_completed
 
+    from unosim.strategies.plugins import refuse_plugins
+
+    refuse_plugins(seats, "on a Dask cluster (--backend dask) yet")
     labels = [s.label() for s in seats]
     values = rules.as_dict()
     starts = list(range(0, games, task_games))

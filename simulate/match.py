@@ -20,6 +20,7 @@ from unosim.simulate import match_nb as M
 from unosim.simulate.aggregate import HIST_BINS
 from unosim.simulate.rules import Rules
 from unosim.simulate.runner import base_seed, game_template, max_workers
+from unosim.strategies.plugins import refuse_plugins
 from unosim.strategies.registry import SeatStrategy
 
 MATCH_FIELDS = M.MATCH_FIELDS
@@ -159,6 +160,7 @@ def run_matches(
     if len(seats) != rules["players"]:
         raise UnosimError(f"{len(seats)} strategies given for {rules['players']} players")
     check_match_rules(rules, max_rounds)
+    refuse_plugins(seats, "in match mode (--mode match) yet")
     workers = max_workers() if workers is None else workers
     if not 1 <= workers <= max_workers():
         raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")

@@ -4,6 +4,11 @@
 seat to act for one of the legal moves, apply it, until the round is over or hits
 the turn cap. ``play_batch`` runs games in parallel; game ``g`` is seeded from
 (seed, g) alone, so results are bit-identical for any number of threads.
+
+``play_games_with`` is the same for tables with user plug-ins: the chooser (built
+from the plug-ins, strategies/plugins.py) is an argument, so each set of plug-ins
+compiles its own specialisation in each process; ``play_batch``, for built-ins
+only, stays cached and untouched.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from unosim.simulate.cards import N_TYPES, WILD, WILD_DRAW_FOUR
 from unosim.simulate.jit import kernel
 from unosim.simulate.layout import (
     G_CAPPED,
@@ -37,12 +43,21 @@ from unosim.simulate.layout import (
     HC_PLACE,
     HC_STAGE,
     MAX_PLAYERS,
+    MV_DRAW,
+    MV_PASS,
+    MV_PLAY_END,
+    PH_DRAWN,
     PH_OVER,
+    PH_TURN,
     R_PLAYERS,
     R_TURN_CAP,
+    R_VOLUNTARY_DRAW,
+    R_WD4_BLUFF,
+    S_ACTOR,
     S_CAPPED,
     S_CHALLENGES,
     S_DEFLECTS,
+    S_DRAWN,
     S_DRAWN_NO_PLAY,
     S_JUMP_INS,
     S_MAX_STACK,
@@ -59,7 +74,18 @@ from unosim.simulate.layout import (
     S_WINNER,
 )
 from unosim.simulate.rng_nb import seed_game
-from unosim.simulate.step_nb import apply_move, cap_round, deal, hand_value, hx, score_hands
+from unosim.simulate.step_nb import (
+    apply_move,
+    cap_round,
+    count_playable,
+    deal,
+    hand_value,
+    hx,
+    is_legal,
+    is_match,
+    score_hands,
+    wd4_is_legal,
+)
 from unosim.strategies.builtin_nb import choose_move
 
 
@@ -124,3 +150,79 @@ def play_batch(template, base_seed, start, out, n_chunks):
             seed_game(base_seed, g, 1, RNG)
             wp = play_round(G, RNG)
             record_round(G, wp, out, i)
+
+
+@kernel
+def move_is_legal(G, move):
+    """``is_legal`` in O(1) for the common decisions (a turn's play or draw, the
+    drawn card), ``is_legal`` itself for the others. Same answer (tested)."""
+    ph = G[S_PHASE]
+    p = G[S_ACTOR]
+    if ph == PH_TURN:
+        if move == MV_DRAW:
+            return G[R_VOLUNTARY_DRAW] != 0 or count_playable(G, p, False) == 0
+        if move < 0 or move >= MV_PLAY_END:
+            return False
+        t = move % 64
+        if (t < WILD and move >= 64) or t >= N_TYPES or G[hx(p, t)] <= 0:
+            return False
+        if t == WILD_DRAW_FOUR:
+            return wd4_is_legal(G, p) or G[R_WD4_BLUFF] != 0
+        return is_match(G, t)
+    if ph == PH_DRAWN:
+        if move == MV_PASS:
+            return True
+        if move < 0 or move >= MV_PLAY_END:
+            return False
+        t = move % 64
+        return t == G[S_DRAWN] and (t >= WILD or move < 64)
+    return is_legal(G, move)
+
+
+@kernel
+def apply_move_call(G, RNG, move):
+    """``apply_move`` behind a call (compiled and cached once), so that a plug-in
+    table's game loop compiles in a moment instead of inlining the whole pipeline."""
+    apply_move(G, RNG, move)
+
+
+@njit(_nrt=False)
+def play_round_with(choose, G, RNG, checked):
+    """``play_round`` with the strategies of ``choose(G, RNG) -> move``. With
+    ``checked`` every move is first checked with ``is_legal``: an illegal one
+    stops the round unplayed. Returns (illegal, move)."""
+    deal(G, RNG)
+    cap = G[R_TURN_CAP]
+    while G[S_PHASE] != PH_OVER:
+        if G[S_TURNS] >= cap:
+            cap_round(G)
+            break
+        m = choose(G, RNG)
+        if checked and not move_is_legal(G, m):
+            return True, m
+        apply_move_call(G, RNG, m)
+    return False, 0
+
+
+@njit(nogil=True, _nrt=False)
+def play_games_with(choose, template, base_seed, start, out, lo, hi, checked, bad, G, RNG):
+    """Rows ``lo .. hi`` of ``play_batch`` with the chooser ``choose``: game
+    ``start + i`` into ``out[i]``, played on the buffers ``G`` (int64[G_SIZE])
+    and ``RNG`` (uint64[8]). It releases the GIL, so threads run chunks side by
+    side (a parallel loop here would cost seconds of compiling per set of
+    plug-ins). In checked mode it stops at the first illegal move and writes
+    (game, move, phase, seat) into ``bad`` (int64[4])."""
+    for k in range(G_SIZE):
+        G[k] = template[k]
+    for i in range(lo, hi):
+        g = start + i
+        seed_game(base_seed, g, 0, RNG)
+        seed_game(base_seed, g, 1, RNG)
+        illegal, m = play_round_with(choose, G, RNG, checked)
+        if illegal:
+            bad[0] = g
+            bad[1] = m
+            bad[2] = G[S_PHASE]
+            bad[3] = G[S_ACTOR]
+            return
+        record_round(G, score_hands(G), out, i)

@@ -16,8 +16,8 @@ import numpy as np
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.simulate.aggregate import Aggregate
-from unosim.simulate.round_nb import play_batch
 from unosim.simulate.rules import Rules, lower
+from unosim.strategies.plugins import batch_for
 from unosim.strategies.registry import SeatStrategy, seat_template
 
 DEFAULT_BATCH = 1 << 16
@@ -53,7 +53,8 @@ def play_records(
 ) -> np.ndarray:
     """Per-game records for games ``start .. start + n`` (columns: layout.GAME_FIELDS)."""
     out = np.zeros((n, L.N_G), dtype=np.int32)
-    play_batch(game_template(rules, seats), base_seed(seed), start, out, max(1, chunks))
+    play = batch_for(seats, seed)  # play_batch, or the plug-in batch when a seat has one
+    play(game_template(rules, seats), base_seed(seed), start, out, max(1, chunks))
     return out
 
 
@@ -102,6 +103,7 @@ def run(
     out = np.zeros((max(1, min(batch, games)), L.N_G), dtype=np.int32)
     chunks = workers * 8
     t_compile = time.perf_counter()
+    play_batch = batch_for(seats, seed)  # the cached kernel, or the plug-in batch
     play_batch(template, key, 0, np.zeros((1, L.N_G), np.int32), 1)  # compile or load
     compile_s = time.perf_counter() - t_compile
     t0 = time.perf_counter()

@@ -211,7 +211,6 @@ def _hand_add(G, p, t):
         G[hx(p, HC_COLOUR + t // N_RANKS)] += 1
     G[hx(p, HC_SIZE)] += 1
     G[hx(p, HC_POINTS)] += _POINTS[t]
-    G[hx(p, HC_LACKS)] = 0  # a card the table did not see: nothing is known to be lacking
 
 
 @kernel_inline
@@ -263,6 +262,7 @@ def _draw_card(G, RNG, p):
             return -1
     t = _take_random(G, RNG)
     _hand_add(G, p, t)
+    G[hx(p, HC_LACKS)] = 0  # a card the table did not see: nothing is known to be lacking
     return t
 
 
@@ -795,6 +795,8 @@ def _give_chosen(G, RNG, p, t):
     _hand_remove(G, p, t)
     _hand_add(G, p, G[S_GIVE])
     _hand_add(G, giver, t)
+    G[hx(p, HC_LACKS)] = 0  # each side got a card the table did not see
+    G[hx(giver, HC_LACKS)] = 0
     G[S_SWAPS] += 1
     _open_window(G, RNG)
 

@@ -5,14 +5,26 @@ An integer id with if/elif is what measured fastest and caches across processes
 via ``legal_moves``, or the O(1) ``count_playable``/``nth_playable`` for plays),
 its seat parameters and stream 1 of the game's generators ``rng``. It returns
 a legal move; for a wild it adds the colour (t + 64 * c).
+
+Ids ``PLUGIN_BASE`` and up are user plug-ins (strategies/plugins.py); they never
+reach ``choose_move``, whose plug-in-free path stays the cached, inlined one.
 """
 
 from __future__ import annotations
 
-from unosim.simulate.cards import N_TYPES, POINTS, WILD, WILD_DRAW_FOUR
+from unosim.simulate.cards import (
+    N_RANKS,
+    N_TYPES,
+    POINTS,
+    RANK_REVERSE,
+    RANK_SKIP,
+    WILD,
+    WILD_DRAW_FOUR,
+)
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.layout import (
     HC_COLOUR,
+    HC_LACKS,
     HC_PLACE,
     HC_SIZE,
     MV_ACCEPT,
@@ -24,6 +36,8 @@ from unosim.simulate.layout import (
     MV_PLAY_END,
     MV_TAKE,
     MV_TARGET,
+    OFF_DECK,
+    OFF_DISC,
     OFF_MOVES,
     OFF_STRAT,
     OFF_WEIGHTS,
@@ -36,19 +50,28 @@ from unosim.simulate.layout import (
     PH_SKIP,
     PH_TARGET,
     PH_TURN,
+    R_DECK_SIZE,
     R_PLAYERS,
+    S_ACTIVE,
     S_ACTOR,
+    S_COLOUR,
+    S_DISC_LEN,
     S_DRAWN,
+    S_LAST,
     S_PHASE,
+    S_PREV_COLOUR,
     SF_BLUFF,
     SF_CHALLENGE,
+    SF_INFORMED,
 )
 from unosim.simulate.rng_nb import chance, rand_below
 from unosim.simulate.step_nb import (
     count_playable,
     hx,
     legal_moves,
+    next_seat,
     nth_playable,
+    penalty_of,
     seat_param,
     wd4_is_legal,
 )
@@ -57,6 +80,17 @@ RANDOM = 0
 FIRST = 1
 DEFENSIVE = 2
 OFFENSIVE = 3
+COLOUR_KEEPER = 4
+ATTACKER = 5
+PLUGIN_BASE = 100  # plug-in k of a run has id PLUGIN_BASE + k
+
+#: attacker: the next player is "close to going out" with this many cards or fewer
+THREAT_CARDS = 2
+#: challenge=informed challenges when the chance that the Wild Draw Four's player
+#: still held the previous colour is above this: a caught bluff swings 8 cards
+#: (4 not drawn, 4 drawn by the bluffer), a failed challenge costs 2, so a
+#: challenge pays off in cards above 2 / (2 + 8)
+INFORMED_CHALLENGE_ODDS = 0.2
 
 _POINTS = POINTS
 
@@ -103,11 +137,55 @@ def _with_colour(sid, G, p, t, rng):
         return t
     if sid == FIRST:
         return t + 64 * _first_most_held_colour(G, p)
+    if sid == ATTACKER:
+        return t + 64 * attack_colour(G, p, rng)
     return t + 64 * most_held_colour(G, p, rng)
 
 
+@kernel
+def attack_colour(G, p, rng):
+    """The colour the attacker names: one the next player was seen to lack (the
+    one ``p`` holds most of, ties at random), if ``p`` holds any of it or that
+    player is close to going out; else the colour ``p`` holds most."""
+    v = next_seat(G, p, 1)
+    lacks = G[hx(v, HC_LACKS)]
+    if lacks == 0:
+        return most_held_colour(G, p, rng)
+    best = -1
+    ties = 0
+    for c in range(4):
+        if lacks & (1 << c):
+            k = G[hx(p, HC_COLOUR + c)]
+            if k > best:
+                best = k
+                ties = 1
+            elif k == best:
+                ties += 1
+    if best == 0 and G[hx(v, HC_SIZE)] > THREAT_CARDS:
+        return most_held_colour(G, p, rng)
+    pick = rand_below(rng, 1, ties) if ties > 1 else 0
+    for c in range(4):
+        if lacks & (1 << c) and G[hx(p, HC_COLOUR + c)] == best:
+            if pick == 0:
+                return c
+            pick -= 1
+    return 0
+
+
+@kernel
+def _context(sid, G, p):
+    """What a strategy's ``_score`` needs about the table, worked out once per
+    decision: for the attacker, the next player's seen-lacking colours (bits 0-3)
+    and whether that player is close to going out (bit 4)."""
+    if sid != ATTACKER:
+        return 0
+    v = next_seat(G, p, 1)
+    threat = 16 if G[hx(v, HC_SIZE)] <= THREAT_CARDS else 0
+    return G[hx(v, HC_LACKS)] | threat
+
+
 @kernel_inline
-def _score(sid, t):
+def _score(sid, G, p, t, ctx):
     """Preference of a play for strategy ``sid`` (higher is played first)."""
     if sid == DEFENSIVE:
         return _POINTS[t]
@@ -115,20 +193,64 @@ def _score(sid, t):
         return 0 if t >= WILD else 1
     if sid == FIRST:
         return -t
+    if sid == COLOUR_KEEPER:
+        return _keeper_score(G, p, t)
+    if sid == ATTACKER:
+        return _attacker_score(G, t, ctx)
     return 0
+
+
+@kernel_inline
+def _keeper_score(G, p, t):
+    """colour-keeper: stay in the current colour, a 0 of it first (one 0 per colour,
+    so it is the hardest card to follow by number); else move by number to the
+    colour it holds most; a wild last (a Wild Draw Four after a Wild)."""
+    if t >= WILD:
+        return 1 if t == WILD_DRAW_FOUR else 2
+    c = t // N_RANKS
+    if c == G[S_COLOUR]:
+        return 300 if t % N_RANKS == 0 else 200
+    return 100 + G[hx(p, HC_COLOUR + c)]
+
+
+@kernel_inline
+def _attacker_score(G, t, ctx):
+    """attacker: when the next player is close to going out, hit it (Draw Two, Draw
+    Ten, Wild Draw Four, then Skip, then Reverse), else prefer a colour it lacks;
+    otherwise keep action cards and wilds and play numbers, colours it lacks first."""
+    lacks_bonus = 0
+    if t < WILD and ctx & (1 << (t // N_RANKS)):
+        lacks_bonus = 10
+    r = t % N_RANKS if t < WILD else -1
+    if ctx & 16:
+        if penalty_of(G, t) > 0:
+            return 400 if t != WILD_DRAW_FOUR else 390
+        if r == RANK_SKIP or (r == RANK_REVERSE and G[S_ACTIVE] == 2):
+            return 300
+        if r == RANK_REVERSE:
+            return 250
+        if t >= WILD:
+            return 105 if ctx & 15 else 50  # names a colour it lacks, after such a number
+        return 100 + lacks_bonus
+    if t >= WILD:
+        return 5 if t == WILD_DRAW_FOUR else 10
+    if r >= RANK_SKIP or penalty_of(G, t) > 0:
+        return 50 + lacks_bonus
+    return 100 + lacks_bonus
 
 
 @kernel
 def _pick_play(sid, G, p, n, bluff_ok, rng):
     """Among the ``n`` listed plays, the best by ``_score``, uniform over the
     physical cards that tie; -1 if there is none."""
+    ctx = _context(sid, G, p) if sid == ATTACKER else 0
     best = -(1 << 30)
     total = 0
     for i in range(n):
         t = G[OFF_MOVES + i]
         if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
             continue
-        s = _score(sid, t)
+        s = _score(sid, G, p, t, ctx)
         if s > best:
             best = s
             total = G[OFF_WEIGHTS + i]
@@ -141,19 +263,62 @@ def _pick_play(sid, G, p, n, bluff_ok, rng):
         t = G[OFF_MOVES + i]
         if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
             continue
-        if _score(sid, t) == best:
+        if _score(sid, G, p, t, ctx) == best:
             if r < G[OFF_WEIGHTS + i]:
                 return t
             r -= G[OFF_WEIGHTS + i]
     return -1
 
 
+@kernel
+def informed_challenge(G, p):
+    """challenge=informed: challenge the Wild Draw Four just played when the cards
+    ``p`` has seen make it likely (above INFORMED_CHALLENGE_ODDS) that its player
+    still held a card of the colour it replaced: the chance that a hand of that
+    size, drawn from the cards ``p`` has not seen (not in its hand, not on the
+    discard pile), holds one. A player seen lacking that colour since it last got
+    a card played it legally, and is never challenged."""
+    off = G[S_LAST]
+    c = G[S_PREV_COLOUR]
+    if G[hx(off, HC_LACKS)] & (1 << c):
+        return False
+    lo = c * N_RANKS
+    unseen = G[R_DECK_SIZE] - G[hx(p, HC_SIZE)] - G[S_DISC_LEN]
+    unseen_c = -G[hx(p, HC_COLOUR + c)]
+    for i in range(G[R_DECK_SIZE]):
+        t = G[OFF_DECK + i]
+        if lo <= t < lo + N_RANKS:
+            unseen_c += 1
+    for i in range(G[S_DISC_LEN]):
+        t = G[OFF_DISC + i]
+        if lo <= t < lo + N_RANKS:
+            unseen_c -= 1
+    none = 1.0  # chance that the hand holds no card of the colour
+    for i in range(G[hx(off, HC_SIZE)]):
+        if unseen - i <= 0 or none <= 0.0:
+            break
+        none *= max(0.0, (unseen - unseen_c - i) / (unseen - i))
+    return 1.0 - none > INFORMED_CHALLENGE_ODDS
+
+
 @kernel_inline
 def choose_move(G, rng):
     """The built-in strategy of the seat to act picks a legal move."""
+    return _choose(G[OFF_STRAT + G[S_ACTOR]], G, rng)
+
+
+@kernel
+def builtin_move(sid, G, rng):
+    """The move built-in strategy ``sid`` would play now for the seat to act (with
+    that seat's parameters); a plug-in may hand any decision to it."""
+    return _choose(sid, G, rng)
+
+
+@kernel_inline
+def _choose(sid, G, rng):
+    """Built-in strategy ``sid`` picks a legal move for the seat to act."""
     ph = G[S_PHASE]
     p = G[S_ACTOR]
-    sid = G[OFF_STRAT + p]
     if sid == RANDOM and ph == PH_TURN:
         # the hot path: pick a physical card in O(1), no move list needed
         bluff_ok = chance(rng, 1, seat_param(G, p, SF_BLUFF))
@@ -175,10 +340,14 @@ def choose_move(G, rng):
             return _with_colour(sid, G, p, t, rng)
         return MV_PASS
     if ph == PH_CHALLENGE:
+        if seat_param(G, p, SF_INFORMED) != 0:
+            return MV_CHALLENGE if informed_challenge(G, p) else MV_ACCEPT
         return MV_CHALLENGE if chance(rng, 1, seat_param(G, p, SF_CHALLENGE)) else MV_ACCEPT
     if ph == PH_COLOUR:
         if sid == FIRST:
             return MV_COLOUR + _first_most_held_colour(G, p)
+        if sid == ATTACKER:
+            return MV_COLOUR + attack_colour(G, p, rng)
         return MV_COLOUR + most_held_colour(G, p, rng)
     if ph == PH_SKIP or ph == PH_JUMP:
         # optional actions are always taken: deflect the Skip, jump in

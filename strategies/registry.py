@@ -2,13 +2,16 @@
 
 A seat's strategy is written ``NAME`` or ``NAME:key=value,...`` with keys
 ``bluff`` (chance to bluff a Wild Draw Four when it would be illegal),
-``challenge`` (chance to challenge a Wild Draw Four) and ``forget`` (chance to
-forget calling UNO; defaults to the table's ``uno_forget_prob``).
+``challenge`` (when to challenge a Wild Draw Four: ``never``, ``always``, a
+probability, or ``informed`` by the cards seen) and ``forget`` (chance to forget
+calling UNO; defaults to the table's ``uno_forget_prob``). ``NAME`` is a built-in
+or a plug-in registered from a ``--strategy-file`` (strategies/plugins.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -42,49 +45,128 @@ BUILTINS: dict[str, tuple[int, str]] = {
         "Holds Wilds and Wild Draw Fours for the end: plays a random coloured card when it "
         "has one and a wild only when nothing else is playable.",
     ),
+    "colour-keeper": (
+        B.COLOUR_KEEPER,
+        "Keeps the current colour: plays a card of it when it can, a 0 first (there is one "
+        "0 per colour, so it is the hardest card to follow by number); without one, changes "
+        "by number to the colour it holds most; a Wild, then a Wild Draw Four, only as a "
+        "last resort, naming the colour it holds most.",
+    ),
+    "attacker": (
+        B.ATTACKER,
+        "Saves action cards for a player close to going out: when the next player holds 2 "
+        "cards or fewer it plays Draw Two / Wild Draw Four, then Skip, then Reverse, and "
+        "names a colour that player was seen to lack (it drew for want of it and has not "
+        "received a card since); otherwise it plays numbers, colours the next player lacks "
+        "first, and keeps action cards and wilds.",
+    ),
 }
 
+#: the values ``challenge=`` takes besides a probability
+CHALLENGE_WORDS = {"never": 0.0, "always": 1.0}
 _PARAMS = {"bluff": L.SF_BLUFF, "challenge": L.SF_CHALLENGE, "forget": L.SF_UNO_FORGET}
+PARAMS_HELP = (
+    "Parameters for any strategy: NAME:bluff=P,challenge=C,forget=P, with P a probability "
+    "0..1: bluff = chance to play a Wild Draw Four illegally (holding the current colour); "
+    "challenge = never, always, a probability, or informed (challenge when the cards seen "
+    "make it more likely than 1 in 5 that the player still held the colour); forget = "
+    "chance to forget calling UNO (default: the rule uno_forget_prob)."
+)
+
+#: plug-ins registered in this process: name -> strategies.plugins.Plugin
+PLUGINS: dict[str, Any] = {}
 
 
 @dataclass(frozen=True)
 class SeatStrategy:
-    """A strategy as given on the command line, parsed and checked."""
+    """A strategy as given on the command line, parsed and checked. ``plugin`` is
+    the compiled function of a user plug-in (None for a built-in)."""
 
     name: str
-    params: dict[str, float] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    plugin: Any = field(default=None, compare=False, repr=False)
 
     @property
     def sid(self) -> int:
+        """The built-in id (a plug-in's id depends on the table: ``strategy_ids``)."""
+        if self.plugin is not None:
+            return B.PLUGIN_BASE
         return BUILTINS[self.name][0]
 
     def label(self) -> str:
         if not self.params:
             return self.name
-        return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(self.params.items()))
+        return self.name + ":" + ",".join(
+            f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+            for k, v in sorted(self.params.items())
+        )
+
+
+def register_plugin(plugin: Any) -> None:
+    """Make a loaded plug-in (strategies.plugins.Plugin) known by its name."""
+    if plugin.name in BUILTINS:
+        raise UnosimError(f"plug-in name {plugin.name!r} is a built-in strategy; rename it")
+    PLUGINS[plugin.name] = plugin
+
+
+def strategy_names() -> list[str]:
+    return [*BUILTINS, *PLUGINS]
 
 
 def parse_strategy(text: str) -> SeatStrategy:
     name, _, rest = text.strip().partition(":")
     name = name.strip()
-    if name not in BUILTINS:
-        raise UnosimError(f"unknown strategy {name!r}; known: {', '.join(BUILTINS)}")
-    params: dict[str, float] = {}
+    if name not in BUILTINS and name not in PLUGINS:
+        raise UnosimError(f"unknown strategy {name!r}; known: {', '.join(strategy_names())}"
+                          + ("" if PLUGINS else " (or load one with --strategy-file)"))
+    params: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, raw = part.partition("=")
         key = key.strip()
+        raw = raw.strip()
         if not eq or key not in _PARAMS:
             raise UnosimError(
-                f"strategy {name}: bad parameter {part!r} (use {', '.join(_PARAMS)}=0..1)"
+                f"strategy {name}: bad parameter {part!r} (use bluff=P, "
+                "challenge=P|never|always|informed, forget=P with P in 0..1)"
             )
+        if key == "challenge" and raw.lower() == "informed":
+            params[key] = "informed"
+            continue
+        if key == "challenge" and raw.lower() in CHALLENGE_WORDS:
+            params[key] = CHALLENGE_WORDS[raw.lower()]
+            continue
         try:
             v = float(raw)
         except ValueError:
-            raise UnosimError(f"strategy {name}: {key} must be a number, got {raw!r}") from None
+            what = "a number or never/always/informed" if key == "challenge" else "a number"
+            raise UnosimError(f"strategy {name}: {key} must be {what}, got {raw!r}") from None
         if not 0.0 <= v <= 1.0:
             raise UnosimError(f"strategy {name}: {key} must be within 0..1, got {raw}")
         params[key] = v
-    return SeatStrategy(name, params)
+    plugin = PLUGINS[name].fn if name in PLUGINS else None
+    return SeatStrategy(name, params, plugin)
+
+
+def plugin_functions(seats: list[SeatStrategy]) -> list[Any]:
+    """The distinct plug-in functions of a table, in seat order: the k-th has id
+    ``PLUGIN_BASE + k`` (see ``strategy_ids``)."""
+    fns: list[Any] = []
+    for s in seats:
+        if s.plugin is not None and not any(s.plugin is f for f in fns):
+            fns.append(s.plugin)
+    return fns
+
+
+def strategy_ids(seats: list[SeatStrategy]) -> list[int]:
+    """The compiled id of each seat's strategy at this table."""
+    fns = plugin_functions(seats)
+    out = []
+    for s in seats:
+        if s.plugin is None:
+            out.append(s.sid)
+        else:
+            out.append(B.PLUGIN_BASE + next(k for k, f in enumerate(fns) if f is s.plugin))
+    return out
 
 
 def seat_template(template: np.ndarray, seats: list[SeatStrategy], uno_forget_prob: float
@@ -92,10 +174,16 @@ def seat_template(template: np.ndarray, seats: list[SeatStrategy], uno_forget_pr
     """A copy of the game array ``template`` with each seat's strategy id and
     parameters (as probability thresholds) filled in."""
     G = template.copy()
+    ids = strategy_ids(seats)
     for p in range(L.MAX_PLAYERS):
         s = seats[p] if p < len(seats) else None
-        G[L.OFF_STRAT + p] = s.sid if s else 0
+        G[L.OFF_STRAT + p] = ids[p] if s else 0
         params = {"forget": uno_forget_prob, **(s.params if s else {})}
+        informed = params.get("challenge") == "informed"
+        if informed:
+            params["challenge"] = 0.0
+        base = L.OFF_SEATF + p * L.N_SEATF
         for key, slot in _PARAMS.items():
-            G[L.OFF_SEATF + p * L.N_SEATF + slot] = probability_threshold(params.get(key, 0.0))
+            G[base + slot] = probability_threshold(params.get(key, 0.0))
+        G[base + L.SF_INFORMED] = 1 if informed else 0
     return G

@@ -27,6 +27,8 @@ STRATS = [
     "defensive:bluff=0.5,challenge=0.5",
     "offensive:challenge=1,forget=0.3",
     "random:bluff=1",
+    "colour-keeper:bluff=0.3,challenge=informed",
+    "attacker:challenge=informed,forget=0.2",
 ]
 
 

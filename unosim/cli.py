@@ -35,22 +35,26 @@ Metrics (RULES.md section 9):
 """
 
 
-def parse_games(text: str) -> int:
-    """``1e6``, ``1000000`` and ``1_000_000`` all mean one million games."""
-    s = str(text).strip().replace("_", "")
-    if not re.fullmatch(r"\d+(\.\d+)?([eE]\+?\d+)?", s):
-        raise UnosimError(f"--games must be a positive whole number such as 1e6, got {text!r}")
+def parse_games(text: str, option: str = "--games") -> int:
+    """``1e6``, ``1000000`` and ``1_000_000`` all mean one million games (``option``
+    names the option in errors)."""
+    raw = str(text).strip()
+    if raw.startswith("_") or raw.endswith("_"):
+        raise UnosimError(f"{option} must be a positive whole number such as 1e6, got {text!r}")
+    s = raw.replace("_", "")
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?([eE]\+?[0-9]+)?", s) or "__" in raw:
+        raise UnosimError(f"{option} must be a positive whole number such as 1e6, got {text!r}")
     try:
         value = float(s) if any(c in s for c in ".eE") else int(s)
     except (ValueError, OverflowError):
-        raise UnosimError(f"--games: cannot read {text!r} as a number") from None
+        raise UnosimError(f"{option}: cannot read {text!r} as a number") from None
     if isinstance(value, float) and (math.isinf(value) or value != math.floor(value)):
-        raise UnosimError(f"--games must be a whole number of games, got {text!r}")
+        raise UnosimError(f"{option} must be a whole number of games, got {text!r}")
     value = int(value)
     if value < 1:
-        raise UnosimError(f"--games must be at least 1, got {text!r}")
+        raise UnosimError(f"{option} must be at least 1, got {text!r}")
     if value > 10**12:
-        raise UnosimError(f"--games must be at most 1e12, got {text!r}")
+        raise UnosimError(f"{option} must be at most 1e12, got {text!r}")
     return value
 
 
@@ -99,9 +103,9 @@ def _resolve(variant: tuple[str, ...], rule: tuple[str, ...], players: int | Non
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    from unosim.reports.atomic import write_text_atomic
+
+    write_text_atomic(path, text)
 
 
 def _prepare_out(out: str | None) -> Path | None:
@@ -132,6 +136,23 @@ def _match_options(f: Any) -> Any:
     return f
 
 
+def _load_strategy_files(ctx: click.Context, param: Any, value: tuple[str, ...]) -> None:
+    if value:
+        from unosim.strategies.plugins import load_plugins
+
+        load_plugins(value)
+
+
+def _strategy_file_option(f: Any) -> Any:
+    """--strategy-file PATH.py:NAME (repeatable): load a plug-in strategy, usable as NAME.
+    Loaded before the other options are read, so --seat and --strategy know NAME."""
+    return click.option("--strategy-file", multiple=True, metavar="PATH.py:NAME",
+                        callback=_load_strategy_files, expose_value=False, is_eager=True,
+                        help="Load the plug-in strategy NAME (an @numba.njit function "
+                             "f(G, rng) -> move) from PATH.py; then use NAME like a built-in "
+                             "(repeatable; see `unosim strategies`).")(f)
+
+
 def _check_save_games(path: str | None) -> Path | None:
     if path is None:
         return None
@@ -146,7 +167,8 @@ def _check_save_games(path: str | None) -> Path | None:
 @click.option("--players", type=click.IntRange(2, 10), default=None,
               help="Players at the table (2..10); default from the rules (4).")
 @click.option("--variant", multiple=True, metavar="NAME",
-              help="Preset from configs/ (repeatable; later ones win). See `unosim variants`.")
+              help="Preset from configs/ (see `unosim variants`) or a TOML file of the same "
+                   "format, e.g. my-rules.toml (repeatable; later ones win).")
 @click.option("--rule", multiple=True, metavar="KEY=VALUE",
               help="Override one rule key (repeatable, applied last).")
 @click.option("--strategy", default="random", show_default=True,
@@ -162,6 +184,7 @@ def _check_save_games(path: str | None) -> Path | None:
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @_match_options
+@_strategy_file_option
 @click.option("--save-games", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.parquet", help="Also write one row per game (or match) as Parquet.")
 @click.option("--report", is_flag=True,
@@ -175,14 +198,30 @@ def _check_save_games(path: str | None) -> Path | None:
 @click.option("--precision", type=float, default=None, metavar="X",
               help="Stop once seat 0's win-rate 95%% CI half-width is at most X (e.g. 0.001); "
                    "--games is then the most to play.")
-def run(games_text: str, players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
-        strategy: str, seat: tuple[str, ...], seed: int | None, workers: int | None, fmt: str,
-        out: str | None, progress: bool | None, mode: str = "round",
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR",
+              help="Finish the interrupted run whose checkpoint is in DIR (kept there by "
+                   "--out DIR): same seed, rules and games; takes only --workers, --format "
+                   "and --progress.")
+@click.pass_context
+def run(ctx: click.Context, games_text: str, players: int | None, variant: tuple[str, ...],
+        rule: tuple[str, ...], strategy: str, seat: tuple[str, ...], seed: int | None,
+        workers: int | None, fmt: str, out: str | None, progress: bool | None,
+        mode: str = "round",
         target_score: int | None = None, max_rounds: int | None = None,
         save_games: str | None = None, report: bool = False, backend: str = "local",
-        scheduler: str | None = None, precision: float | None = None) -> None:
+        scheduler: str | None = None, precision: float | None = None,
+        resume_dir: str | None = None) -> None:
     """Simulate rounds (or whole matches, --mode match) under a variant and report the
-    statistics."""
+    statistics. Ctrl-C or SIGTERM stops between batches with the partial report; with
+    --out DIR a checkpoint is kept there, and --resume DIR finishes the run."""
+    from unosim import resume as resumable
+
+    if resume_dir is not None:
+        _refuse_with_resume(ctx)
+        resumable.resume(resume_dir, workers, fmt,
+                         progress if progress is not None else sys.stderr.isatty())
+        return
     games = parse_games(games_text)
     from unosim.reports.commands import check_mode_options, target_override
 
@@ -190,11 +229,28 @@ def run(games_text: str, players: int | None, variant: tuple[str, ...], rule: tu
     check_mode_options(mode, max_rounds)
     seats = _seats(rules["players"], strategy, seat)
     out_dir = _prepare_out(out)
+    resumable.refuse_unfinished(out_dir)
     save_path = _check_save_games(save_games)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
     if seed < 0:
         raise UnosimError(f"--seed must be 0 or more, got {seed}")
+    if precision is not None and not 0 < precision < 0.5:
+        raise UnosimError(f"--precision must be between 0 and 0.5, got {precision}")
+    if mode == "match" and precision is not None:
+        raise UnosimError("--precision applies to rounds (--mode round)")
+    if precision is not None and (save_path is not None or report):
+        raise UnosimError("--precision cannot be combined with --save-games or --report")
+    if scheduler is not None and backend != "dask":
+        raise UnosimError("--scheduler applies to --backend dask")
+    if backend == "local" and save_path is None and not report:
+        # on this machine: Ctrl-C/SIGTERM keep a checkpoint in --out for --resume
+        resumable.run_checkpointed(
+            name="+".join(variant) or "official", mode=mode, rules=rules, seats=seats,
+            games=games, seed=seed, workers=workers, fmt=fmt, out_dir=out_dir,
+            max_rounds=max_rounds, precision=precision,
+            show_progress=progress if progress is not None else sys.stderr.isatty())
+        return
     if mode == "match" or save_path is not None or report:
         from unosim.reports.commands import run_extended
 
@@ -205,32 +261,22 @@ def run(games_text: str, players: int | None, variant: tuple[str, ...], rule: tu
                      show_progress=show)
         return
 
+    # --backend dask (the local backend returned above)
     from unosim.reports.render import render_json, render_table
     from unosim.reports.summary import summarize
-    from unosim.simulate.runner import run as run_games
+    from unosim.simulate.distributed import connect, run_dask
 
-    if precision is not None and not 0 < precision < 0.5:
-        raise UnosimError(f"--precision must be between 0 and 0.5, got {precision}")
+    if precision is not None:
+        raise UnosimError("--precision works with --backend local only")
     show = progress if progress is not None else sys.stderr.isatty()
-    if backend == "dask":
-        if precision is not None:
-            raise UnosimError("--precision works with --backend local only")
-        from unosim.simulate.distributed import connect, run_dask
-
-        client = connect(scheduler)
-        try:
-            result = _with_progress(show, games, lambda cb: run_dask(
-                rules, seats, games, seed, client, on_batch=cb))
-        finally:
-            client.close()
-    else:
-        result = _with_progress(show, games, lambda cb, totals: run_games(
-            rules, seats, games, seed, workers, on_batch=cb, on_totals=totals,
-            precision=precision), with_totals=True)
+    client = connect(scheduler)
+    try:
+        result = _with_progress(show, games, lambda cb: run_dask(
+            rules, seats, games, seed, client, on_batch=cb))
+    finally:
+        client.close()
     summary = summarize(result, "+".join(variant) or "official")
     summary["backend"] = backend
-    summary["precision_target"] = precision
-    summary["precision_reached"] = result.precision_reached
     text = render_json(summary) if fmt == "json" else render_table(summary)
     click.echo(text)
     if out_dir is not None:
@@ -245,9 +291,18 @@ def run(games_text: str, players: int | None, variant: tuple[str, ...], rule: tu
 def _with_progress(show: bool, total: int, job: Any, with_totals: bool = False) -> Any:
     """Run ``job(on_batch)`` (``job(on_batch, on_totals)`` with ``with_totals``) with a
     progress bar on stderr: games done, ETA, and with totals the running estimate
-    of seat 0's win rate with its 95% interval."""
+    of seat 0's win rate with its 95% interval. Ctrl-C and SIGTERM take effect
+    between batches only, through ``on_batch`` (see unosim/interrupt.py)."""
+    from unosim.interrupt import StopSignals
+
+    with StopSignals() as stop:
+        return _with_progress_bar(show, total, job, with_totals, stop)
+
+
+def _with_progress_bar(show: bool, total: int, job: Any, with_totals: bool, stop: Any) -> Any:
     if not show:
-        return job(None, None) if with_totals else job(None)
+        cb = stop.wrap(None, total)
+        return job(cb, None) if with_totals else job(cb)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -262,8 +317,32 @@ def _with_progress(show: bool, total: int, job: Any, with_totals: bool = False) 
             half = seat0_half_width(agg)
             bar.update(task, description=f"seat 0 wins {100 * rate:.2f}% ± {100 * half:.2f}")
 
-        advance = lambda n: bar.advance(task, n)  # noqa: E731
+        advance = stop.wrap(lambda n: bar.advance(task, n), total)
         return job(advance, totals) if with_totals else job(advance)
+
+
+def _check_workers(workers: int | None) -> None:
+    from unosim.simulate.runner import max_workers
+
+    if workers is not None and not 1 <= workers <= max_workers():
+        raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")
+
+
+#: the options `run --resume DIR` takes; the others come from the checkpoint
+_RESUME_OPTIONS = {"resume_dir", "workers", "fmt", "progress"}
+
+
+def _refuse_with_resume(ctx: click.Context) -> None:
+    from click.core import ParameterSource
+
+    for param in ctx.command.params:
+        if param.name in _RESUME_OPTIONS or not isinstance(param, click.Option):
+            continue
+        if ctx.get_parameter_source(param.name) == ParameterSource.COMMANDLINE:
+            raise UnosimError(
+                f"--resume takes the run's settings from its checkpoint; drop {param.opts[0]} "
+                "(only --workers, --format and --progress go with --resume)"
+            )
 
 
 @cli.command(epilog=METRICS_HELP)
@@ -285,6 +364,7 @@ def _with_progress(show: bool, total: int, job: Any, with_totals: bool = False) 
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Directory for summary.json, summary.csv, charts (PNG, SVG), report.html.")
 @_match_options
+@_strategy_file_option
 @click.option("--save-games", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.parquet",
               help="Also write one row per game (or match) of every variant as Parquet.")
@@ -312,6 +392,10 @@ def compare(variant_names: tuple[str, ...], games_text: str, players: int | None
                               lambda n: _seats(n, strategy, seat))
     out_dir = _prepare_out(out)
     save_path = _check_save_games(save_games)
+    if len(variants) < 2:  # checked here too, so bad input never prints the seed line
+        raise UnosimError("compare needs at least two variants, e.g. `unosim compare official "
+                          "stacking`")
+    _check_workers(workers)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
         click.echo(f"seed {seed} (drawn at random; pass --seed to repeat)", err=True)
@@ -335,16 +419,84 @@ def variants() -> None:
 
 
 @cli.command()
+@_strategy_file_option
 def strategies() -> None:
-    """List the built-in strategies."""
+    """List the built-in strategies (and plug-ins given with --strategy-file)."""
     import textwrap
+    from pathlib import Path as _Path
 
-    from unosim.strategies.registry import BUILTINS
+    import unosim.strategies as pkg
+    from unosim.strategies.registry import BUILTINS, PARAMS_HELP, PLUGINS
 
     for name, (_, desc) in BUILTINS.items():
         click.echo(name)
         click.echo(textwrap.indent(textwrap.fill(desc, 76), "  "))
-    click.echo("\nParameters for any strategy: NAME:bluff=P,challenge=P,forget=P (each 0..1)")
+    for name, plug in PLUGINS.items():
+        click.echo(f"{name}  (plug-in, {plug.source})")
+        doc = (plug.fn.py_func.__doc__ or "").strip()
+        if doc:
+            click.echo(textwrap.indent(textwrap.fill(" ".join(doc.split()), 76), "  "))
+    click.echo("")
+    click.echo(textwrap.fill(PARAMS_HELP, 78))
+    example = _Path(pkg.__file__).parent / "examples" / "plugins.py"
+    click.echo("")
+    click.echo(textwrap.fill(
+        "Your own strategy: an @numba.njit function f(G, rng) -> move, loaded with "
+        "--strategy-file PATH.py:NAME; the interface is documented in "
+        f"unosim.strategies.api, examples in {example}.", 78))
+
+
+@cli.command()
+@click.argument("names", nargs=-1, required=True, metavar="STRATEGY...")
+@click.option("--players", type=click.IntRange(2, 10), default=None,
+              help="Players at each table (2..10); default from the rules (4).")
+@click.option("--games", "games_text", default="100000", show_default=True,
+              help="Rounds in all, split equally over the lineups (rounded up).")
+@click.option("--variant", multiple=True, metavar="NAME", help="Preset (repeatable).")
+@click.option("--rule", multiple=True, metavar="KEY=VALUE", help="Override one rule key.")
+@click.option("--seating", type=click.Choice(["rotations", "permutations"]),
+              default="rotations", show_default=True,
+              help="Lineups: cyclic rotations of each table, or every seat order.")
+@click.option("--seed", type=int, default=None,
+              help="Base seed; the same seed gives the same numbers. Default: random, printed.")
+@click.option("--workers", type=int, default=None, help="Threads (default: all cores).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+@_strategy_file_option
+def tournament(names: tuple[str, ...], players: int | None, games_text: str,
+               variant: tuple[str, ...], rule: tuple[str, ...], seating: str,
+               seed: int | None, workers: int | None, fmt: str,
+               progress: bool | None) -> None:
+    """Play STRATEGY... (built-ins, NAME:params, or plug-ins) against each other with the
+    seats rotated so that every strategy plays every seat equally often; report win
+    rate with its 95% interval, points per round, mean place or rank, head to head,
+    and a ranking."""
+    from unosim.reports.tournament import (
+        planned_games,
+        render_json,
+        render_tournament,
+        run_tournament,
+    )
+    from unosim.reports.tournament import summarize_tournament as summarize
+    from unosim.strategies.registry import parse_strategy
+
+    games = parse_games(games_text)
+    rules = _resolve(variant, rule, players)
+    strats = [parse_strategy(x) for x in names]
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little")
+        click.echo(f"seed {seed} (drawn at random; pass --seed to repeat)", err=True)
+    if seed < 0:
+        raise UnosimError(f"--seed must be 0 or more, got {seed}")
+    show = progress if progress is not None else sys.stderr.isatty()
+    name = "+".join(variant) or "official"
+    total = planned_games(len(strats), rules["players"], seating, games)
+    result = _with_progress(show, total, lambda cb: run_tournament(
+        rules, strats, games, seed, seating, workers, on_batch=cb, variant=name))
+    s = summarize(result)
+    click.echo(render_json(s) if fmt == "json" else render_tournament(s))
 
 
 @cli.command()
@@ -383,19 +535,111 @@ def bench(games_text: str, fmt: str, skip_compile: bool, quick: bool,
     jump-in at 2, 4, 6 players), parallel efficiency, JIT times, peak memory."""
     from unosim.bench import render_bench, run_bench
 
-    mem = parse_games(memory_games) if memory_games else None
+    mem = parse_games(memory_games, "--memory-games") if memory_games else None
     report = run_bench(parse_games(games_text), measure_cold=not skip_compile,
                        matrix=not quick, memory_games=mem)
     click.echo(render_bench(report, fmt))
 
 
+@cli.command()
+@click.option("--seed", type=click.IntRange(min=0), required=True,
+              help="The run's seed (printed by `unosim run`).")
+@click.option("--game", type=click.IntRange(0, 10**12 - 1), required=True,
+              help="The game's index in the run, 0-based (the `game` column of --save-games).")
+@click.option("--players", type=click.IntRange(2, 10), default=None,
+              help="Players at the table (2..10); default from the rules (4).")
+@click.option("--variant", multiple=True, metavar="NAME",
+              help="Preset or TOML file, as in `run` (repeatable).")
+@click.option("--rule", multiple=True, metavar="KEY=VALUE", help="Override one rule key.")
+@click.option("--strategy", default="random", show_default=True,
+              help="Strategy for every seat.")
+@click.option("--seat", multiple=True, metavar="N=NAME", help="Strategy for seat N (0-based).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+@_strategy_file_option
+def replay(seed: int, game: int, players: int | None, variant: tuple[str, ...],
+           rule: tuple[str, ...], strategy: str, seat: tuple[str, ...], fmt: str) -> None:
+    """Print game K of the run with seed S turn by turn (hands, top card, colour, move,
+    effect): exactly the game `unosim run` played, given the same rules and seats."""
+    from unosim.replay import render_replay
+    from unosim.replay import replay as replay_game
+    from unosim.reports.render import render_json
+
+    rules = _resolve(variant, rule, players)
+    seats = _seats(rules["players"], strategy, seat)
+    r = replay_game(rules, seats, seed, game)
+    click.echo(render_json(r) if fmt == "json" else render_replay(r, "+".join(variant)
+                                                                  or "official"))
+
+
+@cli.command()
+@click.option("--minutes", type=float, default=1.0, show_default=True,
+              help="How long to keep drawing and checking tables.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the stream of tables (default: random, printed).")
+@click.option("--combo", type=click.IntRange(min=0), default=None,
+              help="Check only table K of the stream of --seed (to rerun a failure).")
+@click.option("--games", "games_text", default="500", show_default=True,
+              help="Compiled games per table.")
+@click.option("--python-games", type=click.IntRange(0, 1000), default=3, show_default=True,
+              help="Of those, games played move by move with every check.")
+@click.option("--hang-seconds", type=click.FloatRange(1, 3600), default=120, show_default=True,
+              help="A table with no result after this long is reported as a hang.")
+def selfcheck(minutes: float, seed: int | None, combo: int | None, games_text: str,
+              python_games: int, hang_seconds: float) -> None:
+    """Play random rule combinations, player counts and strategies and check every
+    invariant (cards conserved, legal moves only, termination or the cap, consistent
+    scores, same records however the games are split). Exit code 1 on a failure,
+    printed with the seed and rules to reproduce it."""
+    import time
+
+    from unosim.selfcheck import render_coverage, run_selfcheck
+
+    if not 0 < minutes <= 24 * 60 or minutes != minutes:
+        raise UnosimError(f"--minutes must be more than 0 and at most 1440, got {minutes}")
+    games = parse_games(games_text)
+    if games > 100_000:
+        raise UnosimError(f"--games must be at most 100000 per table, got {games_text!r}")
+    if python_games > games:
+        raise UnosimError(f"--python-games ({python_games}) cannot be more than --games "
+                          f"({games})")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little")
+    click.echo(f"unosim selfcheck: seed {seed}, {minutes:g} min", err=True)
+    t0 = time.monotonic()
+    cov = run_selfcheck(minutes, seed, py_games=python_games, batch_games=games, combo=combo,
+                        hang_seconds=hang_seconds, echo=lambda text: click.echo(text, err=True))
+    click.echo(render_coverage(cov, seed, time.monotonic() - t0))
+    if cov.failures:
+        sys.exit(1)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: one-line errors with exit code 2, never a traceback for bad input."""
+    """Entry point: one-line errors with exit code 2, never a traceback for bad input;
+    130 after Ctrl-C, 143 after SIGTERM (a run prints its partial report first)."""
+    import signal
+    import threading
+
+    from unosim import interrupt
+
+    interrupt.reset()
+    old_term = None
+    if threading.current_thread() is threading.main_thread():
+        old_term = signal.signal(signal.SIGTERM, interrupt.terminate_as_interrupt)
     try:
         rv = cli.main(args=argv, prog_name="unosim", standalone_mode=False)
+    except SystemExit as e:
+        if e.code == interrupt.EXIT_INTERRUPTED:
+            sys.exit(interrupt.exit_code())  # a partial result: 130, or 143 after SIGTERM
+        raise
+    except interrupt.StopNow:
+        click.echo("unosim: stopped at once by a second signal; the report of this run is "
+                   "lost, but a checkpoint kept in --out stays (finish it with --resume)",
+                   err=True)
+        sys.exit(interrupt.exit_code())
     except click.exceptions.Abort:
         click.echo("unosim: aborted", err=True)
-        sys.exit(130)
+        sys.exit(interrupt.exit_code())
     except click.ClickException as e:
         click.echo(f"unosim: error: {e.format_message()}".replace("\n", " "), err=True)
         sys.exit(2)
@@ -404,5 +648,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     except KeyboardInterrupt:
         click.echo("unosim: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(interrupt.exit_code())
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -1,0 +1,410 @@
+"""Head-to-head tournaments of strategies, with the seats rotated.
+
+Seating (``lineups``), with k strategies at a table of n players:
+
+* k == n: the n cyclic rotations of the order given (``--seating permutations``:
+  all n! orders, which also balances who sits after whom);
+* k > n: every set of n strategies, each in its n cyclic rotations (or all
+  orders), so every pair meets equally often; for 2-player tables that is every
+  pair in both seat orders;
+* k < n: the table is filled by cycling through the strategies (A B A B ...), in
+  all n rotations; a strategy then holds several seats, and its fair share of
+  wins is the share of seats it holds.
+
+In every case each strategy sits in every seat equally often (``seat_counts``
+shows it; the tests check it exactly). Every lineup plays the same games
+0 .. m-1 of the seed, so each deal is played once in every lineup (the
+duplicate format of bridge): luck of the deal and of the seat cancels in the
+comparison. ``games`` is rounded up to a whole number of games per lineup.
+
+Per strategy: win rate (share of rounds one of its seats won) with its 95%
+Wilson interval against its fair share; points won per round (what the scoring
+awards the round winner), points left in hand, and the net (won minus what the
+winner took from its hand, under ``winner_takes``), each per seat and round with
+a 95% interval; mean finishing place (``elimination``) or rank (the winner
+first, the others by the points left in hand, ties sharing the average rank).
+Head to head: the share of rounds in which the row strategy finished ahead of
+the column strategy (a tie counts half), over the rounds both played. Capped
+rounds count as played and won by nobody; they are left out of places, points
+and head to head.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from unosim.errors import UnosimError
+from unosim.reports.stats import Z95, mean_se, wilson
+from unosim.simulate import layout as L
+from unosim.simulate.rules import Rules
+from unosim.strategies.registry import SeatStrategy
+
+SEATINGS = ("rotations", "permutations")
+MAX_LINEUPS = 100_000
+BATCH = 1 << 16
+
+
+def lineups(k: int, n: int, seating: str = "rotations") -> list[tuple[int, ...]]:
+    """Seat assignments: entry s of a lineup is the index of the strategy in seat s."""
+    if seating not in SEATINGS:
+        raise UnosimError(f"--seating must be one of {', '.join(SEATINGS)}, got {seating!r}")
+    if k < 2:
+        raise UnosimError("a tournament needs at least two strategies")
+
+    def orders(base: tuple[int, ...]) -> list[tuple[int, ...]]:
+        if seating == "permutations":
+            if math.factorial(len(base)) > 40_320:
+                raise UnosimError(f"--seating permutations: {len(base)}! seat orders are too "
+                                  "many; use rotations")
+            return sorted(set(itertools.permutations(base)))
+        return [base[i:] + base[:i] for i in range(len(base))]
+
+    if k <= n:
+        return orders(tuple(i % k for i in range(n)))
+    count = math.comb(k, n) * (math.factorial(n) if seating == "permutations" else n)
+    if count > MAX_LINEUPS:
+        raise UnosimError(f"{k} strategies at {n}-player tables make {count:,} lineups "
+                          f"(at most {MAX_LINEUPS:,}); use fewer strategies")
+    out: list[tuple[int, ...]] = []
+    for combo in itertools.combinations(range(k), n):
+        out.extend(orders(combo))
+    return out
+
+
+def planned_games(k: int, n: int, seating: str, games: int) -> int:
+    """Games a tournament will play: ``games`` rounded up to whole lineups."""
+    table = len(lineups(k, n, seating))
+    return max(1, -(-games // table)) * table
+
+
+def seating_note(k: int, n: int, seating: str, n_lineups: int) -> str:
+    if k == n:
+        what = ("all cyclic rotations of the order given" if seating == "rotations"
+                else "every order of the strategies")
+    elif k > n:
+        what = (f"every set of {n} of the {k} strategies, "
+                + ("each in all its cyclic rotations" if seating == "rotations"
+                   else "each in every order"))
+    else:
+        what = (f"{n} seats filled by cycling through the {k} strategies, "
+                + ("in all rotations" if seating == "rotations" else "in every order"))
+    return (f"{n_lineups} lineups: {what}; every strategy plays every seat equally often, "
+            "and every lineup plays the same deals (duplicate format)")
+
+
+@dataclass
+class Totals:
+    """Running totals of a tournament (all integer or fixed-order float sums)."""
+
+    k: int
+    n: int
+    games: np.ndarray = field(init=False)  # rounds the strategy played
+    wins: np.ndarray = field(init=False)
+    fair: np.ndarray = field(init=False)  # sum over rounds of seats held / n
+    seat_rounds: np.ndarray = field(init=False)  # seat-rounds not capped
+    seat_counts: np.ndarray = field(init=False)  # [strategy, seat] rounds played there
+    capped: int = 0
+    sums: dict[str, np.ndarray] = field(init=False)
+    sumsq: dict[str, np.ndarray] = field(init=False)
+    h2h: np.ndarray = field(init=False)  # [a, b] sum of (a ahead of b: 1, tie: 0.5)
+    h2h_sq: np.ndarray = field(init=False)
+    h2h_n: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        k = self.k
+        self.games = np.zeros(k, np.int64)
+        self.wins = np.zeros(k, np.int64)
+        self.fair = np.zeros(k, np.float64)
+        self.seat_rounds = np.zeros(k, np.int64)
+        self.seat_counts = np.zeros((k, self.n), np.int64)
+        self.sums = {m: np.zeros(k, np.float64) for m in METRICS}
+        self.sumsq = {m: np.zeros(k, np.float64) for m in METRICS}
+        self.h2h = np.zeros((k, k), np.float64)
+        self.h2h_sq = np.zeros((k, k), np.float64)
+        self.h2h_n = np.zeros((k, k), np.int64)
+
+
+#: per seat and round: key -> label
+METRICS = {
+    "points_won": "points won",
+    "points_left": "points left in hand",
+    "net_points": "net points",
+    "place": "mean place",
+}
+
+
+def add_records(t: Totals, lineup: tuple[int, ...], rec: np.ndarray, rules: Rules) -> None:
+    """Fold the records of games played by ``lineup`` into ``t``."""
+    n = t.n
+    m = rec.shape[0]
+    capped = rec[:, L.G_CAPPED] != 0
+    ok = ~capped
+    t.capped += int(capped.sum())
+    winner = rec[:, L.G_WINNER].astype(np.int64)
+    wp = rec[:, L.G_WINNER_POINTS].astype(np.float64)
+    pts = rec[:, L.G_POINTS : L.G_POINTS + n].astype(np.float64)
+    seats = np.arange(n)
+    won = (winner[:, None] == seats[None, :]) & ok[:, None]  # [game, seat]
+    if rules["elimination"]:
+        rank = rec[:, L.G_PLACES : L.G_PLACES + n].astype(np.float64)
+    else:
+        v = np.where(won, -1.0, pts)
+        below = (v[:, None, :] < v[:, :, None]).sum(2)
+        same = (v[:, None, :] == v[:, :, None]).sum(2) - 1
+        rank = 1.0 + below + 0.5 * same
+    taken = rules["scoring"] == "winner_takes"
+    per_seat = {
+        "points_won": np.where(won, wp[:, None], 0.0),
+        "points_left": pts,
+        "net_points": (np.where(won, wp[:, None], 0.0)
+                       - (np.where(~won & ok[:, None], pts, 0.0) if taken else 0.0)),
+        "place": rank,
+    }
+    lu = np.asarray(lineup)
+    for s in range(t.k):
+        mine = lu == s
+        copies = int(mine.sum())
+        if copies == 0:
+            continue
+        t.games[s] += m
+        t.fair[s] += m * copies / n
+        t.wins[s] += int(won[:, mine].any(1).sum())
+        t.seat_counts[s, mine] += m
+        t.seat_rounds[s] += int(ok.sum()) * copies
+        for key, arr in per_seat.items():
+            x = arr[ok][:, mine]
+            t.sums[key][s] += float(x.sum())
+            t.sumsq[key][s] += float((x * x).sum())
+    # head to head: each strategy's best-placed seat
+    best = np.full((m, t.k), np.inf)
+    for s in set(lineup):
+        best[:, s] = rank[:, lu == s].min(1)
+    present = sorted(set(lineup))
+    for a in present:
+        for b in present:
+            if a == b:
+                continue
+            score = np.where(best[ok, a] < best[ok, b], 1.0,
+                             np.where(best[ok, a] == best[ok, b], 0.5, 0.0))
+            t.h2h[a, b] += float(score.sum())
+            t.h2h_sq[a, b] += float((score * score).sum())
+            t.h2h_n[a, b] += int(ok.sum())
+
+
+@dataclass
+class TournamentResult:
+    rules: Rules
+    strategies: list[SeatStrategy]
+    seating: str
+    lineups: list[tuple[int, ...]]
+    games_per_lineup: int
+    games_requested: int
+    seed: int
+    totals: Totals
+    elapsed_s: float = 0.0
+    workers: int = 1
+    variant: str = "official"
+
+
+def run_tournament(
+    rules: Rules,
+    strategies: list[SeatStrategy],
+    games: int,
+    seed: int,
+    seating: str = "rotations",
+    workers: int | None = None,
+    on_batch: Callable[[int], None] | None = None,
+    variant: str = "official",
+) -> TournamentResult:
+    """Play every lineup for the same ``ceil(games / lineups)`` games of ``seed``."""
+    import time
+
+    import numba
+
+    from unosim.simulate.runner import base_seed, game_template, max_workers
+    from unosim.strategies.plugins import batch_for
+
+    labels = [s.label() for s in strategies]
+    dup = sorted({x for x in labels if labels.count(x) > 1})
+    if dup:
+        raise UnosimError(f"each strategy once in a tournament; repeated: {', '.join(dup)}")
+    n = int(rules["players"])
+    table = lineups(len(strategies), n, seating)
+    per = max(1, -(-games // len(table)))
+    workers = max_workers() if workers is None else workers
+    if not 1 <= workers <= max_workers():
+        raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")
+    numba.set_num_threads(workers)
+    key = base_seed(seed)
+    totals = Totals(len(strategies), n)
+    out = np.zeros((min(BATCH, per), L.N_G), np.int32)
+    t0 = time.perf_counter()
+    for lineup in table:
+        seats = [strategies[i] for i in lineup]
+        template = game_template(rules, seats)
+        play = batch_for(seats, seed)
+        done = 0
+        while done < per:
+            k = min(BATCH, per - done)
+            rec = out[:k]
+            play(template, key, done, rec, workers * 8)
+            add_records(totals, lineup, rec, rules)
+            done += k
+            if on_batch is not None:
+                on_batch(k)
+    return TournamentResult(rules, strategies, seating, table, per, games, seed, totals,
+                            time.perf_counter() - t0, workers, variant)
+
+
+def _ci(total: float, total_sq: float, count: int) -> tuple[float, float, float]:
+    mean, se = mean_se(total, total_sq, count)
+    if count <= 1 or math.isnan(se):
+        return mean, math.nan, math.nan
+    return mean, mean - Z95 * se, mean + Z95 * se
+
+
+def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
+    """The JSON-able summary (the keys of ``--format json``)."""
+    t = r.totals
+    labels = [s.label() for s in r.strategies]
+    rows = []
+    for s, label in enumerate(labels):
+        g = int(t.games[s])
+        rate = t.wins[s] / g if g else math.nan
+        lo, hi = wilson(int(t.wins[s]), g)
+        fair = t.fair[s] / g if g else math.nan
+        row: dict[str, Any] = {
+            "strategy": label,
+            "games": g,
+            "wins": int(t.wins[s]),
+            "win_rate": rate,
+            "win_rate_ci95": [lo, hi],
+            "fair_share": fair,
+            "win_rate_vs_fair": rate / fair if fair else math.nan,
+            "beats_fair_share": bool(lo > fair),
+            "below_fair_share": bool(hi < fair),
+            "seat_counts": [int(x) for x in t.seat_counts[s]],
+        }
+        for key in METRICS:
+            mean, a, b = _ci(t.sums[key][s], t.sumsq[key][s], int(t.seat_rounds[s]))
+            row[key + "_mean"] = mean
+            row[key + "_ci95"] = [a, b]
+        rows.append(row)
+    order = sorted(range(len(rows)), key=lambda i: (-rows[i]["win_rate_vs_fair"],
+                                                    rows[i]["place_mean"], labels[i]))
+    for rank, i in enumerate(order, 1):
+        rows[i]["rank"] = rank
+    h2h: dict[str, dict[str, Any]] = {}
+    for a, la in enumerate(labels):
+        h2h[la] = {}
+        for b, lb in enumerate(labels):
+            if a == b or t.h2h_n[a, b] == 0:
+                continue
+            mean, lo, hi = _ci(t.h2h[a, b], t.h2h_sq[a, b], int(t.h2h_n[a, b]))
+            h2h[la][lb] = {"ahead": mean, "ci95": [lo, hi], "rounds": int(t.h2h_n[a, b])}
+    return {
+        "variant": r.variant,
+        "rules_changed": r.rules.changed(),
+        "players": t.n,
+        "scoring": r.rules["scoring"],
+        "place_kind": "place" if r.rules["elimination"] else "rank",
+        "strategies": labels,
+        "seating": r.seating,
+        "seating_note": seating_note(len(labels), t.n, r.seating, len(r.lineups)),
+        "lineups": [[labels[i] for i in lu] for lu in r.lineups] if len(r.lineups) <= 5040
+        else len(r.lineups),
+        "games_requested": r.games_requested,
+        "games_per_lineup": r.games_per_lineup,
+        "games": r.games_per_lineup * len(r.lineups),
+        "seed": r.seed,
+        "capped": t.capped,
+        "seat_rotation_exact": bool(all(
+            len(set(int(x) for x in t.seat_counts[s])) == 1 for s in range(len(labels)))),
+        "results": sorted(rows, key=lambda x: x["rank"]),
+        "head_to_head": h2h,
+        "workers": r.workers,
+        "elapsed_s": r.elapsed_s,
+    }
+
+
+def _pct(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{100 * x:.2f}%"
+
+
+def _num(x: float, d: int = 2) -> str:
+    return "n/a" if x is None or math.isnan(x) else f"{x:,.{d}f}"
+
+
+def render_tournament(s: dict[str, Any]) -> str:
+    n = s["players"]
+    n_lineups = len(s["lineups"]) if isinstance(s["lineups"], list) else s["lineups"]
+    lines = [
+        f"unosim tournament · variant {s['variant']} · {n} players · {s['games']:,} games "
+        f"({n_lineups} lineups x {s['games_per_lineup']:,}) · seed {s['seed']}",
+        f"seating: {s['seating_note']}",
+    ]
+    changed = s["rules_changed"]
+    lines.append("rules changed from official: "
+                 + (", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "none"))
+    if s["games"] != s["games_requested"]:
+        lines.append(f"(games rounded up from {s['games_requested']:,} to a whole number per "
+                     "lineup)")
+    res = s["results"]
+    w = max(12, *(len(r["strategy"]) for r in res)) + 1
+    place = "mean place" if s["place_kind"] == "place" else "mean rank"
+    lines.append("")
+    lines.append(f"{'rank':<5}{'strategy':<{w}}{'win rate':>9}  {'95% CI':<18}{'fair':>7}"
+                 f"{'points won':>12}{'net points':>12}{'left in hand':>14}{place:>11}")
+    for r in res:
+        lo, hi = r["win_rate_ci95"]
+        mark = "+" if r["beats_fair_share"] else ("-" if r["below_fair_share"] else "")
+        ci = f"[{100 * lo:.2f}, {100 * hi:.2f}] {mark}"
+        lines.append(
+            f"{r['rank']:<5}{r['strategy']:<{w}}{_pct(r['win_rate']):>9}  {ci:<18}"
+            f"{_pct(r['fair_share']):>7}{_num(r['points_won_mean']):>12}"
+            f"{_num(r['net_points_mean']):>12}{_num(r['points_left_mean']):>14}"
+            f"{_num(r['place_mean'], 3):>11}"
+        )
+    lines.append(f"  + / -: the 95% interval lies above / below the fair share. Points are per "
+                 f"seat and round (scoring {s['scoring']}), 95% half-widths in the JSON.")
+    labels = [r["strategy"] for r in res]
+    h = s["head_to_head"]
+    lines.append("")
+    lines.append("Head to head: share of rounds the row finished ahead of the column "
+                 "(ties count half)")
+    cw = max(9, *(len(x) for x in labels)) + 1
+    lines.append(" " * w + "".join(f"{x:>{cw}}" for x in labels))
+    for a in labels:
+        cells = []
+        for b in labels:
+            cell = h.get(a, {}).get(b)
+            cells.append(f"{'-' if cell is None else _pct(cell['ahead']):>{cw}}")
+        lines.append(f"{a:<{w}}" + "".join(cells))
+    lines.append("")
+    lines.append(f"capped rounds (no winner): {s['capped']:,}   seat rotation exact: "
+                 f"{'yes' if s['seat_rotation_exact'] else 'no'}")
+    if s["elapsed_s"] > 0:
+        lines.append(f"speed: {s['games'] / s['elapsed_s']:,.0f} games/s "
+                     f"({s['elapsed_s']:.2f} s, {s['workers']} worker"
+                     f"{'s' if s['workers'] != 1 else ''})")
+    return "\n".join(lines)
+
+
+def render_json(s: dict[str, Any]) -> str:
+    def clean(x: Any) -> Any:
+        if isinstance(x, float) and math.isnan(x):
+            return None
+        if isinstance(x, dict):
+            return {k: clean(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [clean(v) for v in x]
+        return x
+
+    return json.dumps(clean(s), indent=2)

@@ -1,0 +1,273 @@
+"""User plug-in strategies: loading and checking them, and the batch that runs them.
+
+A plug-in is an ``@numba.njit`` function ``f(G, rng) -> move`` written to the
+interface of ``unosim.strategies.api``, loaded with ``--strategy-file
+PATH.py:NAME``. Loading checks, each failure a one-line ``UnosimError``: the file
+imports; NAME exists and is compiled (a Numba dispatcher); it compiles for
+``(int64[:], uint64[:])``; it returns an integer.
+
+Tables with plug-ins run on ``round_nb.play_games_with``: a small chooser,
+generated per set of plug-ins, sends a seat whose id is ``PLUGIN_BASE + k`` to
+the k-th plug-in and every other seat to the built-ins (``builtin_move``).
+Passing the chooser as an argument compiles one specialisation per set of
+plug-ins in each process (seconds, not cached across processes); tables of
+built-ins never touch this path and keep the cached, integer-dispatched
+``play_batch``. Chunks of games run on threads (the kernel releases the GIL).
+
+Moves are checked: every move a plug-in table plays is first tested with
+``step_nb.is_legal``. An illegal move stops the batch with an error naming the
+strategy, the move, the phase, the seat, and the seed and game index that replay
+it (``Game(rules, seats, seed=S, game_index=I)``). An exception raised inside a
+plug-in is reported with the plug-in's name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import re
+import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+from numba import njit, types
+from numba.core.dispatcher import Dispatcher
+
+from unosim.errors import UnosimError
+from unosim.simulate import layout as L
+from unosim.strategies import builtin_nb as B
+from unosim.strategies.registry import SeatStrategy, plugin_functions, register_plugin
+
+#: the argument types a plug-in is compiled for: the game array and the generators
+SIGNATURE = (types.Array(types.int64, 1, "C"), types.Array(types.uint64, 1, "C"))
+
+_PHASE_NAMES = {
+    L.PH_TURN: "turn", L.PH_DRAWN: "drawn", L.PH_CHALLENGE: "challenge",
+    L.PH_PENALTY: "penalty", L.PH_COLOUR: "colour", L.PH_SKIP: "skip", L.PH_JUMP: "jump",
+    L.PH_TARGET: "target", L.PH_GIVE: "give", L.PH_OVER: "over",
+}
+
+
+class PluginError(UnosimError):
+    """A plug-in that cannot be loaded, or that misbehaved in play."""
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """A loaded, checked plug-in: its name, compiled function and where it came from."""
+
+    name: str
+    fn: Any
+    source: str
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _first_line(e: BaseException) -> str:
+    lines = [s.strip() for s in _ANSI.sub("", str(e)).splitlines() if s.strip()]
+    text = lines[0] if lines else ""
+    # Numba's typing errors open with a generic line; the useful one follows it
+    if text.startswith(("Failed in nopython mode pipeline", "No implementation")) and len(
+        lines
+    ) > 1:
+        text = lines[1]
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+def check_function(fn: Any, where: str) -> Any:
+    """Check that ``fn`` is a compiled strategy; return it. ``where`` opens errors."""
+    if not isinstance(fn, Dispatcher):
+        kind = "a plain Python function" if callable(fn) else f"a {type(fn).__name__}"
+        raise PluginError(f"{where} is {kind}, not a compiled strategy: decorate it with "
+                          "@numba.njit (see `unosim strategies`)")
+    try:
+        fn.compile(SIGNATURE)
+    except Exception as e:  # noqa: BLE001 - any compile failure is the user's to see
+        raise PluginError(f"{where} does not compile as f(G: int64[:], rng: uint64[:]): "
+                          f"{_first_line(e)}") from None
+    ret = fn.overloads[SIGNATURE].signature.return_type
+    if not isinstance(ret, types.Integer):
+        raise PluginError(f"{where} must return an integer move, but it returns {ret}")
+    return fn
+
+
+def load_plugin(spec: str) -> Plugin:
+    """Load and check ``PATH.py:NAME``."""
+    path_text, sep, name = spec.strip().rpartition(":")
+    if not sep or not path_text or not name.isidentifier():
+        raise PluginError(f"--strategy-file expects PATH.py:NAME, got {spec!r}")
+    path = Path(path_text).expanduser()
+    if not path.is_file():
+        raise PluginError(f"--strategy-file {spec}: no file {path_text}")
+    key = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
+    mod_name = f"unosim_plugin_{path.stem}_{key}"
+    module = sys.modules.get(mod_name)
+    if module is None:
+        spec_obj = importlib.util.spec_from_file_location(mod_name, path)
+        if spec_obj is None or spec_obj.loader is None:
+            raise PluginError(f"--strategy-file {spec}: cannot import {path_text}")
+        module = importlib.util.module_from_spec(spec_obj)
+        sys.modules[mod_name] = module
+        try:
+            spec_obj.loader.exec_module(module)
+        except Exception as e:  # noqa: BLE001
+            del sys.modules[mod_name]
+            raise PluginError(f"--strategy-file {spec}: importing {path_text} failed: "
+                              f"{_first_line(e)}") from None
+    if not hasattr(module, name):
+        found = sorted(k for k, v in vars(module).items() if isinstance(v, Dispatcher))
+        hint = f" (compiled functions there: {', '.join(found)})" if found else ""
+        raise PluginError(f"--strategy-file {spec}: {path_text} has no {name!r}{hint}")
+    fn = check_function(getattr(module, name), f"--strategy-file {spec}")
+    return Plugin(name, fn, spec)
+
+
+def load_plugins(specs: tuple[str, ...] | list[str]) -> list[Plugin]:
+    """Load and register each ``PATH.py:NAME`` so its NAME works like a built-in's."""
+    out = []
+    for spec in specs:
+        p = load_plugin(spec)
+        register_plugin(p)
+        out.append(p)
+    return out
+
+
+def plugin(fn: Any, name: str | None = None) -> Plugin:
+    """Register a compiled function from Python (notebooks, tests) as a strategy."""
+    name = name or getattr(fn, "__name__", "plugin")
+    p = Plugin(name, check_function(fn, f"strategy {name}"), f"<python>:{name}")
+    register_plugin(p)
+    return p
+
+
+# ------------------------------------------------------------------ running them
+
+_CHOOSERS: dict[tuple[int, ...], tuple[list[Any], Any]] = {}
+
+
+def chooser(fns: list[Any]) -> Any:
+    """A compiled ``choose(G, rng)``: plug-in k for seats with id PLUGIN_BASE + k,
+    the built-ins (through the cached ``builtin_move``) for every other seat."""
+    key = tuple(id(f) for f in fns)
+    if key in _CHOOSERS:
+        return _CHOOSERS[key][1]
+    ns: dict[str, Any] = {"np": np, "builtin_move": B.builtin_move,
+                          "OFF_STRAT": L.OFF_STRAT, "S_ACTOR": L.S_ACTOR}
+    lines = ["def choose(G, rng):", "    sid = G[OFF_STRAT + G[S_ACTOR]]"]
+    for k, f in enumerate(fns):
+        ns[f"_plugin{k}"] = f
+        lines.append(f"    if sid == {B.PLUGIN_BASE + k}:")
+        lines.append(f"        return np.int64(_plugin{k}(G, rng))")
+    lines.append("    return builtin_move(sid, G, rng)")
+    exec(compile("\n".join(lines), "<unosim plug-in chooser>", "exec"), ns)  # noqa: S102
+    fn = njit(_nrt=False)(ns["choose"])
+    _CHOOSERS[key] = (list(fns), fn)  # keeps the functions alive, so ids stay unique
+    return fn
+
+
+def chooser_for(seats: list[SeatStrategy]) -> Any:
+    """The compiled chooser of a table: ``choose_move`` when it has no plug-ins."""
+    fns = plugin_functions(seats)
+    return chooser(fns) if fns else B.choose_move
+
+
+def has_plugins(seats: list[SeatStrategy]) -> bool:
+    return any(s.plugin is not None for s in seats)
+
+
+def refuse_plugins(seats: list[SeatStrategy], what: str) -> None:
+    """One-line error where plug-ins are not supported (yet)."""
+    names = sorted({s.name for s in seats if s.plugin is not None})
+    if names:
+        raise PluginError(f"plug-in strategies ({', '.join(names)}) are not supported {what}")
+
+
+def batch_for(seats: list[SeatStrategy], seed: int | None = None,
+              checked: bool = True) -> Callable[..., None]:
+    """The batch kernel for a table: ``round_nb.play_batch`` for built-ins only,
+    else a function with the same arguments ``(template, key, start, out,
+    chunks)`` that runs the chunks of ``play_games_with`` on Numba's number of
+    threads and turns an illegal move or an exception into a one-line
+    ``PluginError``. Results do not depend on the threads: each game is seeded
+    from (seed, game index) alone."""
+    from unosim.simulate.round_nb import play_batch, play_games_with
+
+    fns = plugin_functions(seats)
+    if not fns:
+        return play_batch
+    choose = chooser(fns)
+    names = ", ".join(sorted({s.name for s in seats if s.plugin is not None}))
+
+    def run_batch(template: np.ndarray, key: Any, start: int, out: np.ndarray,
+                  chunks: int) -> None:
+        n = len(out)
+        chunks = max(1, min(int(chunks), n))
+        bad = np.full((chunks, 4), -1, np.int64)
+        bounds = [(c * n // chunks, (c + 1) * n // chunks) for c in range(chunks)]
+
+        def work(c: int) -> None:
+            lo, hi = bounds[c]
+            play_games_with(choose, template, key, start, out, lo, hi, checked, bad[c],
+                            np.empty(L.G_SIZE, np.int64), np.zeros(8, np.uint64))
+
+        threads = max(1, min(numba.get_num_threads(), chunks))
+        try:
+            if threads == 1:
+                for c in range(chunks):
+                    work(c)
+            else:
+                with ThreadPoolExecutor(threads) as pool:
+                    list(pool.map(work, range(chunks)))
+        except Exception as e:  # noqa: BLE001 - raised inside a plug-in
+            g = _first_raising_game(template, key, start, out, checked)
+            game = f"game {g}" if g is not None else f"games {start}..{start + n - 1}"
+            of = f" of seed {seed}" if seed is not None else ""
+            replay = (f"; replay: Game(rules, seats, seed={seed}, game_index={g})"
+                      if seed is not None and g is not None else "")
+            raise PluginError(f"plug-in strategy ({names}) raised {_first_line(e)} in "
+                              f"{game}{of}{replay}") from None
+        hit = bad[bad[:, 0] >= 0]
+        if len(hit):
+            g, move, phase, seat = (int(x) for x in hit[np.argmin(hit[:, 0])])
+            raise PluginError(illegal_message(seats, g, move, phase, seat, seed))
+
+    def _first_raising_game(template: np.ndarray, key: Any, start: int, out: np.ndarray,
+                            checked: bool) -> int | None:
+        """Play the batch again one game at a time to find the game that raised."""
+        scratch = np.zeros((1, out.shape[1]), out.dtype)
+        G = np.empty(L.G_SIZE, np.int64)
+        RNG = np.zeros(8, np.uint64)
+        bad = np.full(4, -1, np.int64)
+        for i in range(len(out)):
+            try:
+                play_games_with(choose, template, key, start + i, scratch, 0, 1, checked, bad,
+                                G, RNG)
+            except Exception:  # noqa: BLE001
+                return start + i
+        return None
+
+    return run_batch
+
+
+def illegal_message(seats: list[SeatStrategy], game: int, move: int, phase: int, seat: int,
+                    seed: int | None) -> str:
+    from unosim.simulate.game import move_name
+
+    shown = str(move)
+    if 0 <= move < L.MV_GIVE + 64:
+        try:
+            shown = f"{move} ({move_name(move)})"
+        except (KeyError, IndexError, ValueError):
+            pass
+    who = seats[seat].label() if 0 <= seat < len(seats) else f"seat {seat}"
+    replay = (f"; replay: Game(rules, seats, seed={seed}, game_index={game})"
+              if seed is not None else "")
+    return (f"strategy {who} at seat {seat} played the illegal move {shown} in phase "
+            f"{_PHASE_NAMES.get(phase, phase)}, game {game}"
+            + (f" of seed {seed}" if seed is not None else "") + replay)

@@ -1,0 +1,372 @@
+"""Interruption never loses or corrupts a result.
+
+Real signals to real processes: ``python -m unosim run ... --out DIR`` is started,
+the test waits for its first checkpoint, sends SIGINT or SIGTERM (or SIGKILL),
+checks the exit status, the partial report (printed and written) and the
+checkpoint, then ``--resume DIR`` finishes the run, and the final statistics
+must equal those of an uninterrupted run with the same seed (timings aside).
+Small batches (``UNOSIM_BATCH``) make the interrupted run take seconds, not
+minutes, and leave it hundreds of batches to be stopped in.
+
+Below them, faster in-process tests of the pieces: the checkpoint file (exact
+round trip, damage detection), resuming from it, the stop-between-batches
+handler, and atomic output files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_cli import TIMING_KEYS, invoke
+
+from unosim.simulate import checkpoint as ck
+from unosim.simulate.rules import resolve
+from unosim.simulate.runner import run
+from unosim.strategies.registry import parse_strategy
+
+REPO = Path(__file__).resolve().parents[1]
+BATCH = 500
+GAMES = 300_000
+
+
+def stats(summary: dict) -> dict:
+    """A summary without its timings (``matches_per_sec`` in match mode)."""
+    return {k: v for k, v in summary.items() if k not in (*TIMING_KEYS, "matches_per_sec")}
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("COLUMNS", None)
+    env.update(extra)
+    return env
+
+
+def start_run(args: list[str], batch: int = BATCH) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "unosim", "run", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=_env(UNOSIM_BATCH=str(batch)), cwd=REPO)
+
+
+def wait_for(path: Path, proc: subprocess.Popen[str], timeout: float = 300) -> None:
+    """Until ``path`` exists (the first checkpoint); the engine may compile first."""
+    t0 = time.monotonic()
+    while not path.exists():
+        if proc.poll() is not None:
+            out, err = proc.communicate()
+            pytest.fail(f"the run ended (exit {proc.returncode}) before its first checkpoint; "
+                        f"stderr: {err[-2000:]}")
+        if time.monotonic() - t0 > timeout:
+            proc.kill()
+            pytest.fail("no checkpoint within the time limit")
+        time.sleep(0.01)
+
+
+def finish(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "unosim", *argv], capture_output=True,
+                          text=True, timeout=600, env=_env(), cwd=REPO)
+
+
+def uninterrupted(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:
+    code, out, err = invoke(capsys, ["run", *argv, "--format", "json", "--workers", "2"])
+    assert code == 0, err
+    return json.loads(out)
+
+
+def interrupt_and_resume(capsys, tmp_path: Path, sig: int, expect: int, argv: list[str],
+                         batch: int = BATCH) -> tuple[dict, dict]:
+    """Start, stop with ``sig`` after the first checkpoint, check the partial
+    result, resume; return (partial summary, final summary)."""
+    out_dir = tmp_path / "out"
+    proc = start_run([*argv, "--out", str(out_dir), "--format", "json", "--workers", "1",
+                      "--no-progress"], batch)
+    wait_for(out_dir / ck.FILE_NAME, proc)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == expect, (proc.returncode, err[-3000:])
+    assert "Traceback" not in out + err
+    partial = json.loads(out)
+    unit = "matches" if partial.get("mode") == "match" else "games"
+    assert partial["partial"] is True
+    assert 0 < partial[unit] < partial[f"{unit}_requested"]
+    assert partial[unit] % batch == 0  # whole batches only
+    assert "interrupted after" in err and f"--resume {out_dir}" in err
+    written = json.loads((out_dir / "summary.json").read_text())
+    assert stats(written) == stats(partial)
+    state = ck.load(out_dir)
+    assert state.next_game == partial[unit]
+    assert not [p for p in out_dir.iterdir() if p.name.endswith(".tmp")]
+
+    done = finish(["run", "--resume", str(out_dir), "--format", "json", "--workers", "2"])
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    final = json.loads(done.stdout)
+    assert final["partial"] is False
+    assert not (out_dir / ck.FILE_NAME).exists()  # a finished run leaves no checkpoint
+    assert stats(json.loads((out_dir / "summary.json").read_text())) == stats(final)
+    return partial, final
+
+
+# ---------------------------------------------------------------- real signals
+
+
+@pytest.mark.parametrize(("sig", "expect"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
+                         ids=["SIGINT", "SIGTERM"])
+def test_signal_keeps_finished_batches_and_resume_equals_uninterrupted(capsys, tmp_path, sig,
+                                                                      expect):
+    argv = ["--games", str(GAMES), "--seed", "11", "--variant", "stacking"]
+    partial, final = interrupt_and_resume(capsys, tmp_path, sig, expect, argv)
+    whole = uninterrupted(capsys, argv)
+    assert stats(final) == stats(whole)
+    assert final["games"] == GAMES
+
+
+def test_table_output_is_marked_partial(tmp_path):
+    out_dir = tmp_path / "out"
+    proc = start_run(["--games", str(GAMES), "--seed", "2", "--out", str(out_dir),
+                      "--workers", "1", "--no-progress"])
+    wait_for(out_dir / ck.FILE_NAME, proc)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert "PARTIAL RESULT: interrupted after" in out
+    assert "Seat win rate" in out
+    assert "Traceback" not in out + err
+
+
+def test_kill_9_loses_at_most_the_games_since_the_last_checkpoint(capsys, tmp_path):
+    """No handler runs on SIGKILL: the last checkpoint on disk must still be whole."""
+    out_dir = tmp_path / "out"
+    argv = ["--games", str(GAMES), "--seed", "5"]
+    proc = start_run([*argv, "--out", str(out_dir), "--workers", "1", "--no-progress"])
+    wait_for(out_dir / ck.FILE_NAME, proc)
+    time.sleep(0.2)
+    proc.kill()
+    proc.communicate(timeout=60)
+    assert ck.load(out_dir).next_game > 0
+    done = finish(["run", "--resume", str(out_dir), "--format", "json", "--workers", "2"])
+    assert done.returncode == 0, done.stderr
+    assert stats(json.loads(done.stdout)) == stats(uninterrupted(capsys, argv))
+
+
+def test_matches_interrupt_and_resume(capsys, tmp_path):
+    argv = ["--mode", "match", "--variant", "losers-score", "--games", "20000", "--seed", "4",
+            "--seat", "1=defensive"]
+    partial, final = interrupt_and_resume(capsys, tmp_path, signal.SIGTERM, 143, argv,
+                                          batch=20)
+    assert stats(final) == stats(uninterrupted(capsys, argv))
+
+
+def test_resume_twice_and_resume_of_a_finished_run(capsys, tmp_path):
+    """Interrupt the resumed run again: the second resume still ends exactly."""
+    out_dir = tmp_path / "out"
+    argv = ["--games", str(GAMES), "--seed", "8"]
+    proc = start_run([*argv, "--out", str(out_dir), "--workers", "1", "--no-progress"])
+    wait_for(out_dir / ck.FILE_NAME, proc)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=120)
+    first = ck.load(out_dir).next_game
+    proc = subprocess.Popen([sys.executable, "-m", "unosim", "run", "--resume", str(out_dir),
+                             "--workers", "1", "--no-progress"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=REPO,
+                            env=_env(UNOSIM_BATCH=str(BATCH)))
+    t0 = time.monotonic()
+    while ck.load(out_dir).next_game == first and proc.poll() is None:
+        assert time.monotonic() - t0 < 300, "the resumed run wrote no checkpoint"
+        time.sleep(0.01)  # until the resumed run's own first checkpoint
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode in (0, 130), err
+    if proc.returncode == 130:
+        assert ck.load(out_dir).next_game > first
+    done = finish(["run", "--resume", str(out_dir), "--format", "json"])
+    assert done.returncode == 0, done.stderr
+    assert stats(json.loads(done.stdout)) == stats(uninterrupted(capsys, argv))
+    again = finish(["run", "--resume", str(out_dir)])
+    assert again.returncode == 2 and "no checkpoint.json" in again.stderr
+
+
+# ---------------------------------------------------------------- the checkpoint file
+
+
+RANDOM4 = [parse_strategy("random")] * 4
+
+
+def test_checkpoint_round_trip_is_exact(tmp_path):
+    rules = resolve(["elimination"], [("players", 5)])
+    seats = [parse_strategy(s) for s in
+             ("random", "first:bluff=0.123456789", "defensive:challenge=informed",
+              "offensive:forget=0.3", "random")]
+    res = run(rules, seats, 3000, seed=9, workers=1, batch=1000)
+    state = ck.Checkpoint(mode="round", variant="elimination", rules=rules.as_dict(),
+                          seats=ck.seats_of(seats), seed=9, games=10_000, agg=res.agg,
+                          batch=1000)
+    ck.save(tmp_path, state)
+    back = ck.load(tmp_path)
+    assert back.agg.same_as(res.agg)
+    assert np.array_equal(back.agg.place_counts, res.agg.place_counts)
+    assert back.rules == rules.as_dict() and back.seed == 9 and back.games == 10_000
+    # parameters survive exactly (a label's %g would round 0.123456789)
+    assert [parse_strategy(s) for s in back.seat_texts()] == seats
+
+
+def test_resume_from_a_checkpoint_equals_one_run(tmp_path):
+    rules = resolve(["stacking"])
+    whole = run(rules, RANDOM4, 20_000, seed=3, workers=1, batch=4096)
+    head = run(rules, RANDOM4, 7_000, seed=3, workers=1, batch=1000)
+    ck.save(tmp_path, ck.Checkpoint(mode="round", variant="stacking", rules=rules.as_dict(),
+                                    seats=ck.seats_of(RANDOM4), seed=3, games=20_000,
+                                    agg=head.agg))
+    rest = run(rules, RANDOM4, 20_000, seed=3, workers=2, resume_from=ck.load(tmp_path).agg)
+    assert rest.agg.same_as(whole.agg)
+
+
+def test_match_checkpoint_round_trip(tmp_path):
+    from unosim.simulate.match import run_matches
+
+    rules = resolve(["game-101"])
+    res = run_matches(rules, RANDOM4, 300, seed=2, workers=1)
+    ck.save(tmp_path, ck.Checkpoint(mode="match", variant="game-101", rules=rules.as_dict(),
+                                    seats=ck.seats_of(RANDOM4), seed=2, games=1000,
+                                    agg=res.agg, max_rounds=1000))
+    back = ck.load(tmp_path).agg
+    assert ck.aggregate_to_json(back) == ck.aggregate_to_json(res.agg)
+
+
+def _saved(tmp_path: Path) -> dict:
+    rules = resolve()
+    res = run(rules, RANDOM4, 500, seed=1, workers=1)
+    ck.save(tmp_path, ck.Checkpoint(mode="round", variant="official", rules=rules.as_dict(),
+                                    seats=ck.seats_of(RANDOM4), seed=1, games=900,
+                                    agg=res.agg))
+    return json.loads((tmp_path / ck.FILE_NAME).read_text())
+
+
+def _rewrite(tmp_path: Path, doc: dict, fix_checksum: bool = True) -> None:
+    if fix_checksum:
+        doc["sha256"] = ck._digest(doc["checkpoint"])
+    (tmp_path / ck.FILE_NAME).write_text(json.dumps(doc))
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda c: c["totals"].update(games=c["totals"]["games"] + 1), "inconsistent"),
+    (lambda c: c["totals"]["sums"].update(turns="many"), "expected an integer"),
+    (lambda c: c["totals"]["hist"]["turns"].update(shape=[3]), "shape"),
+    (lambda c: c["totals"]["wins"]["nonzero"].append([0, 10**6]), "wins"),
+    (lambda c: c.update(next_game=c["next_game"] + 1), "next game"),
+    (lambda c: c.update(games=10), "next game"),
+    (lambda c: c.update(mode="tournament"), "mode"),
+    (lambda c: c.update(unosim_version="0.0.1"), "written by unosim 0.0.1"),
+    (lambda c: c["seats"].pop(), "seats"),
+    (lambda c: c.update(seed=-1), "seed"),
+    (lambda c: c["totals"].pop("capped"), "capped"),
+])
+def test_a_damaged_or_impossible_checkpoint_is_refused(tmp_path, change, words):
+    from unosim.errors import UnosimError
+
+    doc = _saved(tmp_path)
+    change(doc["checkpoint"])
+    _rewrite(tmp_path, doc)
+    with pytest.raises(UnosimError, match=words):
+        ck.load(tmp_path)
+
+
+def test_resume_refuses_a_checkpoint_whose_rules_are_no_longer_valid(capsys, tmp_path):
+    doc = _saved(tmp_path)
+    doc["checkpoint"]["rules"]["stacking"] = "sideways"
+    _rewrite(tmp_path, doc)
+    code, out, err = invoke(capsys, ["run", "--resume", str(tmp_path)])
+    assert code == 2 and out == ""
+    assert err.startswith("unosim: error: --resume") and "no longer valid" in err
+    assert err.count("\n") == 1
+
+
+def test_resume_of_a_finished_count_just_reports(capsys, tmp_path):
+    """A checkpoint of a run that finished but crashed before removing it."""
+    rules = resolve()
+    res = run(rules, RANDOM4, 800, seed=6, workers=1)
+    ck.save(tmp_path, ck.Checkpoint(mode="round", variant="official", rules=rules.as_dict(),
+                                    seats=ck.seats_of(RANDOM4), seed=6, games=800,
+                                    agg=res.agg))
+    code, out, err = invoke(capsys, ["run", "--resume", str(tmp_path), "--format", "json"])
+    assert code == 0, err
+    s = json.loads(out)
+    code2, out2, _ = invoke(capsys, ["run", "--games", "800", "--seed", "6", "--format",
+                                     "json"])
+    assert stats(s) == stats(json.loads(out2))
+    assert not (tmp_path / ck.FILE_NAME).exists()
+
+
+# ---------------------------------------------------------------- stop between batches
+
+
+def test_stop_signals_defer_to_the_batch_boundary():
+    from unosim.interrupt import StopNow, StopSignals
+
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    with StopSignals() as stop:
+        cb = stop.wrap(None, total=100)
+        cb(10)  # nothing asked yet
+        os.kill(os.getpid(), signal.SIGTERM)  # recorded, not raised here
+        assert stop.requested
+        with pytest.raises(KeyboardInterrupt):
+            cb(10)  # raised at the next batch boundary
+        with pytest.raises(StopNow):
+            os.kill(os.getpid(), signal.SIGINT)  # a second signal: stop at once
+            time.sleep(1)
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+def test_the_last_batch_is_never_reported_partial():
+    from unosim.interrupt import StopSignals
+
+    with StopSignals() as stop:
+        cb = stop.wrap(None, total=20)
+        os.kill(os.getpid(), signal.SIGINT)
+        cb(20)  # the run is complete: no KeyboardInterrupt
+
+
+def test_runner_keeps_whole_batches_when_stopped():
+    """The stop raised from on_batch leaves totals of whole batches only."""
+    from unosim.interrupt import StopSignals
+
+    rules = resolve()
+    calls = []
+    with StopSignals() as stop:
+        stop_check = stop.wrap(None, 10_000)
+
+        def on_batch(n: int) -> None:
+            calls.append(n)
+            if len(calls) == 3:
+                os.kill(os.getpid(), signal.SIGINT)  # arrives while batch 3 is folded in
+            stop_check(n)
+
+        res = run(rules, RANDOM4, 10_000, seed=1, workers=1, batch=1000, on_batch=on_batch)
+    assert res.partial and res.agg.games == 3000
+    assert res.agg.same_as(run(rules, RANDOM4, 3000, seed=1, workers=1).agg)
+
+
+# ---------------------------------------------------------------- atomic files
+
+
+def test_atomic_write_leaves_the_old_file_when_it_fails(tmp_path, monkeypatch):
+    from unosim.reports import atomic
+
+    target = tmp_path / "summary.json"
+    target.write_text("old")
+
+    def broken(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(atomic.os, "replace", broken)
+    with pytest.raises(OSError):
+        atomic.write_text_atomic(target, "new")
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["summary.json"]

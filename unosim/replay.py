@@ -1,0 +1,197 @@
+"""``unosim replay``: one game of a run, move by move.
+
+Game ``K`` of a run with seed ``S`` is seeded from (S, K) alone, so
+:class:`~unosim.simulate.game.Game` with the same rules, seats, seed and index
+replays it exactly, through the same compiled step functions and strategies
+(the loop below is ``Game.play_out``, with a record of every move). The final
+record is written by the batch's own ``record_round``, so it can be compared
+field by field with ``runner.play_records`` (tests/test_replay.py does).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from unosim.simulate import layout as L
+from unosim.simulate.game import Game
+from unosim.simulate.round_nb import record_round
+from unosim.simulate.step_nb import cap_round
+
+#: state counters shown as effects when a move changes them: (layout name, text)
+_COUNTERS = (
+    ("RESHUFFLES", "the discard pile is reshuffled into the draw pile"),
+    ("UNO_CAUGHT", "a forgotten UNO call is caught"),
+    ("CHALLENGES", "the Wild Draw Four is challenged"),
+    ("JUMP_INS", "jump-in"),
+    ("SWAPS", "hands swapped or a card traded"),
+    ("DEFLECTS", "deflected"),
+    ("REFILL", "refill cards drawn"),
+    ("UNO_CENTER", "UNO in the centre"),
+    ("SILENT", "the silence after a 2 is broken"),
+)
+
+
+def _snapshot(g: Game) -> dict[str, Any]:
+    n = g.players
+    return {
+        "actor": g.actor,
+        "phase": g.phase,
+        "top": g.top,
+        "colour": g.colour,
+        "direction": g.direction,
+        "pending": g.pending,
+        "sizes": [g.hand_size(p) for p in range(n)],
+        "places": [g.place(p) for p in range(n)],
+        "drawn_no_play": g.stat("drawn_no_play"),
+        "pen_drawn": g.stat("pen_drawn"),
+        "turns": g.stat("turns"),
+        **{name: g.stat(name) for name, _ in _COUNTERS},
+    }
+
+
+def _effects(b: dict[str, Any], a: dict[str, Any], g: Game) -> list[str]:
+    out = []
+    if a["top"] != b["top"]:
+        out.append(f"top {a['top']}")
+    if a["colour"] != b["colour"]:
+        out.append(f"colour {a['colour']}")
+    if a["direction"] != b["direction"]:
+        out.append("direction " + ("clockwise" if a["direction"] > 0 else "counter-clockwise"))
+    drawn = a["drawn_no_play"] - b["drawn_no_play"]
+    if drawn:
+        out.append(f"{drawn} drawn (no play)")
+    pen = a["pen_drawn"] - b["pen_drawn"]
+    if pen:
+        out.append(f"{pen} penalty card{'s' if pen != 1 else ''} drawn")
+    if a["pending"] != b["pending"]:
+        out.append(f"penalty pending {a['pending']}")
+    for name, text in _COUNTERS:
+        if a[name] != b[name]:
+            out.append(text)
+    changed = [f"seat {p} {x}->{y}" for p, (x, y) in enumerate(zip(b["sizes"], a["sizes"],
+                                                                    strict=True)) if x != y]
+    if changed:
+        out.append("cards: " + ", ".join(changed))
+    for p, (x, y) in enumerate(zip(b["places"], a["places"], strict=True)):
+        if y and not x:
+            out.append(f"seat {p} finishes in place {y}")
+    if g.over:
+        out.append("round over" + (f", seat {g.winner} wins" if g.winner >= 0 else ""))
+    else:
+        out.append(f"next: seat {a['actor']} ({a['phase']})")
+    return out
+
+
+def replay(rules: Any, seats: list[Any], seed: int, game: int) -> dict[str, Any]:
+    """Play game ``game`` of the run with ``seed`` and return every move: the deal,
+    one entry per decision (state before it, the move, its effects) and the final
+    record (the fields of ``layout.GAME_FIELDS``, as ``play_records`` writes them)."""
+    g = Game(rules, seats, seed=seed, game_index=game)
+    n = g.players
+    deal = {
+        "hands": [g.hand(p) for p in range(n)],
+        "top": g.top,
+        "colour": g.colour,
+        "actor": g.actor,
+        "phase": g.phase,
+        "direction": g.direction,
+    }
+    steps = []
+    cap = rules["turn_cap"]
+    while not g.over:
+        if g.stat("turns") >= cap:
+            cap_round(g.G)
+            break
+        before = _snapshot(g)
+        hand = g.hand(g.actor)
+        move = g.choose()
+        g.apply(move)
+        after = _snapshot(g)
+        steps.append({
+            "step": len(steps) + 1,
+            "turn": before["turns"] + 1,
+            "seat": before["actor"],
+            "phase": before["phase"],
+            "top": before["top"],
+            "colour": before["colour"],
+            "pending": before["pending"],
+            "hand": hand,
+            "hand_sizes": before["sizes"],
+            "move": move,
+            "effects": _effects(before, after, g),
+        })
+    out = np.zeros((1, L.N_G), dtype=np.int32)
+    record_round(g.G, g.winner_points(), out, 0)
+    record = {name: int(v) for name, v in zip(L.GAME_FIELDS, out[0], strict=True)}
+    return {
+        "seed": seed,
+        "game": game,
+        "players": n,
+        "rules_changed": rules.changed(),
+        "strategies": [s.label() for s in seats],
+        "deal": deal,
+        "steps": steps,
+        "final_hands": [g.hand(p) for p in range(n)],
+        "result": record,
+    }
+
+
+def _move_text(move: str, phase: str) -> str:
+    head, _, arg = move.partition(":")
+    if head == "draw":
+        return "draws"
+    if head == "pass":
+        return "declines" if phase == "jump" else "keeps the drawn card"
+    if head == "take":
+        return "takes the penalty"
+    if head == "challenge":
+        return "challenges"
+    if head == "accept":
+        return "accepts"
+    if head == "colour":
+        return f"names {arg}"
+    if head == "target":
+        return f"chooses seat {arg}"
+    if head == "give":
+        return f"gives {arg}"
+    return f"plays {head}" + (f", names {arg}" if arg else "")
+
+
+def render_replay(r: dict[str, Any], variant: str) -> str:
+    """The replay as text: the deal, then one line per decision and its effects."""
+    res = r["result"]
+    changed = r["rules_changed"]
+    lines = [
+        f"unosim replay · variant {variant} · {r['players']} players · seed {r['seed']} · "
+        f"game {r['game']}",
+        "rules changed from official: " + (", ".join(
+            f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in changed.items())
+            if changed else "none"),
+        "seats: " + ", ".join(f"{i} {s}" for i, s in enumerate(r["strategies"])),
+        "",
+        f"deal: top {r['deal']['top']}, colour {r['deal']['colour']}, seat "
+        f"{r['deal']['actor']} to act ({r['deal']['phase']})",
+    ]
+    for p, hand in enumerate(r["deal"]["hands"]):
+        lines.append(f"  seat {p} ({len(hand)}): {' '.join(hand)}")
+    lines.append("")
+    for s in r["steps"]:
+        pend = f" · pending {s['pending']}" if s["pending"] else ""
+        lines.append(
+            f"{s['step']:>4}. turn {s['turn']:<4} seat {s['seat']} ({s['phase']}) · top "
+            f"{s['top']} · colour {s['colour']}{pend} · hand ({len(s['hand'])}): "
+            f"{' '.join(s['hand'])}"
+        )
+        lines.append(f"      {_move_text(s['move'], s['phase'])} -> {'; '.join(s['effects'])}")
+    lines.append("")
+    if res["capped"]:
+        lines.append(f"capped after {res['turns']} turns: no winner")
+    else:
+        lines.append(f"seat {res['winner']} wins {res['winner_points']} points after "
+                     f"{res['turns']} turns ({res['cards_played']} cards played)")
+    for p, hand in enumerate(r["final_hands"]):
+        pts = res[f"points_{p}"]
+        lines.append(f"  seat {p} ({len(hand)} cards, {pts} points): {' '.join(hand)}")
+    return "\n".join(lines)

@@ -1,0 +1,599 @@
+"""``unosim selfcheck``: random rule combinations, player counts and strategies,
+played and checked for as long as asked.
+
+Each *combination* is drawn from (seed, combination number) alone, so any one
+can be regenerated (``--combo K``). For each accepted combination (``resolve``
+refuses some, which are counted and skipped) the check
+
+1. plays a few games move by move from Python (:class:`Game`), checking after
+   every move that cards are conserved, that each hand's derived columns (colour
+   counts, size, points) agree with its cards, that the O(1) playable count
+   agrees with the legal-move list, and that every move the strategies chose was
+   legal (``Game.apply`` refuses anything else); then that the round ended with
+   one winner holding no cards (or places 1..n under elimination) and consistent
+   points, or was capped at ``turn_cap``; and that its final record equals the
+   compiled batch's record of the same game, field by field;
+2. plays a compiled batch and checks every record: capped rounds have no winner,
+   others a seated winner, points consistent with the scoring rule, turns within
+   the cap, nothing in the columns of empty seats;
+3. checks that the batch's records do not depend on how games are split into
+   chunks (threads) or where a batch starts;
+4. plays a few whole matches of the table (a short target) and checks that each
+   is decided or capped at ``max_rounds``, that every round played had a winner
+   or hit the turn cap, and that matches do not depend on chunks or offsets.
+
+The same checks back tests/test_properties.py (hypothesis, bounded for CI);
+tests/test_playouts.py holds the per-move invariants the tests import.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from unosim.errors import UnosimError
+from unosim.simulate import layout as L
+from unosim.simulate.cards import N_RANKS, POINTS, WILD_DRAW_FOUR
+
+GAME_COL = {name: i for i, name in enumerate(L.GAME_FIELDS)}
+#: numeric strategy parameters drawn for seats
+PARAM_VALUES = (0.0, 0.25, 0.5, 1.0)
+
+
+class CheckFailure(AssertionError):
+    """An invariant that did not hold; the message says which and where."""
+
+
+@dataclass
+class Combo:
+    """One random table: rule overrides (``--rule`` form), seat strategies."""
+
+    index: int
+    overrides: dict[str, Any]
+    seats: list[str]
+    rules: Any = None
+
+    def rule_args(self) -> list[str]:
+        return [f"--rule {k}={_show(v)}" for k, v in self.overrides.items()]
+
+    def seat_args(self) -> list[str]:
+        return [f"--seat {i}={s}" for i, s in enumerate(self.seats)]
+
+    def replay_command(self, seed: int, game: int) -> str:
+        return " ".join(["unosim replay", f"--seed {seed}", f"--game {game}",
+                         *self.rule_args(), *self.seat_args()])
+
+
+def _show(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+# ---------------------------------------------------------------- drawing tables
+
+
+def random_overrides(rnd: random.Random) -> dict[str, Any]:
+    """Each rule key set with probability 1/2 to a random allowed value."""
+    from unosim.simulate.rules import SCHEMA
+
+    pick: dict[str, Any] = {}
+    for key, k in SCHEMA.items():
+        if rnd.random() < 0.5 or key == "target_score":  # matches use a short target
+            continue
+        if k.kind == "bool":
+            pick[key] = rnd.choice([True, False])
+        elif k.kind == "choice":
+            pick[key] = rnd.choice(list(k.implemented or k.choices))
+        elif k.kind == "float":
+            pick[key] = rnd.choice([0.0, 0.1, 0.5, 1.0, round(rnd.random(), 3)])
+        elif key == "turn_cap":
+            pick[key] = rnd.choice([10, 30, 100, 5000])
+        elif key in ("players", "hand_size"):
+            continue
+        else:
+            lo, hi = int(k.lo or 0), int(k.hi if k.hi is not None else 10)
+            near = rnd.randint(max(lo, int(k.default) - 2), min(hi, int(k.default) + 2))
+            pick[key] = rnd.choice([near, near, rnd.randint(lo, hi)])
+    players = rnd.randint(2, 10)
+    pick["players"] = players
+    pick["hand_size"] = rnd.randint(1, 20) if rnd.random() < 0.2 else rnd.randint(
+        1, min(20, 100 // players))
+    return pick
+
+
+def random_seats(rnd: random.Random, players: int) -> list[str]:
+    """A strategy per seat: a built-in, sometimes with bluff/challenge/forget."""
+    from unosim.strategies.registry import BUILTINS
+
+    names = list(BUILTINS)
+    out = []
+    for _ in range(players):
+        name = rnd.choice(names)
+        params = []
+        for key in ("bluff", "challenge", "forget"):
+            if rnd.random() < 0.3:
+                params.append(f"{key}={rnd.choice(PARAM_VALUES)}")
+        out.append(name + (":" + ",".join(params) if params else ""))
+    return out
+
+
+def draw_combo(seed: int, index: int) -> tuple[Combo | None, int]:
+    """Combination ``index`` of the stream of ``seed``: (combo, tables refused
+    before it was found), or (None, refused) after 200 refusals in a row."""
+    from unosim.simulate.rules import resolve
+
+    rnd = random.Random(f"unosim-selfcheck-{seed}-{index}")
+    refused = 0
+    for _ in range(200):
+        overrides = random_overrides(rnd)
+        try:
+            rules = resolve([], list(overrides.items()))
+        except UnosimError:
+            refused += 1
+            continue
+        seats = random_seats(rnd, rules["players"])
+        return Combo(index, overrides, seats, rules), refused
+    return None, refused
+
+
+# ---------------------------------------------------------------- checks
+
+
+def check_state(g: Any, deck_size: int) -> None:
+    """The per-move invariants (see tests/test_playouts.check_invariants)."""
+    from unosim.simulate.step_nb import count_playable, legal_moves, wd4_is_legal
+
+    G = g.G
+    n = g.players
+    if g.total_cards() != deck_size:
+        raise CheckFailure(f"{g.total_cards()} cards in play, the deck has {deck_size}")
+    hands = np.asarray(G[L.OFF_H : L.OFF_H + n * L.HW]).reshape(n, L.HW)
+    counts = hands[:, : L.HC_COLOUR]
+    if (counts < 0).any():
+        raise CheckFailure("a negative card count in a hand")
+    if not np.array_equal(counts.sum(1), hands[:, L.HC_SIZE]):
+        raise CheckFailure("a hand's size column disagrees with its cards")
+    by_colour = counts[:, : 4 * N_RANKS].reshape(n, 4, N_RANKS).sum(2)
+    if not np.array_equal(by_colour, hands[:, L.HC_COLOUR : L.HC_COLOUR + 4]):
+        raise CheckFailure("a hand's colour columns disagree with its cards")
+    if not np.array_equal(counts @ POINTS[: L.HC_COLOUR], hands[:, L.HC_POINTS]):
+        raise CheckFailure("a hand's points column disagrees with its cards")
+    if G[L.S_PENDING] < 0:
+        raise CheckFailure(f"negative pending penalty {G[L.S_PENDING]}")
+    if not 0 <= g.actor < n:
+        raise CheckFailure(f"actor {g.actor} is not a seat")
+    if g.phase == "turn":
+        p = g.actor
+        k = legal_moves(G)
+        plays = [(int(G[L.OFF_MOVES + i]), int(G[L.OFF_WEIGHTS + i])) for i in range(k)
+                 if G[L.OFF_MOVES + i] < L.MV_PLAY_END]
+        with_bluff = sum(w for _, w in plays)
+        without = sum(w for t, w in plays if t != WILD_DRAW_FOUR or wd4_is_legal(G, p))
+        if count_playable(G, p, True) != with_bluff or count_playable(G, p, False) != without:
+            raise CheckFailure("the O(1) playable count disagrees with the legal moves")
+
+
+def check_end(g: Any, rules: Any) -> None:
+    """One winner with no cards (places 1..n under elimination), consistent points."""
+    n = g.players
+    if rules["elimination"]:
+        if sorted(g.place(p) for p in range(n)) != list(range(1, n + 1)):
+            raise CheckFailure("places are not 1..n at the end of an elimination round")
+        if g.place(g.winner) != 1:
+            raise CheckFailure("the winner is not in place 1")
+        if sum(g.hand_size(p) > 0 for p in range(n)) > 1:
+            raise CheckFailure("more than one seat still holds cards after elimination")
+    else:
+        if not 0 <= g.winner < n or g.hand_size(g.winner) != 0:
+            raise CheckFailure(f"winner {g.winner} does not have an empty hand")
+        if sum(g.hand_size(p) == 0 for p in range(n)) != 1:
+            raise CheckFailure("more than one seat has an empty hand")
+        others = sum(g.hand_value(p) for p in range(n) if p != g.winner)
+        expected = others if rules["scoring"] == "winner_takes" else 0
+        if g.winner_points() != expected:
+            raise CheckFailure(f"winner points {g.winner_points()}, expected {expected}")
+    if rules["seven_rounds"] and g.G[L.OFF_H + g.winner * L.HW + L.HC_STAGE] != 1:
+        raise CheckFailure("the seven_rounds winner did not finish stage 1")
+
+
+def play_game_checked(rules: Any, seats: list[Any], seed: int, index: int) -> tuple[Any, int]:
+    """Play one game move by move with every check; return (record row, moves)."""
+    from unosim.simulate.game import Game
+    from unosim.simulate.round_nb import record_round
+    from unosim.simulate.step_nb import cap_round
+
+    g = Game(rules, seats, seed=seed, game_index=index)
+    deck_size = int(g.G[L.R_DECK_SIZE])
+    check_state(g, deck_size)
+    moves = 0
+    cap = rules["turn_cap"]
+    while not g.over:
+        if g.stat("turns") >= cap:
+            cap_round(g.G)
+            break
+        g.step()  # Game.apply raises IllegalMove for a move legal_moves does not offer
+        moves += 1
+        check_state(g, deck_size)
+    if not g.stat("capped"):
+        check_end(g, rules)
+    elif g.stat("turns") != cap:
+        raise CheckFailure(f"capped after {g.stat('turns')} turns, the cap is {cap}")
+    out = np.zeros((1, L.N_G), dtype=np.int32)
+    record_round(g.G, g.winner_points(), out, 0)
+    return out[0], moves
+
+
+def check_records(rec: np.ndarray, rules: Any, first: int = 0) -> None:
+    """Record-level invariants of a compiled batch (games ``first ..``)."""
+    n = rules["players"]
+    col = GAME_COL
+    capped = rec[:, col["capped"]]
+    winner = rec[:, col["winner"]]
+    wp = rec[:, col["winner_points"]]
+    bad = np.nonzero(~np.isin(capped, (0, 1)))[0]
+    if bad.size:
+        raise CheckFailure(f"game {first + bad[0]}: capped flag {capped[bad[0]]}")
+    bad = np.nonzero((capped == 1) & ((winner != -1) | (wp != 0)))[0]
+    if bad.size:
+        raise CheckFailure(f"game {first + bad[0]}: capped, but winner {winner[bad[0]]}")
+    bad = np.nonzero((capped == 0) & ((winner < 0) | (winner >= n)))[0]
+    if bad.size:
+        raise CheckFailure(f"game {first + bad[0]}: winner {winner[bad[0]]} is not a seat")
+    turns = rec[:, col["turns"]]
+    bad = np.nonzero((turns < 0) | (turns > rules["turn_cap"]) | (
+        (capped == 1) & (turns != rules["turn_cap"])))[0]
+    if bad.size:
+        raise CheckFailure(f"game {first + bad[0]}: {turns[bad[0]]} turns, cap "
+                           f"{rules['turn_cap']}")
+    counters = [col[f] for f in L.GAME_FIELDS[: col["points_0"]] if f != "winner"]
+    bad = np.nonzero((rec[:, counters] < 0).any(1))[0]
+    if bad.size:
+        raise CheckFailure(f"game {first + bad[0]}: a negative counter")
+    for name in ("points", "place", "stage"):
+        c0 = col[f"{name}_0"]
+        if n < L.MAX_PLAYERS and rec[:, c0 + n : c0 + L.MAX_PLAYERS].any():
+            raise CheckFailure(f"{name} columns of empty seats are not zero")
+    points = rec[:, col["points_0"] : col["points_0"] + n].astype(np.int64)
+    won = np.nonzero(capped == 0)[0]
+    if rules["elimination"]:
+        places = np.sort(rec[won, col["place_0"] : col["place_0"] + n], axis=1)
+        bad = np.nonzero((places != np.arange(1, n + 1)).any(1))[0]
+        if bad.size:
+            raise CheckFailure(f"game {first + won[bad[0]]}: places are not 1..{n}")
+        first_place = rec[won, col["place_0"] + winner[won]]
+        if won.size and (first_place != 1).any():
+            raise CheckFailure("the winner is not in place 1")
+    elif rules["scoring"] == "winner_takes":
+        others = points[won].sum(1) - points[won, winner[won]]
+        bad = np.nonzero(wp[won] != others)[0]
+        if bad.size:
+            g = won[bad[0]]
+            raise CheckFailure(f"game {first + g}: winner points {wp[g]}, the other hands "
+                               f"hold {others[bad[0]]}")
+    else:
+        bad = np.nonzero(wp[won] != 0)[0]
+        if bad.size:
+            raise CheckFailure(f"game {first + won[bad[0]]}: winner points under "
+                               f"{rules['scoring']}")
+
+
+@dataclass
+class Coverage:
+    """What a selfcheck (or part of one) covered."""
+
+    combos: int = 0
+    refused: int = 0
+    python_games: int = 0
+    moves: int = 0
+    batch_games: int = 0
+    capped_games: int = 0
+    matches: int = 0
+    players: Counter = field(default_factory=Counter)
+    strategies: Counter = field(default_factory=Counter)
+    values: dict[str, Counter] = field(default_factory=dict)
+    failures: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"combos": self.combos, "refused": self.refused,
+                "python_games": self.python_games, "moves": self.moves,
+                "batch_games": self.batch_games, "capped_games": self.capped_games,
+                "matches": self.matches, "players": dict(self.players),
+                "strategies": dict(self.strategies),
+                "values": {k: dict(v) for k, v in self.values.items()}}
+
+    def add_json(self, d: dict[str, Any]) -> None:
+        for name in ("combos", "refused", "python_games", "moves", "batch_games",
+                     "capped_games", "matches"):
+            setattr(self, name, getattr(self, name) + d[name])
+        self.players.update({int(k): v for k, v in d["players"].items()})
+        self.strategies.update(d["strategies"])
+        for key, counts in d["values"].items():
+            self.values.setdefault(key, Counter()).update(counts)
+
+    def note(self, combo: Combo) -> None:
+        from unosim.simulate.rules import SCHEMA
+
+        self.combos += 1
+        self.players[combo.rules["players"]] += 1
+        for s in combo.seats:
+            self.strategies[s.split(":")[0]] += 1
+        for key, v in combo.rules.as_dict().items():
+            if key == "target_score":
+                continue  # not drawn: matches use a short target of their own
+            if SCHEMA[key].kind == "float" and 0 < v < 1:
+                shown = "0<p<1"  # probabilities: 0, 1 and in between
+            else:
+                shown = _show(v)
+            self.values.setdefault(key, Counter())[shown] += 1
+
+
+def check_combo(combo: Combo, seed: int, py_games: int, batch_games: int,
+                cov: Coverage) -> None:
+    """Every check on one table; raises CheckFailure (or the engine's exception)."""
+    from unosim.simulate.runner import play_records
+    from unosim.strategies.registry import parse_strategy
+
+    rules = combo.rules
+    seats = [parse_strategy(s) for s in combo.seats]
+    rec = play_records(rules, seats, seed, 0, batch_games, chunks=1)
+    check_records(rec, rules)
+    cov.batch_games += batch_games
+    cov.capped_games += int(rec[:, GAME_COL["capped"]].sum())
+    for k in range(min(py_games, batch_games)):
+        row, moves = play_game_checked(rules, seats, seed, k)
+        cov.python_games += 1
+        cov.moves += moves
+        if not np.array_equal(row, rec[k]):
+            diff = [f"{f} {a} vs {b}" for f, a, b in zip(L.GAME_FIELDS, row, rec[k],
+                                                         strict=True) if a != b]
+            raise CheckFailure(f"game {k}: the Python-driven game and the compiled batch "
+                               f"differ: {', '.join(diff[:4])}")
+    split = play_records(rules, seats, seed, 0, batch_games, chunks=7)
+    if not np.array_equal(split, rec):
+        g = int(np.nonzero((split != rec).any(1))[0][0])
+        raise CheckFailure(f"game {g}: records depend on the chunking (threads)")
+    tail = batch_games // 3
+    part = play_records(rules, seats, seed, tail, batch_games - tail, chunks=3)
+    if not np.array_equal(part, rec[tail:]):
+        g = tail + int(np.nonzero((part != rec[tail:]).any(1))[0][0])
+        raise CheckFailure(f"game {g}: records depend on where the batch starts")
+    cov.matches += check_matches(rules, seats, seed)
+
+
+def check_matches(rules: Any, seats: list[Any], seed: int, n: int = 8,
+                  max_rounds: int = 40) -> int:
+    """Whole matches of the table (short target): decided or capped, consistent."""
+    from unosim.simulate import match_nb as M
+    from unosim.simulate.match import play_match_records
+    from unosim.simulate.rules import resolve
+
+    target = 3 if rules["scoring"] == "lazy" else 150
+    rules = resolve([], [*rules.as_dict().items(), ("target_score", target)])
+    p = rules["players"]
+    rec = play_match_records(rules, seats, seed, 0, n, max_rounds=max_rounds, chunks=2)
+    rounds, winner, capped = rec[:, M.M_ROUNDS], rec[:, M.M_WINNER], rec[:, M.M_CAPPED]
+    won = rec[:, M.M_ROUND_WINS : M.M_ROUND_WINS + p].sum(1)
+    for m in range(n):
+        if not 1 <= rounds[m] <= max_rounds or (capped[m] == 1) != (winner[m] == -1) or (
+                capped[m] and rounds[m] != max_rounds) or not -1 <= winner[m] < p:
+            raise CheckFailure(f"match {m}: {rounds[m]} rounds, winner {winner[m]}, capped "
+                               f"{capped[m]} (max_rounds {max_rounds})")
+        if won[m] != rounds[m] - rec[m, M.M_CAPPED_ROUNDS]:
+            raise CheckFailure(f"match {m}: {won[m]} rounds won of {rounds[m]} played")
+    again = play_match_records(rules, seats, seed, n // 2, n - n // 2, max_rounds=max_rounds,
+                               chunks=3)
+    if not np.array_equal(again, rec[n // 2 :]):
+        raise CheckFailure("matches depend on the chunking or where the batch starts")
+    return n
+
+
+def check_one(seed: int, index: int, py_games: int, batch_games: int) -> dict[str, Any]:
+    """Draw and check table ``index`` of the stream of ``seed``; a JSON-able report
+    of what it covered and of any failure."""
+    c, refused = draw_combo(seed, index)
+    cov = Coverage(refused=refused)
+    out: dict[str, Any] = {"combo": index}
+    if c is not None:
+        cov.note(c)
+        fault = os.environ.get("UNOSIM_SELFCHECK_FAULT", "")  # tests: fail:K or hang:K
+        try:
+            if fault == f"fail:{index}":
+                raise CheckFailure("game 0: injected failure (UNOSIM_SELFCHECK_FAULT)")
+            if fault == f"hang:{index}":
+                time.sleep(3600)
+            check_combo(c, seed, py_games, batch_games, cov)
+        except Exception as e:  # noqa: BLE001 - any failure is reported, not raised
+            out["failure"] = failure_report(c, seed, f"{type(e).__name__}: {e}", _game_of(e))
+    out["coverage"] = cov.to_json()
+    return out
+
+
+def failure_report(c: Combo, seed: int, error: str, game: int) -> dict[str, Any]:
+    return {"combo": c.index, "error": error, "rules": c.rule_args(), "seats": c.seat_args(),
+            "replay": c.replay_command(seed, game),
+            "rerun": f"unosim selfcheck --seed {seed} --combo {c.index}"}
+
+
+def worker(seed: int, first: int, last: int | None, deadline: float, py_games: int,
+           batch_games: int) -> None:
+    """The checking process: warm up, then one JSON line per table checked (the
+    parent watches for hangs and crashes, see :func:`run_selfcheck`)."""
+    from unosim.simulate.runner import warm_up
+
+    warm_up()
+    print(json.dumps({"ready": True}), flush=True)
+    index = first
+    while (last is None or index <= last) and time.time() < deadline:
+        print(json.dumps({"start": index}), flush=True)
+        print(json.dumps(check_one(seed, index, py_games, batch_games)), flush=True)
+        index += 1
+    print(json.dumps({"end": index}), flush=True)
+
+
+def run_selfcheck(
+    minutes: float, seed: int, py_games: int = 3, batch_games: int = 500,
+    combo: int | None = None, max_failures: int = 5, hang_seconds: float = 120.0,
+    echo: Callable[[str], None] = print,
+) -> Coverage:
+    """Check random tables until ``minutes`` have passed (or only table ``combo``).
+
+    The checks run in a child process: a table whose games never end (the compiled
+    loop cannot be interrupted) or that crashes the engine is reported as a
+    failure with its rules, and checking goes on with the next table in a new
+    child."""
+    cov = Coverage()
+    deadline = time.time() + minutes * 60
+    index = combo if combo is not None else 0
+    last = combo
+    while (last is None or index <= last) and time.time() < deadline:
+        index = _run_worker(seed, index, last, deadline, py_games, batch_games, hang_seconds,
+                            cov, echo)
+        if len(cov.failures) >= max_failures:
+            break
+    return cov
+
+
+def _run_worker(seed: int, first: int, last: int | None, deadline: float, py_games: int,
+                batch_games: int, hang_seconds: float, cov: Coverage,
+                echo: Callable[[str], None]) -> int:
+    """One child process from table ``first``; return the next table to check."""
+    cmd = [sys.executable, "-m", "unosim.selfcheck", json.dumps(
+        [seed, first, last, deadline, py_games, batch_games])]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    current = first
+    ready = False
+    wait = max(900.0, hang_seconds)  # the first wait includes compiling the engine
+    try:
+        while True:
+            try:
+                line = lines.get(timeout=wait)
+            except queue.Empty:
+                proc.kill()
+                if not ready:
+                    raise UnosimError(
+                        f"selfcheck: the checking process did not start within {wait:.0f} s"
+                    ) from None
+                _fail_hang(seed, current, hang_seconds, cov, echo)
+                return current + 1
+            if line is None:  # the child ended
+                proc.wait()
+                if proc.returncode != 0:
+                    err = (proc.stderr.read() if proc.stderr else "").strip().splitlines()
+                    c, _ = draw_combo(seed, current)
+                    msg = f"the checking process died (exit {proc.returncode}): " + (
+                        err[-1] if err else "no message")
+                    if c is None:
+                        raise UnosimError(f"selfcheck: {msg}")
+                    _record_failure(failure_report(c, seed, msg, 0), cov, echo)
+                    return current + 1
+                return current
+            msg = json.loads(line)
+            if "ready" in msg:
+                ready, wait = True, hang_seconds
+            elif "start" in msg:
+                current = msg["start"]
+            elif "end" in msg:
+                current = msg["end"]
+            elif "coverage" in msg:
+                cov.add_json(msg["coverage"])
+                if "failure" in msg:
+                    _record_failure(msg["failure"], cov, echo)
+                current = msg["combo"] + 1
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _record_failure(f: dict[str, Any], cov: Coverage, echo: Callable[[str], None]) -> None:
+    cov.failures.append(f)
+    echo(render_failure(f))
+
+
+def _fail_hang(seed: int, index: int, seconds: float, cov: Coverage,
+               echo: Callable[[str], None]) -> None:
+    c, refused = draw_combo(seed, index)
+    if c is None:
+        return
+    cov.refused += refused
+    cov.note(c)
+    _record_failure(failure_report(
+        c, seed, f"Hang: no result within {seconds:.0f} s (a game that never ends, or a deal "
+        "that never finishes)", 0), cov, echo)
+
+
+def _game_of(e: Exception) -> int:
+    """The game a failure names (``game K: ...``), else 0."""
+    text = str(e)
+    if text.startswith("game "):
+        head = text[5:].split(":", 1)[0]
+        if head.isdigit():
+            return int(head)
+    return 0
+
+
+def render_failure(f: dict[str, Any]) -> str:
+    return "\n".join([
+        f"FAILURE in combination {f['combo']}: {f['error']}",
+        "  rules: " + (" ".join(f["rules"]) or "official"),
+        "  seats: " + " ".join(f["seats"]),
+        f"  replay the game: {f['replay']}",
+        f"  rerun the check: {f['rerun']}",
+    ])
+
+
+def render_coverage(cov: Coverage, seed: int, seconds: float) -> str:
+    lines = [
+        f"unosim selfcheck · seed {seed} · {seconds:.0f} s",
+        f"combinations: {cov.combos:,} checked ({cov.refused:,} more drawn and refused by "
+        "the rule validation)",
+        f"games: {cov.python_games:,} move by move ({cov.moves:,} moves, every one checked), "
+        f"{cov.batch_games:,} compiled ({cov.capped_games:,} capped), each compiled batch "
+        "replayed in 7 chunks and from an offset",
+        f"matches: {cov.matches:,} (target 150, or 3 round wins under lazy; chunks and "
+        "offsets checked too)",
+        "players: " + ", ".join(f"{k}: {v}" for k, v in sorted(cov.players.items())),
+        "strategies (seats): " + ", ".join(f"{k}: {v}" for k, v in
+                                          sorted(cov.strategies.items())),
+        "rule values covered (combinations per value):",
+    ]
+    for key, counts in cov.values.items():
+        shown = ", ".join(f"{v}: {n}" for v, n in sorted(counts.items(), key=_value_order))
+        lines.append(f"  {key:<26} {shown}")
+    if cov.failures:
+        lines.append(f"FAILED: {len(cov.failures)} combination(s); see above")
+    else:
+        lines.append("no failures")
+    return "\n".join(lines)
+
+
+def _value_order(item: tuple[str, int]) -> tuple[int, float, str]:
+    v = item[0]
+    try:
+        return (0, float(v), v)
+    except ValueError:
+        return (1, 0.0, v)
+
+
+if __name__ == "__main__":
+    worker(*json.loads(sys.argv[1]))
