@@ -102,12 +102,6 @@ def _resolve(variant: tuple[str, ...], rule: tuple[str, ...], players: int | Non
     return resolve(list(variant), overrides)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    from unosim.reports.atomic import write_text_atomic
-
-    write_text_atomic(path, text)
-
-
 def _prepare_out(out: str | None) -> Path | None:
     if out is None:
         return None
@@ -280,10 +274,11 @@ def run(ctx: click.Context, games_text: str, players: int | None, variant: tuple
     text = render_json(summary) if fmt == "json" else render_table(summary)
     click.echo(text)
     if out_dir is not None:
+        from unosim.reports.atomic import write_text_atomic
         from unosim.reports.export import summary_csv
 
-        _write_atomic(out_dir / "summary.json", render_json(summary) + "\n")
-        _write_atomic(out_dir / "summary.csv", summary_csv(summary))
+        write_text_atomic(out_dir / "summary.json", render_json(summary) + "\n")
+        write_text_atomic(out_dir / "summary.csv", summary_csv(summary))
     if result.partial:
         sys.exit(130)
 
