@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from unosim.simulate import layout as L
+from unosim.simulate.fold_nb import fold_records
 
 #: metric name -> column of the per-game record
 METRICS = {
@@ -31,6 +32,8 @@ METRICS = {
     "uno_center_drawn": L.G_UNO_CENTER,
     "silent_twos_broken": L.G_SILENT,
 }
+_COLS = np.array(list(METRICS.values()), np.int64)
+_WON_ONLY = np.array([m == "winner_points" for m in METRICS], np.bool_)
 #: histogram bins hold the values 0 .. HIST_BINS-2 exactly; the last bin holds the rest
 HIST_BINS = 8192
 
@@ -59,26 +62,23 @@ class Aggregate:
 
     def add_records(self, rec: np.ndarray) -> None:
         """Fold per-game records (rows of ``layout.GAME_FIELDS``) into the totals."""
+        stats = np.zeros((len(METRICS), 3), np.int64)
+        hist = np.zeros((len(METRICS), HIST_BINS), np.int64)
+        seats = np.zeros((3, L.MAX_PLAYERS), np.int64)
+        places = np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS + 1), np.int64)
+        capped = fold_records(np.ascontiguousarray(rec, dtype=np.int32), self.players,
+                              _COLS, _WON_ONLY, stats, hist, seats, places)
         self.games += rec.shape[0]
-        capped = rec[:, L.G_CAPPED] != 0
-        self.capped += int(capped.sum())
-        won = ~capped
-        self.wins += np.bincount(rec[won, L.G_WINNER], minlength=L.MAX_PLAYERS)[: L.MAX_PLAYERS]
-        self.seat_points += rec[:, L.G_POINTS : L.G_POINTS + L.MAX_PLAYERS].sum(0, dtype=np.int64)
-        self.stage_sums += rec[:, L.G_STAGES : L.G_STAGES + L.MAX_PLAYERS].sum(0, dtype=np.int64)
-        places = rec[:, L.G_PLACES : L.G_PLACES + L.MAX_PLAYERS]
-        if places.any():
-            for seat in range(self.players):
-                self.place_counts[seat] += np.bincount(
-                    places[:, seat], minlength=L.MAX_PLAYERS + 1
-                )[: L.MAX_PLAYERS + 1]
-        for m, col in METRICS.items():
-            v = rec[won, col] if m == "winner_points" else rec[:, col]
-            v = v.astype(np.int64)
-            self.count[m] += int(v.shape[0])
-            self.sums[m] += int(v.sum())
-            self.sumsq[m] += int((v * v).sum())
-            self.hist[m] += np.bincount(np.minimum(v, HIST_BINS - 1), minlength=HIST_BINS)
+        self.capped += int(capped)
+        self.wins += seats[0]
+        self.seat_points += seats[1]
+        self.stage_sums += seats[2]
+        self.place_counts += places
+        for k, m in enumerate(METRICS):
+            self.count[m] += int(stats[k, 0])
+            self.sums[m] += int(stats[k, 1])
+            self.sumsq[m] += int(stats[k, 2])
+            self.hist[m] += hist[k]
 
     def merge(self, other: Aggregate) -> Aggregate:
         """Add ``other`` into this aggregate (and return it)."""
