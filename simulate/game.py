@@ -217,8 +217,7 @@ class Game:
         for name in cards:
             t = parse_card(name)
             self.G[self._h(p, t)] += 1
-            if t < WILD:
-                self.G[self._h(p, L.HC_COLOUR + t // N_RANKS)] += 1
+            self.G[self._h(p, L.HC_COLOUR + t // N_RANKS)] += 1  # wilds: HC_WILDS
             self.G[self._h(p, L.HC_SIZE)] += 1
             self.G[self._h(p, L.HC_POINTS)] += int(POINTS[t])
         return self

@@ -111,19 +111,21 @@ OFF_ORDER = 134
 
 
 # ---- hands: seat p, column c at OFF_H + p * HW + c ----
-# columns 0..63 count each card type; then cards per colour, hand size, hand value,
+# columns 0..63 count each card type; then cards per colour and wild cards (the
+# "fifth colour": t // N_RANKS is 4 for every wild type), hand size, hand value,
 # finishing place (elimination, 0 = still playing), stage (seven_rounds), a flag
 # to skip the seat's next turn (a caught bluff under wd4_challenge_takeback), and the
 # colours the table saw the seat lack (bit c: a draw turn ended with no card of
 # colour c, and the seat has received no card since; strategies read it)
 HC_COLOUR = TYPE_SLOTS  # 4 columns
-HC_SIZE = TYPE_SLOTS + 4
-HC_POINTS = TYPE_SLOTS + 5
-HC_PLACE = TYPE_SLOTS + 6
-HC_STAGE = TYPE_SLOTS + 7
-HC_SKIP_NEXT = TYPE_SLOTS + 8
-HC_LACKS = TYPE_SLOTS + 9
-HW = TYPE_SLOTS + 10
+HC_WILDS = TYPE_SLOTS + 4
+HC_SIZE = TYPE_SLOTS + 5
+HC_POINTS = TYPE_SLOTS + 6
+HC_PLACE = TYPE_SLOTS + 7
+HC_STAGE = TYPE_SLOTS + 8
+HC_SKIP_NEXT = TYPE_SLOTS + 9
+HC_LACKS = TYPE_SLOTS + 10
+HW = TYPE_SLOTS + 11
 OFF_H = 144
 
 # ---- piles, deck and scratch space for legal moves ----

@@ -39,6 +39,7 @@ from unosim.simulate.layout import (
     HC_SIZE,
     HC_SKIP_NEXT,
     HC_STAGE,
+    HC_WILDS,
     HW,
     MV_ACCEPT,
     MV_CHALLENGE,
@@ -207,8 +208,7 @@ def two_left(G):
 @kernel_inline
 def _hand_add(G, p, t):
     G[hx(p, t)] += 1
-    if t < WILD:
-        G[hx(p, HC_COLOUR + t // N_RANKS)] += 1
+    G[hx(p, HC_COLOUR + t // N_RANKS)] += 1  # a wild counts in HC_WILDS
     G[hx(p, HC_SIZE)] += 1
     G[hx(p, HC_POINTS)] += _POINTS[t]
 
@@ -216,8 +216,7 @@ def _hand_add(G, p, t):
 @kernel_inline
 def _hand_remove(G, p, t):
     G[hx(p, t)] -= 1
-    if t < WILD:
-        G[hx(p, HC_COLOUR + t // N_RANKS)] -= 1
+    G[hx(p, HC_COLOUR + t // N_RANKS)] -= 1  # a wild counts in HC_WILDS
     G[hx(p, HC_SIZE)] -= 1
     G[hx(p, HC_POINTS)] -= _POINTS[t]
 
@@ -412,9 +411,9 @@ def count_playable(G, p, bluff):
         for oc in range(4):
             if oc != c:
                 total += G[hx(p, oc * N_RANKS + r)]
-    for t in range(WILD, N_TYPES):
-        if t != WILD_DRAW_FOUR or _wd4_allowed(G, p, bluff):
-            total += G[hx(p, t)]
+    total += G[hx(p, HC_WILDS)]
+    if not _wd4_allowed(G, p, bluff):
+        total -= G[hx(p, WILD_DRAW_FOUR)]
     return total
 
 
@@ -483,10 +482,11 @@ def legal_moves(G):
                 if oc != c:
                     n = _offer_held(G, n, p, oc * N_RANKS + r)
         legal = n > 0
-        for t in range(WILD, N_TYPES):
-            if G[hx(p, t)] > 0 and _playable(G, p, t):
-                n = _offer(G, n, t, G[hx(p, t)])
-                legal = legal or t != WILD_DRAW_FOUR or wd4_is_legal(G, p)
+        if G[hx(p, HC_WILDS)] > 0:
+            for t in range(WILD, N_TYPES):
+                if G[hx(p, t)] > 0 and _playable(G, p, t):
+                    n = _offer(G, n, t, G[hx(p, t)])
+                    legal = legal or t != WILD_DRAW_FOUR or wd4_is_legal(G, p)
         if G[R_VOLUNTARY_DRAW] != 0 or not legal:
             n = _offer(G, n, MV_DRAW, 1)
     elif ph == PH_DRAWN:

@@ -45,7 +45,7 @@ import numpy as np
 
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
-from unosim.simulate.cards import N_RANKS, POINTS, WILD_DRAW_FOUR
+from unosim.simulate.cards import N_RANKS, POINTS, WILD, WILD_DRAW_FOUR
 
 GAME_COL = {name: i for i, name in enumerate(L.GAME_FIELDS)}
 #: numeric strategy parameters drawn for seats
@@ -151,7 +151,10 @@ def draw_combo(seed: int, index: int) -> tuple[Combo | None, int]:
 
 
 def check_state(g: Any, deck_size: int) -> None:
-    """The per-move invariants (see tests/test_playouts.check_invariants)."""
+    """The per-move invariants: cards conserved, each hand's derived columns
+    (colour and wild counts, size, points) agree with its cards, the O(1)
+    playable count agrees with the legal-move list (tests/test_playouts.py
+    runs the same checks)."""
     from unosim.simulate.step_nb import count_playable, legal_moves, wd4_is_legal
 
     G = g.G
@@ -167,6 +170,8 @@ def check_state(g: Any, deck_size: int) -> None:
     by_colour = counts[:, : 4 * N_RANKS].reshape(n, 4, N_RANKS).sum(2)
     if not np.array_equal(by_colour, hands[:, L.HC_COLOUR : L.HC_COLOUR + 4]):
         raise CheckFailure("a hand's colour columns disagree with its cards")
+    if not np.array_equal(counts[:, WILD:].sum(1), hands[:, L.HC_WILDS]):
+        raise CheckFailure("a hand's wild-card column disagrees with its cards")
     if not np.array_equal(counts @ POINTS[: L.HC_COLOUR], hands[:, L.HC_POINTS]):
         raise CheckFailure("a hand's points column disagrees with its cards")
     if G[L.S_PENDING] < 0:
