@@ -7,7 +7,7 @@ refuses some, which are counted and skipped) the check
 
 1. plays a few games move by move from Python (:class:`Game`), checking after
    every move that cards are conserved, that each hand's derived columns (colour
-   counts, size, points) agree with its cards, that the O(1) playable count
+   and wild counts, size, points) agree with its cards, that the O(1) playable count
    agrees with the legal-move list, and that every move the strategies chose was
    legal (``Game.apply`` refuses anything else); then that the round ended with
    one winner holding no cards (or places 1..n under elimination) and consistent
@@ -23,7 +23,8 @@ refuses some, which are counted and skipped) the check
    or hit the turn cap, and that matches do not depend on chunks or offsets.
 
 The same checks back tests/test_properties.py (hypothesis, bounded for CI);
-tests/test_playouts.py holds the per-move invariants the tests import.
+tests/test_playouts.py runs the per-move checks here (``check_state``,
+``check_end``) over every preset.
 """
 
 from __future__ import annotations
