@@ -69,5 +69,7 @@ def test_bench_report_has_every_figure(capsys):
         assert row["games_per_sec_1_core"] > 0 and row["games_per_sec_all_cores"] > 0
         assert row["identical_results"] is True
         assert row["parallel_efficiency"] == pytest.approx(row["speedup"] / r["cores"])
+        assert len(row["runs_1_core"]) == r["repeat"] == 3
+        assert row["games_per_sec_1_core"] == sorted(row["runs_1_core"])[1]  # the median
     for key in ("compile_warm_s", "start_to_first_game_s", "targets"):
         assert key in r

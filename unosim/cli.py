@@ -524,15 +524,17 @@ def rules(variant: tuple[str, ...], rule: tuple[str, ...], keys: bool) -> None:
 @click.option("--quick", is_flag=True, help="Official rules at 4 players only.")
 @click.option("--memory-games", default=None, metavar="N",
               help="Also measure peak memory of `unosim run` at 1e6 and at N games (e.g. 1e8).")
+@click.option("--repeat", type=click.IntRange(1, 99), default=3, show_default=True,
+              help="Runs per measurement; the median is reported.")
 def bench(games_text: str, fmt: str, skip_compile: bool, quick: bool,
-          memory_games: str | None) -> None:
+          memory_games: str | None, repeat: int) -> None:
     """Benchmark report: games/s on 1 and all cores (official, stacking, seven-o,
     jump-in at 2, 4, 6 players), parallel efficiency, JIT times, peak memory."""
     from unosim.bench import render_bench, run_bench
 
     mem = parse_games(memory_games, "--memory-games") if memory_games else None
     report = run_bench(parse_games(games_text), measure_cold=not skip_compile,
-                       matrix=not quick, memory_games=mem)
+                       matrix=not quick, memory_games=mem, repeat=repeat)
     click.echo(render_bench(report, fmt))
 
 
