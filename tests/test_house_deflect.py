@@ -14,69 +14,9 @@ taking the penalty is not a turn.
 from __future__ import annotations
 
 import pytest
+from scenario import counters, craft, hand, rules
 
 from unosim.simulate.game import Game, IllegalMove
-from unosim.simulate.rules import resolve
-
-ZERO_COUNTERS = {
-    "turns": 0,
-    "cards_played": 0,
-    "drawn_no_play": 0,
-    "penalty_drawn": 0,
-    "reshuffles": 0,
-    "uno_caught": 0,
-    "challenges": 0,
-}
-# hands for the seats a test does not care about: no Skip, no Reverse, no red, no wild
-FILLER = [["g7", "y8"], ["g8", "y9"], ["b7", "y6"], ["b8", "g6"]] + [["y7", "b9"]] * 6
-
-
-def rules(*variants: str, **overrides):
-    return resolve(list(variants), list(overrides.items()))
-
-
-def craft(
-    rules_,
-    hands: dict[int, list[str]] | None = None,
-    draw=("b1",) * 24,
-    discard=("r3",),
-    actor: int = 0,
-    colour: str | None = None,
-    direction: int = 1,
-    phase: str = "turn",
-    pending: int = 0,
-    pending_kind: int = 0,
-    seed: int = 0,
-    **scalars,
-) -> Game:
-    """A dealt game overwritten with the given table; every counter is zeroed."""
-    g = Game(rules_, seed=seed)
-    hands = hands or {}
-    for p in range(g.players):
-        g.set_hand(p, hands.get(p, FILLER[p]))
-    g.set_piles(draw=list(draw), discard=list(discard))
-    zero = dict(
-        turns=0, played=0, drawn_no_play=0, pen_drawn=0, reshuffles=0, uno_caught=0,
-        challenges=0, stack_len=0, max_stack=0, winner=-1, last=0, bluff=0, drawn=0,
-        jump_ins=0, swaps=0, deflects=0, refill=0, uno_center=0, silent=0,
-    )
-    zero.update(scalars)
-    g.set_turn(
-        actor, colour=colour, direction=direction, phase=phase, pending=pending,
-        pending_kind=pending_kind, **zero,
-    )
-    return g
-
-
-def hand(g: Game, p: int) -> list[str]:
-    return sorted(g.hand(p))
-
-
-def counters(**changed) -> dict[str, int]:
-    out = dict(ZERO_COUNTERS)
-    out.update(changed)
-    return out
-
 
 SKIP = rules("skip-deflect")
 REV = rules("reverse-deflect")

@@ -29,69 +29,14 @@ import sys
 import time
 
 import pytest
+from scenario import counters, craft, hand, hand_col, rules
 
 from unosim.simulate import layout as L
 from unosim.simulate.game import Game
-from unosim.simulate.rules import resolve
-
-ZERO_COUNTERS = {
-    "turns": 0,
-    "cards_played": 0,
-    "drawn_no_play": 0,
-    "penalty_drawn": 0,
-    "reshuffles": 0,
-    "uno_caught": 0,
-    "challenges": 0,
-}
-FILLER = [["g7", "y8"], ["g8", "y9"], ["b7", "y6"], ["b8", "g6"]] + [["y7", "b9"]] * 6
-
-
-def rules(*variants: str, **overrides):
-    return resolve(list(variants), [(k.replace("__", "."), v) for k, v in overrides.items()])
-
-
-def craft(rules_, hands=None, draw=("b1",) * 24, discard=("r3",), actor=0, colour=None,
-          direction=1, phase="turn", pending=0, pending_kind=0, seed=0, places=None,
-          stages=None, **scalars) -> Game:
-    """A dealt game overwritten with the given table; every counter is zeroed.
-    ``places`` {seat: place} marks seats that are out (elimination); ``stages``
-    {seat: stage} sets seven-rounds stages."""
-    g = Game(rules_, seed=seed)
-    hands = hands or {}
-    for p in range(g.players):
-        g.set_hand(p, hands.get(p, FILLER[p]))
-        g.G[_col(p, L.HC_PLACE)] = (places or {}).get(p, 0)
-        if rules_["seven_rounds"]:  # set_hand clears the stage: deal's value is hand_size
-            g.G[_col(p, L.HC_STAGE)] = (stages or {}).get(p, rules_["hand_size"])
-    g.set_piles(draw=list(draw), discard=list(discard))
-    zero = dict(
-        turns=0, played=0, drawn_no_play=0, pen_drawn=0, reshuffles=0, uno_caught=0,
-        challenges=0, stack_len=0, max_stack=0, winner=-1, last=0, bluff=0, drawn=0,
-        jump_ins=0, swaps=0, deflects=0, refill=0, uno_center=0, silent=0,
-        active=g.players - len(places or {}),
-    )
-    zero.update(scalars)
-    g.set_turn(actor, colour=colour, direction=direction, phase=phase, pending=pending,
-               pending_kind=pending_kind, **zero)
-    return g
-
-
-def _col(p: int, c: int) -> int:
-    return L.OFF_H + p * L.HW + c
 
 
 def stage(g: Game, p: int) -> int:
-    return int(g.G[_col(p, L.HC_STAGE)])
-
-
-def hand(g: Game, p: int) -> list[str]:
-    return sorted(g.hand(p))
-
-
-def counters(**changed) -> dict[str, int]:
-    out = dict(ZERO_COUNTERS)
-    out.update(changed)
-    return out
+    return int(g.G[hand_col(p, L.HC_STAGE)])
 
 
 ELIM = rules("elimination")

@@ -13,32 +13,10 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from scenario import craft, rules
 
 from unosim.simulate.game import Game
-from unosim.simulate.rules import deck_counts_for, resolve
-
-FILLER = [["g7", "y8"], ["g8", "y9"], ["b7", "y6"], ["b8", "g6"]] + [["y7", "b9"]] * 6
-
-
-def rules(*variants: str, **overrides):
-    return resolve(list(variants), [(k.replace("__", "."), v) for k, v in overrides.items()])
-
-
-def craft(rules_, hands=None, draw=("b1",) * 24, discard=("r3",), actor=0, colour=None,
-          direction=1, seed=0, **scalars) -> Game:
-    """A dealt game overwritten with the given table; every counter is zeroed."""
-    g = Game(rules_, seed=seed)
-    hands = hands or {}
-    for p in range(g.players):
-        g.set_hand(p, hands.get(p, FILLER[p]))
-    g.set_piles(draw=list(draw), discard=list(discard))
-    zero = dict(
-        turns=0, played=0, drawn_no_play=0, pen_drawn=0, reshuffles=0, uno_caught=0,
-        challenges=0, stack_len=0, max_stack=0, winner=-1, last=0, bluff=0, drawn=0,
-    )
-    zero.update(scalars)
-    g.set_turn(actor, colour=colour, direction=direction, **zero)
-    return g
+from unosim.simulate.rules import deck_counts_for
 
 
 def deck_of(r) -> Counter:

@@ -14,63 +14,11 @@ player; 40 points.
 from __future__ import annotations
 
 import pytest
+from scenario import counters, craft, hand, rules
 
-from unosim.simulate.game import Game, IllegalMove
-from unosim.simulate.rules import resolve
+from unosim.simulate.game import IllegalMove
 
-ZERO_COUNTERS = {
-    "turns": 0,
-    "cards_played": 0,
-    "drawn_no_play": 0,
-    "penalty_drawn": 0,
-    "reshuffles": 0,
-    "uno_caught": 0,
-    "challenges": 0,
-}
-FILLER = [["g7", "y8"], ["g8", "y9"], ["b7", "y6"], ["b8", "g6"]] + [["y7", "b9"]] * 6
 WILDS = ("blue", "green", "red", "yellow")
-
-
-def rules(*variants: str, **overrides):
-    return resolve(list(variants), list(overrides.items()))
-
-
-def craft(
-    rules_,
-    hands: dict[int, list[str]] | None = None,
-    draw=("b1",) * 24,
-    discard=("r3",),
-    actor: int = 0,
-    colour: str | None = None,
-    direction: int = 1,
-    phase: str = "turn",
-    seed: int = 0,
-    **scalars,
-) -> Game:
-    """A dealt game overwritten with the given table; every counter is zeroed."""
-    g = Game(rules_, seed=seed)
-    hands = hands or {}
-    for p in range(g.players):
-        g.set_hand(p, hands.get(p, FILLER[p]))
-    g.set_piles(draw=list(draw), discard=list(discard))
-    zero = dict(
-        turns=0, played=0, drawn_no_play=0, pen_drawn=0, reshuffles=0, uno_caught=0,
-        challenges=0, stack_len=0, max_stack=0, winner=-1, last=0, bluff=0, drawn=0,
-        jump_ins=0, swaps=0, deflects=0, refill=0, uno_center=0, silent=0,
-    )
-    zero.update(scalars)
-    g.set_turn(actor, colour=colour, direction=direction, phase=phase, **zero)
-    return g
-
-
-def hand(g: Game, p: int) -> list[str]:
-    return sorted(g.hand(p))
-
-
-def counters(**changed) -> dict[str, int]:
-    out = dict(ZERO_COUNTERS)
-    out.update(changed)
-    return out
 
 
 SEVEN_O = rules("seven-o")

@@ -9,15 +9,11 @@ stderr. The presets of RULES.md 6 all resolve.
 from __future__ import annotations
 
 import pytest
+from scenario import rules
 
 from unosim.cli import main
 from unosim.errors import UnosimError
 from unosim.simulate.rules import preset_names, resolve
-
-
-def rules(*variants: str, **overrides):
-    return resolve(list(variants), [(k.replace("__", "."), v) for k, v in overrides.items()])
-
 
 REFUSED = [
     ({"draw_ten": "blanks"}, ["draw_ten", "blank"]),

@@ -12,114 +12,18 @@ that needs to know what is drawn fills the pile with copies of one card.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 import pytest
+import scenario
+from scenario import FILLER, assert_unchanged, counters, deck_counter, hand, rules, snapshot
 
 from unosim.simulate.cards import POINTS, parse_card
 from unosim.simulate.game import Game, IllegalMove
-from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
 
 COLOUR_OF = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
-ZERO_COUNTERS = {
-    "turns": 0,
-    "cards_played": 0,
-    "drawn_no_play": 0,
-    "penalty_drawn": 0,
-    "reshuffles": 0,
-    "uno_caught": 0,
-    "challenges": 0,
-}
-# hands for the seats a test does not care about: no red, no 3, no wild
-FILLER = [["g7", "y8"], ["g8", "y9"], ["b7", "y6"], ["b8", "g6"]] + [["y7", "b9"]] * 6
-
-
-def rules(*variants: str, **overrides) -> object:
-    return resolve(list(variants), list(overrides.items()))
-
-
-def craft(
-    rules_=None,
-    hands: dict[int, list[str]] | None = None,
-    draw=(),
-    discard=("r3",),
-    actor: int = 0,
-    colour: str | None = None,
-    direction: int = 1,
-    phase: str = "turn",
-    pending: int = 0,
-    pending_kind: int = 0,
-    seats=None,
-    seed: int = 0,
-    **scalars,
-) -> Game:
-    """A dealt game overwritten with the given table; every counter is zeroed."""
-    g = Game(rules_ or resolve(), seats=seats, seed=seed)
-    hands = hands or {}
-    for p in range(g.players):
-        g.set_hand(p, hands.get(p, FILLER[p]))
-    g.set_piles(draw=list(draw), discard=list(discard))
-    zero = dict(
-        turns=0,
-        played=0,
-        drawn_no_play=0,
-        pen_drawn=0,
-        reshuffles=0,
-        uno_caught=0,
-        challenges=0,
-        stack_len=0,
-        max_stack=0,
-        winner=-1,
-        last=0,
-        bluff=0,
-        drawn=0,
-    )
-    zero.update(scalars)
-    g.set_turn(
-        actor,
-        colour=colour,
-        direction=direction,
-        phase=phase,
-        pending=pending,
-        pending_kind=pending_kind,
-        **zero,
-    )
-    return g
-
-
-def hand(g: Game, p: int) -> list[str]:
-    return sorted(g.hand(p))
-
-
-def counters(**changed) -> dict[str, int]:
-    out = dict(ZERO_COUNTERS)
-    out.update(changed)
-    return out
-
-
-def snapshot(g: Game) -> tuple:
-    """Everything the public API shows of a game (robust to the internal layout)."""
-    scalars = ("pend_kind", "last", "bluff", "drawn", "stack_len", "max_stack", "winner")
-    return (
-        g.phase,
-        g.actor,
-        g.direction,
-        g.top,
-        g.colour,
-        g.pending,
-        g.over,
-        tuple(g.stat(s) for s in scalars),
-        tuple(sorted(g.counters().items())),
-        tuple(tuple(g.hand(p)) for p in range(g.players)),
-        tuple(g.hand_points(p) for p in range(g.players)),
-        tuple(g.draw_pile()),
-        tuple(g.discard_pile()),
-        tuple(g.legal_moves()),
-    )
-
-
-def assert_unchanged(g: Game, snap: tuple) -> None:
-    assert snapshot(g) == snap
+craft = partial(scenario.craft, draw=())  # the draw pile is empty unless a test fills it
 
 
 def points_of(cards: list[str]) -> int:
@@ -921,11 +825,6 @@ def test_first_card_number_only_with_an_action_heavy_deck():
 # ============================================================ conservation
 
 
-def _deck_counter() -> Counter[str]:
-    g = Game(resolve(), seed=0)
-    return Counter(g.draw_pile() + g.discard_pile() + sum((g.hand(p) for p in range(4)), []))
-
-
 def _all_cards(g: Game) -> Counter[str]:
     cards = g.draw_pile() + g.discard_pile()
     for p in range(g.players):
@@ -946,7 +845,7 @@ def _all_cards(g: Game) -> Counter[str]:
     ],
 )
 def test_card_conservation_over_whole_rounds(overrides):
-    deck = _deck_counter()
+    deck = deck_counter()
     assert sum(deck.values()) == 108
     r = rules(**overrides)
     n = r["players"]

@@ -12,22 +12,13 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+import scenario
+from scenario import assert_unchanged, counters, deck_counter, hand, snapshot
 
 from unosim.simulate.game import Game, IllegalMove
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
 
-ZERO_COUNTERS = {
-    "turns": 0,
-    "cards_played": 0,
-    "drawn_no_play": 0,
-    "penalty_drawn": 0,
-    "reshuffles": 0,
-    "uno_caught": 0,
-    "challenges": 0,
-}
-# hands for the seats a test does not care about: no draw cards, no red, no wild
-FILLER = [["g7", "y8"], ["g8", "y9"], ["b7", "y6"], ["b8", "g6"]] + [["y7", "b9"]] * 6
 WILDS = ("blue", "green", "red", "yellow")
 
 
@@ -35,52 +26,10 @@ def stacking(**overrides):
     return resolve(["stacking"], list(overrides.items()))
 
 
-def craft(
-    rules_=None,
-    hands: dict[int, list[str]] | None = None,
-    draw=(),
-    discard=("r3",),
-    actor: int = 0,
-    colour: str | None = None,
-    direction: int = 1,
-    phase: str = "turn",
-    pending: int = 0,
-    pending_kind: int = 0,
-    seed: int = 0,
-    **scalars,
-) -> Game:
-    """A dealt game overwritten with the given table; every counter is zeroed."""
-    g = Game(rules_ or stacking(), seed=seed)
-    hands = hands or {}
-    for p in range(g.players):
-        g.set_hand(p, hands.get(p, FILLER[p]))
-    g.set_piles(draw=list(draw), discard=list(discard))
-    zero = dict(
-        turns=0,
-        played=0,
-        drawn_no_play=0,
-        pen_drawn=0,
-        reshuffles=0,
-        uno_caught=0,
-        challenges=0,
-        stack_len=0,
-        max_stack=0,
-        winner=-1,
-        last=0,
-        bluff=0,
-        drawn=0,
-    )
-    zero.update(scalars)
-    g.set_turn(
-        actor,
-        colour=colour,
-        direction=direction,
-        phase=phase,
-        pending=pending,
-        pending_kind=pending_kind,
-        **zero,
-    )
-    return g
+def craft(rules_=None, **kw) -> Game:
+    """``scenario.craft`` under ``stacking()`` by default, the draw pile empty unless given."""
+    kw.setdefault("draw", ())
+    return scenario.craft(rules_ or stacking(), **kw)
 
 
 def facing_draw_two(hands, pending=2, actor=1, top="rdraw2", **kw) -> Game:
@@ -117,41 +66,6 @@ def facing_wd4(hands, pending=4, actor=1, colour="green", rules_=None, **kw) -> 
         max_stack=pending // 4,
         **kw,
     )
-
-
-def hand(g: Game, p: int) -> list[str]:
-    return sorted(g.hand(p))
-
-
-def counters(**changed) -> dict[str, int]:
-    out = dict(ZERO_COUNTERS)
-    out.update(changed)
-    return out
-
-
-def snapshot(g: Game) -> tuple:
-    """Everything the public API shows of a game (robust to the internal layout)."""
-    scalars = ("pend_kind", "last", "bluff", "drawn", "stack_len", "max_stack", "winner")
-    return (
-        g.phase,
-        g.actor,
-        g.direction,
-        g.top,
-        g.colour,
-        g.pending,
-        g.over,
-        tuple(g.stat(s) for s in scalars),
-        tuple(sorted(g.counters().items())),
-        tuple(tuple(g.hand(p)) for p in range(g.players)),
-        tuple(g.hand_points(p) for p in range(g.players)),
-        tuple(g.draw_pile()),
-        tuple(g.discard_pile()),
-        tuple(g.legal_moves()),
-    )
-
-
-def assert_unchanged(g: Game, snap: tuple) -> None:
-    assert snapshot(g) == snap
 
 
 def test_stacking_preset_is_progressive_same():
@@ -432,14 +346,9 @@ def test_first_flipped_draw_two_cannot_be_stacked_on(players):
 # ============================================================ conservation
 
 
-def _deck_counter() -> Counter[str]:
-    g = Game(resolve(), seed=0)
-    return Counter(g.draw_pile() + g.discard_pile() + sum((g.hand(p) for p in range(4)), []))
-
-
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_card_conservation_with_stacking(players):
-    deck = _deck_counter()
+    deck = deck_counter()
     r = stacking(players=players)
     seats = [parse_strategy("random:bluff=0.5,challenge=0.5")] * players
     longest = 0
