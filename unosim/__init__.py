@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import sys
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -42,3 +43,8 @@ def _default_cache_dir() -> str:
 
 if "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = _default_cache_dir()
+    _numba_config = sys.modules.get("numba.core.config")
+    if _numba_config is not None:
+        # numba was imported first and has read its settings already: without this
+        # it would load kernels cached beside the sources, possibly stale ones
+        _numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
