@@ -202,6 +202,8 @@ CATALOGUE: list[tuple[list[str], list[str]]] = [
     (["bench", "--games", "0"], ["--games"]),
     (["bench", "--memory-games", "lots"], ["--memory-games", "lots"]),
     (["bench", "--format", "xml"], ["--format", "xml"]),
+    (["bench", "--repeat", "0"], ["--repeat", "0"]),
+    (["bench", "--repeat", "many"], ["--repeat", "many"]),
 ]
 
 # commands whose every option must appear in some catalogue entry
