@@ -6,7 +6,8 @@ seven-o and jump-in at 2, 4 and 6 players (random strategy), parallel efficiency
 JIT compile time with a cold and a warm cache, the time from command start to
 the first simulated game, and peak memory of whole runs of two sizes (flat
 memory is the point: runs keep totals, not games). Each rate is the median of
-``repeat`` runs, and the JSON keeps every run.
+``repeat`` runs, one-core and all-core runs alternated, and the JSON keeps every
+run.
 """
 
 from __future__ import annotations
@@ -69,17 +70,19 @@ def _rate(variant: str, players: int, games: int, workers: int) -> tuple[float, 
     return res.agg.games / res.elapsed_s, res.agg
 
 
-def _median_rate(variant: str, players: int, games: int, workers: int,
-                 repeat: int) -> tuple[float, list[float], Any]:
-    """Median games/s of ``repeat`` identical runs (one run's rate moves by a few
-    per cent with whatever else the machine is doing), every rate, and the
-    first run's totals."""
-    rates, first = [], None
+def _paired_rates(variant: str, players: int, games: int, cores: int,
+                  repeat: int) -> tuple[list[float], list[float], bool]:
+    """``repeat`` one-core and all-core runs, alternated so that whatever else the
+    machine is doing weighs on both alike (one run's rate moves by a few per
+    cent); every rate of each, and whether all runs gave identical totals."""
+    ones, alls, first, same = [], [], None, True
     for _ in range(repeat):
-        rate, agg = _rate(variant, players, games, workers)
-        rates.append(rate)
-        first = agg if first is None else first
-    return statistics.median(rates), rates, first
+        for workers, rates in ((1, ones), (cores, alls)):
+            rate, agg = _rate(variant, players, games, workers)
+            rates.append(rate)
+            first = agg if first is None else first
+            same = same and agg.same_as(first)
+    return ones, alls, same
 
 
 def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
@@ -100,8 +103,8 @@ def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
     rows = []
     for variant in VARIANTS if matrix else ("official",):
         for players in PLAYERS if matrix else (4,):
-            one, ones, agg1 = _median_rate(variant, players, games, 1, repeat)
-            alln, alls, agg_n = _median_rate(variant, players, games, cores, repeat)
+            ones, alls, same = _paired_rates(variant, players, games, cores, repeat)
+            one, alln = statistics.median(ones), statistics.median(alls)
             rows.append({
                 "variant": variant,
                 "players": players,
@@ -111,7 +114,7 @@ def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
                 "runs_all_cores": alls,
                 "speedup": alln / one,
                 "parallel_efficiency": alln / one / cores,
-                "identical_results": agg1.same_as(agg_n),
+                "identical_results": same,
             })
     report["rows"] = rows
     head = next(r for r in rows if r["variant"] == "official" and r["players"] == 4)
