@@ -116,69 +116,63 @@ else:
 
 
 @kernel
-def play_match(G, T, RNG, max_rounds, out, row):
-    """Play one match on ``G`` (rules and seats from template ``T``) into ``out[row]``."""
-    n = T[R_PLAYERS]
-    scoring = T[R_SCORING]
-    target = T[R_TARGET_SCORE]
-    rotation = T[R_DEALER_ROTATION]
+def _start_match(out, row):
     for c in range(N_M):
         out[row, c] = 0
     out[row, M_WINNER] = -1
     out[row, M_LOSER] = -1
-    off = 0
-    wp = -1
-    rounds = 0
-    turns = 0
-    ended = False
-    while not ended:
-        if rounds >= max_rounds:
-            out[row, M_CAPPED] = 1
-            break
-        seat_players(G, T, off)
-        play_round(G, RNG)
-        rounds += 1
-        turns += G[S_TURNS]
-        w = G[S_WINNER]
-        if w < 0:
-            out[row, M_CAPPED_ROUNDS] += 1
-            off = (off + 1) % n
-            continue
-        wp = (w + off) % n
-        out[row, M_ROUND_WINS + wp] += 1
-        # the round's loser: most points left in hand, first in seat order on ties
-        ls = -1
-        best = -1
+
+
+@kernel
+def _settle_round(G, T, out, row, off, wp):
+    """Score the round just played on ``G`` (seat ``s`` held player ``(s + off) %
+    n``) into ``out[row]``; return (match over, next ``off``, last round winner)."""
+    n = T[R_PLAYERS]
+    scoring = T[R_SCORING]
+    w = G[S_WINNER]
+    if w < 0:
+        out[row, M_CAPPED_ROUNDS] += 1
+        return False, (off + 1) % n, wp
+    wp = (w + off) % n
+    out[row, M_ROUND_WINS + wp] += 1
+    # the round's loser: most points left in hand, first in seat order on ties
+    ls = -1
+    best = -1
+    for s in range(n):
+        if s != w and hand_points(G, s) > best:
+            best = hand_points(G, s)
+            ls = s
+    if ls >= 0:
+        out[row, M_ROUND_LOSSES + (ls + off) % n] += 1
+    if scoring == SC_WINNER_TAKES:
+        gained = 0
         for s in range(n):
-            if s != w and hand_points(G, s) > best:
-                best = hand_points(G, s)
-                ls = s
-        if ls >= 0:
-            out[row, M_ROUND_LOSSES + (ls + off) % n] += 1
-        if scoring == SC_WINNER_TAKES:
-            gained = 0
-            for s in range(n):
-                if s != w:
-                    gained += hand_points(G, s)
-            out[row, M_SCORE + wp] += gained
-        elif scoring == SC_LAZY:
-            out[row, M_SCORE + wp] += 1
-        else:
-            for s in range(n):
-                out[row, M_SCORE + (s + off) % n] += hand_points(G, s)
-        top = 0
-        for p in range(n):
-            if out[row, M_SCORE + p] > top:
-                top = out[row, M_SCORE + p]
-        if scoring == SC_GAME101:
-            ended = top > target
-        else:
-            ended = top >= target
-        if not ended:
-            if rotation == 0:
-                off = (off + 1) % n
-            else:
-                off = wp
+            if s != w:
+                gained += hand_points(G, s)
+        out[row, M_SCORE + wp] += gained
+    elif scoring == SC_LAZY:
+        out[row, M_SCORE + wp] += 1
+    else:
+        for s in range(n):
+            out[row, M_SCORE + (s + off) % n] += hand_points(G, s)
+    top = 0
+    for p in range(n):
+        if out[row, M_SCORE + p] > top:
+            top = out[row, M_SCORE + p]
+    if scoring == SC_GAME101:
+        ended = top > T[R_TARGET_SCORE]
+    else:
+        ended = top >= T[R_TARGET_SCORE]
+    if not ended:
+        off = (off + 1) % n if T[R_DEALER_ROTATION] == 0 else wp
+    return ended, off, wp
+
+
+@kernel
+def _finish_match(T, RNG, out, row, rounds, turns, ended, wp):
+    """Write the match's totals and decide its winner (ties at random)."""
+    n = T[R_PLAYERS]
+    scoring = T[R_SCORING]
     out[row, M_ROUNDS] = rounds
     out[row, M_TURNS] = min(turns, 2147483647)
     if not ended:
@@ -212,6 +206,27 @@ def play_match(G, T, RNG, max_rounds, out, row):
                 out[row, M_WINNER] = p
                 break
             pick -= 1
+
+
+@kernel
+def play_match(G, T, RNG, max_rounds, out, row):
+    """Play one match on ``G`` (rules and seats from template ``T``) into ``out[row]``."""
+    _start_match(out, row)
+    off = 0
+    wp = -1
+    rounds = 0
+    turns = 0
+    ended = False
+    while not ended:
+        if rounds >= max_rounds:
+            out[row, M_CAPPED] = 1
+            break
+        seat_players(G, T, off)
+        play_round(G, RNG)
+        rounds += 1
+        turns += G[S_TURNS]
+        ended, off, wp = _settle_round(G, T, out, row, off, wp)
+    _finish_match(T, RNG, out, row, rounds, turns, ended, wp)
 
 
 @njit(cache=True, parallel=True)
