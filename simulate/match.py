@@ -20,7 +20,7 @@ from unosim.simulate import match_nb as M
 from unosim.simulate.aggregate import HIST_BINS
 from unosim.simulate.rules import Rules
 from unosim.simulate.runner import base_seed, game_template, max_workers
-from unosim.strategies.plugins import refuse_plugins
+from unosim.strategies.plugins import match_batch_for
 from unosim.strategies.registry import SeatStrategy
 
 MATCH_FIELDS = M.MATCH_FIELDS
@@ -138,8 +138,8 @@ def play_match_records(
     """Per-match records for matches ``start .. start + n`` (columns: MATCH_FIELDS)."""
     check_max_rounds(max_rounds)
     out = np.zeros((n, M.N_M), dtype=np.int32)
-    M.play_match_batch(game_template(rules, seats), base_seed(seed), start, max_rounds, out,
-                       max(1, chunks))
+    play = match_batch_for(seats, seed)  # play_match_batch, or the plug-in batch
+    play(game_template(rules, seats), base_seed(seed), start, max_rounds, out, max(1, chunks))
     return out
 
 
@@ -160,7 +160,6 @@ def run_matches(
     if len(seats) != rules["players"]:
         raise UnosimError(f"{len(seats)} strategies given for {rules['players']} players")
     check_match_rules(rules, max_rounds)
-    refuse_plugins(seats, "in match mode (--mode match) yet")
     workers = max_workers() if workers is None else workers
     if not 1 <= workers <= max_workers():
         raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")
@@ -171,7 +170,8 @@ def run_matches(
     out = np.zeros((max(1, min(batch, games)), M.N_M), dtype=np.int32)
     chunks = workers * 8
     t_compile = time.perf_counter()
-    M.play_match_batch(template, key, 0, 1, np.zeros((1, M.N_M), np.int32), 1)
+    play_batch = match_batch_for(seats, seed)  # the cached kernel, or the plug-in batch
+    play_batch(template, key, 0, 1, np.zeros((1, M.N_M), np.int32), 1)  # compile or load
     compile_s = time.perf_counter() - t_compile
     t0 = time.perf_counter()
     done = agg.games
@@ -180,7 +180,7 @@ def run_matches(
         while done < games:
             n = min(batch, games - done)
             rec = out[:n]
-            M.play_match_batch(template, key, done, max_rounds, rec, chunks)
+            play_batch(template, key, done, max_rounds, rec, chunks)
             if on_records is not None:
                 on_records(done, rec)
             agg.add_records(rec)

@@ -50,11 +50,13 @@ from unosim.simulate.layout import (
     R_PLAYERS,
     R_SCORING,
     R_TARGET_SCORE,
+    S_ACTOR,
+    S_PHASE,
     S_TURNS,
     S_WINNER,
 )
 from unosim.simulate.rng_nb import rand_below, seed_game
-from unosim.simulate.round_nb import play_round
+from unosim.simulate.round_nb import play_round, play_round_with
 
 # ---- scoring ids (rules._CHOICE_IDS["scoring"]) ----
 SC_WINNER_TAKES = 0
@@ -248,3 +250,56 @@ def play_match_batch(template, base_seed, start, max_rounds, out, n_chunks):
             seed_game(base_seed, g, 0, RNG)
             seed_game(base_seed, g, 1, RNG)
             play_match(G, template, RNG, max_rounds, out, i)
+
+
+@njit(_nrt=False)
+def play_match_with(choose, G, T, RNG, max_rounds, out, row, checked):
+    """``play_match`` with the strategies of ``choose(G, RNG) -> move`` (tables
+    with plug-ins; see round_nb.play_round_with). An illegal move stops the match
+    unplayed: returns (illegal, move, round, off) with ``off`` the seat rotation
+    of that round (seat ``s`` held player ``(s + off) % n``)."""
+    _start_match(out, row)
+    off = 0
+    wp = -1
+    rounds = 0
+    turns = 0
+    ended = False
+    while not ended:
+        if rounds >= max_rounds:
+            out[row, M_CAPPED] = 1
+            break
+        seat_players(G, T, off)
+        illegal, m = play_round_with(choose, G, RNG, checked)
+        if illegal:
+            return True, m, rounds + 1, off
+        rounds += 1
+        turns += G[S_TURNS]
+        ended, off, wp = _settle_round(G, T, out, row, off, wp)
+    _finish_match(T, RNG, out, row, rounds, turns, ended, wp)
+    return False, 0, rounds, off
+
+
+@njit(nogil=True, _nrt=False)
+def play_matches_with(choose, template, base_seed, start, max_rounds, out, lo, hi, checked,
+                      bad, G, RNG):
+    """Rows ``lo .. hi`` of ``play_match_batch`` with the chooser ``choose``, on the
+    buffers ``G`` and ``RNG``; it releases the GIL so threads run chunks side by
+    side (as round_nb.play_games_with). In checked mode it stops at the first
+    illegal move and writes (match, move, phase, seat, round, player) into ``bad``
+    (int64[6])."""
+    for k in range(G_SIZE):
+        G[k] = template[k]
+    for i in range(lo, hi):
+        g = start + i
+        seed_game(base_seed, g, 0, RNG)
+        seed_game(base_seed, g, 1, RNG)
+        illegal, m, rnd, off = play_match_with(choose, G, template, RNG, max_rounds, out, i,
+                                               checked)
+        if illegal:
+            bad[0] = g
+            bad[1] = m
+            bad[2] = G[S_PHASE]
+            bad[3] = G[S_ACTOR]
+            bad[4] = rnd
+            bad[5] = (G[S_ACTOR] + off) % template[R_PLAYERS]
+            return

@@ -6,7 +6,8 @@ PATH.py:NAME``. Loading checks, each failure a one-line ``UnosimError``: the fil
 imports; NAME exists and is compiled (a Numba dispatcher); it compiles for
 ``(int64[:], uint64[:])``; it returns an integer.
 
-Tables with plug-ins run on ``round_nb.play_games_with``: a small chooser,
+Tables with plug-ins run on ``round_nb.play_games_with`` (matches: on
+``match_nb.play_matches_with``): a small chooser,
 generated per set of plug-ins, sends a seat whose id is ``PLUGIN_BASE + k`` to
 the k-th plug-in and every other seat to the built-ins (``builtin_move``).
 Passing the chooser as an argument compiles one specialisation per set of
@@ -202,61 +203,102 @@ def batch_for(seats: list[SeatStrategy], seed: int | None = None,
     if not fns:
         return play_batch
     choose = chooser(fns)
-    names = ", ".join(sorted({s.name for s in seats if s.plugin is not None}))
 
     def run_batch(template: np.ndarray, key: Any, start: int, out: np.ndarray,
                   chunks: int) -> None:
-        n = len(out)
-        chunks = max(1, min(int(chunks), n))
-        bad = np.full((chunks, 4), -1, np.int64)
-        bounds = [(c * n // chunks, (c + 1) * n // chunks) for c in range(chunks)]
+        def play(lo: int, hi: int, bad: np.ndarray, G: np.ndarray, RNG: np.ndarray) -> None:
+            play_games_with(choose, template, key, start, out, lo, hi, checked, bad, G, RNG)
 
-        def work(c: int) -> None:
-            lo, hi = bounds[c]
-            play_games_with(choose, template, key, start, out, lo, hi, checked, bad[c],
-                            np.empty(L.G_SIZE, np.int64), np.zeros(8, np.uint64))
-
-        threads = max(1, min(numba.get_num_threads(), chunks))
-        try:
-            if threads == 1:
-                for c in range(chunks):
-                    work(c)
-            else:
-                with ThreadPoolExecutor(threads) as pool:
-                    list(pool.map(work, range(chunks)))
-        except Exception as e:  # noqa: BLE001 - raised inside a plug-in
-            g = _first_raising_game(template, key, start, out, checked)
-            game = f"game {g}" if g is not None else f"games {start}..{start + n - 1}"
-            of = f" of seed {seed}" if seed is not None else ""
-            replay = (f"; replay: Game(rules, seats, seed={seed}, game_index={g})"
-                      if seed is not None and g is not None else "")
-            raise PluginError(f"plug-in strategy ({names}) raised {_first_line(e)} in "
-                              f"{game}{of}{replay}") from None
-        hit = bad[bad[:, 0] >= 0]
-        if len(hit):
-            g, move, phase, seat = (int(x) for x in hit[np.argmin(hit[:, 0])])
+        hit = _run_chunks(seats, seed, start, len(out), chunks, 4, play, "game")
+        if hit is not None:
+            g, move, phase, seat = (int(x) for x in hit)
             raise PluginError(illegal_message(seats, g, move, phase, seat, seed))
-
-    def _first_raising_game(template: np.ndarray, key: Any, start: int, out: np.ndarray,
-                            checked: bool) -> int | None:
-        """Play the batch again one game at a time to find the game that raised."""
-        scratch = np.zeros((1, out.shape[1]), out.dtype)
-        G = np.empty(L.G_SIZE, np.int64)
-        RNG = np.zeros(8, np.uint64)
-        bad = np.full(4, -1, np.int64)
-        for i in range(len(out)):
-            try:
-                play_games_with(choose, template, key, start + i, scratch, 0, 1, checked, bad,
-                                G, RNG)
-            except Exception:  # noqa: BLE001
-                return start + i
-        return None
 
     return run_batch
 
 
+def match_batch_for(seats: list[SeatStrategy], seed: int | None = None,
+                    checked: bool = True) -> Callable[..., None]:
+    """``batch_for`` for matches: ``match_nb.play_match_batch`` for built-ins
+    only, else the chunks of ``play_matches_with`` on threads, with the same
+    arguments ``(template, key, start, max_rounds, out, chunks)``."""
+    from unosim.simulate.match_nb import play_match_batch, play_matches_with
+
+    fns = plugin_functions(seats)
+    if not fns:
+        return play_match_batch
+    choose = chooser(fns)
+
+    def run_batch(template: np.ndarray, key: Any, start: int, max_rounds: int,
+                  out: np.ndarray, chunks: int) -> None:
+        def play(lo: int, hi: int, bad: np.ndarray, G: np.ndarray, RNG: np.ndarray) -> None:
+            play_matches_with(choose, template, key, start, max_rounds, out, lo, hi, checked,
+                              bad, G, RNG)
+
+        hit = _run_chunks(seats, seed, start, len(out), chunks, 6, play, "match")
+        if hit is not None:
+            m, move, phase, seat, rnd, player = (int(x) for x in hit)
+            raise PluginError(illegal_message(seats, m, move, phase, seat, seed,
+                                              match_round=rnd, player=player))
+
+    return run_batch
+
+
+def _run_chunks(seats: list[SeatStrategy], seed: int | None, start: int, n: int,
+                chunks: int, width: int, play: Callable[..., None],
+                unit: str) -> np.ndarray | None:
+    """Run ``play(lo, hi, bad, G, RNG)`` over ``chunks`` slices of ``n`` rows on
+    Numba's number of threads (the kernels release the GIL), each slice on its
+    own buffers. Returns the first illegal move's ``bad`` row (its first column
+    the game or match index), or None; an exception raised in a plug-in becomes
+    a one-line ``PluginError`` naming the first ``unit`` (game or match) that
+    raises it."""
+    chunks = max(1, min(int(chunks), n))
+    bad = np.full((chunks, width), -1, np.int64)
+    bounds = [(c * n // chunks, (c + 1) * n // chunks) for c in range(chunks)]
+
+    def work(c: int) -> None:
+        play(*bounds[c], bad[c], np.empty(L.G_SIZE, np.int64), np.zeros(8, np.uint64))
+
+    threads = max(1, min(numba.get_num_threads(), chunks))
+    try:
+        if threads == 1:
+            for c in range(chunks):
+                work(c)
+        else:
+            with ThreadPoolExecutor(threads) as pool:
+                list(pool.map(work, range(chunks)))
+    except Exception as e:  # noqa: BLE001 - raised inside a plug-in
+        g = _first_raising(play, start, n, width)
+        names = ", ".join(sorted({s.name for s in seats if s.plugin is not None}))
+        where = f"{unit} {g}" if g is not None else f"{unit}s {start}..{start + n - 1}"
+        of = f" of seed {seed}" if seed is not None else ""
+        replay = (f"; replay: Game(rules, seats, seed={seed}, game_index={g})"
+                  if seed is not None and g is not None and unit == "game" else "")
+        raise PluginError(f"plug-in strategy ({names}) raised {_first_line(e)} in "
+                          f"{where}{of}{replay}") from None
+    hit = bad[bad[:, 0] >= 0]
+    return hit[np.argmin(hit[:, 0])] if len(hit) else None
+
+
+def _first_raising(play: Callable[..., None], start: int, n: int, width: int) -> int | None:
+    """Play the rows again one at a time to find the first that raises."""
+    G = np.empty(L.G_SIZE, np.int64)
+    RNG = np.zeros(8, np.uint64)
+    bad = np.full(width, -1, np.int64)
+    for i in range(n):
+        try:
+            play(i, i + 1, bad, G, RNG)
+        except Exception:  # noqa: BLE001
+            return start + i
+    return None
+
+
 def illegal_message(seats: list[SeatStrategy], game: int, move: int, phase: int, seat: int,
-                    seed: int | None) -> str:
+                    seed: int | None, match_round: int = 0, player: int | None = None) -> str:
+    """The one-line report of an illegal move, with what replays it: the game's
+    seed and index, or for a match its index and round (seat ``seat`` then held
+    ``player``; in round 1 the players sit in their own seats)."""
     from unosim.simulate.game import move_name
 
     shown = str(move)
@@ -265,9 +307,14 @@ def illegal_message(seats: list[SeatStrategy], game: int, move: int, phase: int,
             shown = f"{move} ({move_name(move)})"
         except (KeyError, IndexError, ValueError):
             pass
-    who = seats[seat].label() if 0 <= seat < len(seats) else f"seat {seat}"
-    replay = (f"; replay: Game(rules, seats, seed={seed}, game_index={game})"
-              if seed is not None else "")
+    owner = seat if player is None else player
+    who = seats[owner].label() if 0 <= owner < len(seats) else f"seat {seat}"
+    where = f"game {game}" if not match_round else f"round {match_round} of match {game}"
+    # round 1 of match m is game m of a run of rounds; later rounds are reached by
+    # playing the match again (same seed and table), not by a Game of their own
+    replay = ""
+    if seed is not None and match_round <= 1:
+        replay = f"; replay: Game(rules, seats, seed={seed}, game_index={game})"
     return (f"strategy {who} at seat {seat} played the illegal move {shown} in phase "
-            f"{_PHASE_NAMES.get(phase, phase)}, game {game}"
+            f"{_PHASE_NAMES.get(phase, phase)}, {where}"
             + (f" of seed {seed}" if seed is not None else "") + replay)

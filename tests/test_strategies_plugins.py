@@ -17,6 +17,7 @@ from unosim.cli import main
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.simulate.game import Game, IllegalMove
+from unosim.simulate.match import play_match_records
 from unosim.simulate.round_nb import move_is_legal
 from unosim.simulate.rules import resolve
 from unosim.simulate.runner import play_records, run
@@ -141,12 +142,47 @@ def test_an_exception_in_a_plugin_is_reported_with_its_game():
     assert "raised ValueError: boom" in msg and "seed 7" in msg and "game_index=" in msg
 
 
-def test_plugins_are_refused_where_not_supported():
-    seats = [parse_strategy("hybrid")] + [parse_strategy("random")] * 3
-    from unosim.simulate.match import run_matches
+@pytest.mark.parametrize("variant", ["game-101", "lazy-scoring"])
+def test_plugin_copy_of_random_plays_the_same_matches(variant):
+    """Matches move players between seats every round; a plug-in follows its player."""
+    rules = resolve([variant])
+    ref = play_match_records(rules, [parse_strategy("random")] * 4, 5, 0, 300, chunks=3)
+    mixed = [parse_strategy(s) for s in ("random_copy", "random", "random", "random_copy")]
+    got = play_match_records(rules, mixed, 5, 0, 300, chunks=2)
+    assert np.array_equal(ref, got)
+    assert (ref[:, 0] > 1).sum() > 100  # players did change seats between rounds
 
-    with pytest.raises(UnosimError, match="match mode"):
-        run_matches(resolve(), seats, 10, seed=1)
+
+def test_an_illegal_move_in_a_match_names_the_match_and_round():
+    rules = resolve(["game-101"])
+    seats = [parse_strategy("random"), parse_strategy("illegal")] * 2
+    with pytest.raises(UnosimError) as e:
+        play_match_records(rules, seats, 7, 20, 30, chunks=3)
+    msg = str(e.value)
+    assert "illegal move 257 (pass)" in msg and "strategy illegal at seat" in msg
+    match = int(msg.split("round 1 of match ")[1].split()[0])
+    assert "seed 7" in msg and f"game_index={match}" in msg
+    # round 1 of match m is game m of a run of rounds: it replays
+    with pytest.raises(IllegalMove):
+        Game(rules, seats, seed=7, game_index=match).play_out()
+
+
+def test_an_exception_in_a_plugin_is_reported_with_its_match():
+    seats = [parse_strategy("raises")] + [parse_strategy("random")] * 3
+    with pytest.raises(UnosimError) as e:
+        play_match_records(resolve(["game-101"]), seats, 7, 0, 40, chunks=4)
+    assert "raised ValueError: boom in match 0 of seed 7" in str(e.value)
+
+
+def test_cli_runs_matches_with_a_plugin(capsys):
+    code, out, err = invoke(capsys, ["run", "--mode", "match", "--variant", "game-101",
+                                     "--strategy-file", f"{EXAMPLES}:hybrid", "--seat",
+                                     "0=hybrid", "--games", "200", "--seed", "3",
+                                     "--format", "json", "--no-progress"])
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["mode"] == "match" and s["matches"] == 200
+    assert "hybrid" in json.dumps(s)
 
 
 # ------------------------------------------------------------------ the O(1) check
