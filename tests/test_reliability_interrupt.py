@@ -33,6 +33,7 @@ from unosim.simulate.runner import run
 from unosim.strategies.registry import parse_strategy
 
 REPO = Path(__file__).resolve().parents[1]
+EXAMPLE_PLUGINS = REPO / "strategies" / "examples" / "plugins.py"
 BATCH = 500
 GAMES = 300_000
 
@@ -156,9 +157,12 @@ def test_kill_9_loses_at_most_the_games_since_the_last_checkpoint(capsys, tmp_pa
     assert stats(json.loads(done.stdout)) == stats(uninterrupted(capsys, argv))
 
 
-def test_matches_interrupt_and_resume(capsys, tmp_path):
+@pytest.mark.parametrize("plugin", [False, True], ids=["builtins", "plugin"])
+def test_matches_interrupt_and_resume(capsys, tmp_path, plugin):
     argv = ["--mode", "match", "--variant", "losers-score", "--games", "20000", "--seed", "4",
             "--seat", "1=defensive"]
+    if plugin:  # the resumed process loads the plug-in again from the checkpoint
+        argv += ["--strategy-file", f"{EXAMPLE_PLUGINS}:hybrid", "--seat", "2=hybrid"]
     partial, final = interrupt_and_resume(capsys, tmp_path, signal.SIGTERM, 143, argv,
                                           batch=20)
     assert stats(final) == stats(uninterrupted(capsys, argv))
