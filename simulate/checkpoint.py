@@ -92,10 +92,18 @@ def _file_digest(path: Path) -> str:
 def load_seat_plugins(ck: Checkpoint) -> None:
     """Load the plug-ins a checkpoint's seats use, refusing a changed file
     (UnosimError): the same code is needed to finish the run exactly."""
+    load_plugin_seats(ck.seats, "since the run started, so the run cannot be finished "
+                      "exactly")
+
+
+def load_plugin_seats(seats: list[dict[str, Any]], changed: str) -> None:
+    """Load the plug-ins of seats in the form of ``seats_of`` (a checkpoint's, or
+    a Dask task's on its worker) from their files, refusing a file that cannot
+    be read or whose SHA-256 differs: "PATH changed <changed>"."""
     from unosim.strategies.plugins import load_plugins
     from unosim.strategies.registry import PLUGINS
 
-    for s in ck.seats:
+    for s in seats:
         plug = s.get("plugin")
         if not plug or s["name"] in PLUGINS:
             continue
@@ -106,8 +114,7 @@ def load_seat_plugins(ck: Checkpoint) -> None:
             raise UnosimError(f"plug-in {s['name']}: cannot read {path} ({e.strerror or e})"
                               ) from None
         if digest != plug.get("sha256"):
-            raise UnosimError(f"plug-in {s['name']}: {path} changed since the run started, "
-                              "so the run cannot be finished exactly")
+            raise UnosimError(f"plug-in {s['name']}: {path} changed {changed}")
         load_plugins([plug["spec"]])
 
 

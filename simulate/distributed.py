@@ -16,6 +16,7 @@ from typing import Any
 
 from unosim.errors import UnosimError
 from unosim.simulate.aggregate import Aggregate
+from unosim.simulate.checkpoint import load_plugin_seats, seats_of
 from unosim.simulate.rules import Rules, resolve
 from unosim.simulate.runner import RunResult, play_records
 from unosim.strategies.registry import SeatStrategy, parse_strategy
@@ -24,8 +25,17 @@ DEFAULT_TASK_GAMES = 1 << 20
 
 
 def play_range(rule_values: dict[str, Any], seat_labels: list[str], seed: int, start: int,
-               n: int, batch: int = 1 << 16) -> Aggregate:
-    """Play games ``start .. start + n`` on this worker and return their totals."""
+               n: int, batch: int = 1 << 16,
+               plugin_seats: list[dict[str, Any]] | None = None) -> Aggregate:
+    """Play games ``start .. start + n`` on this worker and return their totals.
+
+    ``plugin_seats`` (``checkpoint.seats_of``) names the plug-in files the table
+    uses; the worker loads them from the same path, refusing a file whose SHA-256
+    differs from the one the run started with.
+    """
+    if plugin_seats:
+        load_plugin_seats(plugin_seats, "on this worker: every worker needs the same file "
+                          "at the same path")
     rules = resolve([], list(rule_values.items()))
     seats = [parse_strategy(label) for label in seat_labels]
     agg = Aggregate(players=rules["players"])
@@ -33,6 +43,19 @@ def play_range(rule_values: dict[str, Any], seat_labels: list[str], seed: int, s
         count = min(batch, start + n - first)
         agg.add_records(play_records(rules, seats, seed, first, count, chunks=8))
     return agg
+
+
+def plugin_seats_of(seats: list[SeatStrategy]) -> list[dict[str, Any]]:
+    """What a worker needs to load the table's plug-ins (path and SHA-256), or a
+    one-line error for a plug-in registered from Python, which has no file."""
+    from unosim.strategies.plugins import PluginError
+    from unosim.strategies.registry import PLUGINS
+
+    for s in seats:
+        if s.plugin is not None and PLUGINS[s.name].source.startswith("<python>"):
+            raise PluginError(f"plug-in strategy {s.name} was registered from Python, not "
+                              "loaded from a file, so Dask workers cannot load it")
+    return [d for d in seats_of(seats) if "plugin" in d]
 
 
 def connect(address: str | None) -> Any:
@@ -69,16 +92,15 @@ def run_dask(
     """Play ``games`` rounds as tasks of ``task_games`` on the cluster of ``client``."""
     from dask.distributed import as_completed
 
-    from unosim.strategies.plugins import refuse_plugins
-
-    refuse_plugins(seats, "on a Dask cluster (--backend dask) yet")
+    plugins = plugin_seats_of(seats)
     labels = [s.label() for s in seats]
     values = rules.as_dict()
     starts = list(range(0, games, task_games))
     sizes = [min(task_games, games - s) for s in starts]
     t0 = time.perf_counter()
     futures = client.map(play_range, [values] * len(starts), [labels] * len(starts),
-                         [seed] * len(starts), starts, sizes, pure=False)
+                         [seed] * len(starts), starts, sizes, plugin_seats=plugins,
+                         pure=False)
     agg = Aggregate(players=rules["players"])
     partial = False
     try:

@@ -182,13 +182,6 @@ def has_plugins(seats: list[SeatStrategy]) -> bool:
     return any(s.plugin is not None for s in seats)
 
 
-def refuse_plugins(seats: list[SeatStrategy], what: str) -> None:
-    """One-line error where plug-ins are not supported (yet)."""
-    names = sorted({s.name for s in seats if s.plugin is not None})
-    if names:
-        raise PluginError(f"plug-in strategies ({', '.join(names)}) are not supported {what}")
-
-
 def batch_for(seats: list[SeatStrategy], seed: int | None = None,
               checked: bool = True) -> Callable[..., None]:
     """The batch kernel for a table: ``round_nb.play_batch`` for built-ins only,

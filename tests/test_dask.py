@@ -58,3 +58,48 @@ def test_killed_worker_does_not_change_the_result(client):
     assert len(done) == 30
     assert client.run(os.getpid) != pids  # the nanny restarted the killed worker
     assert got.agg.same_as(expected)
+
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "strategies", "examples", "plugins.py")
+
+
+def test_plugins_are_loaded_on_the_workers(client):
+    """random_copy (the built-in random as a plug-in) plays the same games there."""
+    from unosim.strategies.plugins import load_plugins
+
+    load_plugins([f"{EXAMPLES}:random_copy"])
+    rules = resolve()
+    seats = [parse_strategy(s) for s in ("random_copy", "random", "random_copy", "random")]
+    d = run_dask(rules, seats, 60_000, seed=5, client=client, task_games=20_000)
+    assert d.agg.same_as(run(rules, [parse_strategy("random")] * 4, 60_000, seed=5).agg)
+
+
+def test_a_plugin_without_a_file_is_refused(client):
+    import numba
+
+    from unosim.errors import UnosimError
+    from unosim.strategies import api
+    from unosim.strategies.plugins import plugin
+
+    @numba.njit
+    def notebook_strategy(G, rng):
+        return api.builtin_move(api.RANDOM, G, rng)
+
+    plugin(notebook_strategy)
+    seats = [parse_strategy("notebook_strategy")] + [parse_strategy("random")] * 3
+    with pytest.raises(UnosimError, match="registered from Python"):
+        run_dask(resolve(), seats, 1000, seed=1, client=client)
+
+
+def test_a_worker_refuses_a_different_plugin_file(tmp_path):
+    """A worker whose copy of the plug-in file differs would play other games."""
+    from unosim.errors import UnosimError
+    from unosim.simulate.distributed import play_range
+
+    f = tmp_path / "mine.py"
+    f.write_text(open(EXAMPLES).read())
+    seat = {"name": "mine_copy", "params": {},
+            "plugin": {"spec": f"{f}:random_copy", "sha256": "0" * 64}}
+    with pytest.raises(UnosimError, match="changed on this worker"):
+        play_range(resolve().as_dict(), ["random"] * 4, 1, 0, 10, plugin_seats=[seat])
