@@ -25,6 +25,7 @@ import numpy as np
 
 from unosim.errors import UnosimError
 from unosim.reports import metrics as MX
+from unosim.reports.render import decimals_for
 from unosim.reports.stats import Z95, diff_ci, mean_se, wilson
 from unosim.simulate.rules import Rules
 from unosim.strategies.registry import SeatStrategy
@@ -354,13 +355,6 @@ class Comparison:
 def _players_text(c: Comparison) -> str:
     ps = sorted({v.rules["players"] for v in c.variants})
     return f"{ps[0]} players" if len(ps) == 1 else "players " + "/".join(map(str, ps))
-
-
-def decimals_for(half_width: float) -> int:
-    """Decimals that show a quantity known to +-half_width without false precision."""
-    if not math.isfinite(half_width) or half_width <= 0:
-        return 2
-    return int(min(4, max(0, -math.floor(math.log10(half_width)))))
 
 
 def dec_for_value(x: float, dec: int) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from unosim.reports.render import plus_minus
 from unosim.reports.stats import hist_quantile, mean_se, wilson
 from unosim.simulate.match import MatchAggregate, MatchResult
 
@@ -83,14 +84,6 @@ def summarize_matches(res: MatchResult, variant: str) -> dict[str, Any]:
     return out
 
 
-def _pm(mean: float, se: float) -> str:
-    if not math.isfinite(mean):
-        return "n/a"
-    dec = 2 if not math.isfinite(se) or se == 0 else int(
-        min(4, max(0, -math.floor(math.log10(se)))))
-    return f"{mean:,.{dec}f} ± {se:.{dec}f}"
-
-
 def _q(x: float) -> str:
     return "n/a" if not math.isfinite(x) else f"{x:,.0f}"
 
@@ -134,7 +127,7 @@ def render_match_table(s: dict[str, Any]) -> str:
     for label, key in (("rounds", "rounds"), ("turns", "turns"),
                        (f"winner's final score ({score_word})", "winner_score"),
                        (f"final score, all players ({score_word})", "final_score")):
-        lines.append(f"  {label:<32}{_pm(s[key + '_mean'], s[key + '_se']):>18}"
+        lines.append(f"  {label:<32}{plus_minus(s[key + '_mean'], s[key + '_se']):>18}"
                      f"{_q(s[key + '_median']):>9}{_q(s[key + '_p90']):>8}")
     lines.append("")
     lines.append("Per player, mean per match: final score / rounds won / rounds lost "

@@ -11,9 +11,22 @@ def _f(x: float, digits: int = 2) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:,.{digits}f}"
 
 
-def _pm(mean: float, se: float) -> str:
-    digits = 2 if abs(mean) >= 1 or mean == 0 else 3
-    return f"{_f(mean, digits)} ± {_f(se, digits)}"
+def decimals_for(half_width: float) -> int:
+    """Decimals that show a quantity known to +-half_width without false precision
+    (at most 4; 2 when the uncertainty is zero or unknown)."""
+    if half_width is None or not math.isfinite(half_width) or half_width <= 0:
+        return 2
+    return int(min(4, max(0, -math.floor(math.log10(half_width)))))
+
+
+def plus_minus(mean: float, se: float) -> str:
+    """``mean ± se`` to the standard error's first significant digit: a mean of
+    0.0041 per round is not printed as 0.004 ± 0.000."""
+    if mean is None or not math.isfinite(mean):
+        return "n/a"
+    dec = decimals_for(se)
+    return f"{mean:,.{dec}f} ± {se:.{dec}f}"
+
 
 
 def render_table(s: dict[str, Any]) -> str:
@@ -48,7 +61,7 @@ def render_table(s: dict[str, Any]) -> str:
     ]
     for label, key in rows:
         lines.append(
-            f"  {label:<24}{_pm(s[key + '_mean'], s[key + '_se']):>18}"
+            f"  {label:<24}{plus_minus(s[key + '_mean'], s[key + '_se']):>18}"
             f"{_f(s[key + '_median'], 0):>9}{_f(s[key + '_p90'], 0):>8}"
         )
     for label, key in [
@@ -56,7 +69,7 @@ def render_table(s: dict[str, Any]) -> str:
         ("cards drawn, penalty", "penalty_drawn"),
         ("reshuffles", "reshuffles"),
     ]:
-        lines.append(f"  {label:<24}{_pm(s[key + '_mean'], s[key + '_se']):>18}")
+        lines.append(f"  {label:<24}{plus_minus(s[key + '_mean'], s[key + '_se']):>18}")
     events = [
         ("jump-ins", "jump_ins"),
         ("hand swaps and trades", "swaps"),
@@ -67,7 +80,7 @@ def render_table(s: dict[str, Any]) -> str:
     ]
     for label, key in events:
         if s.get(key + "_mean"):
-            lines.append(f"  {label:<24}{_pm(s[key + '_mean'], s[key + '_se']):>18}")
+            lines.append(f"  {label:<24}{plus_minus(s[key + '_mean'], s[key + '_se']):>18}")
     if s.get("max_stack_mean") and s["rules"]["stacking"] != "none":
         dist = s["max_stack_distribution"]
         n = sum(dist)

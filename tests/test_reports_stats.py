@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from unosim.reports import metrics as MX
-from unosim.reports.compare import Comparison, VariantSpec, dec_for_value, decimals_for
+from unosim.reports.compare import Comparison, VariantSpec, dec_for_value
+from unosim.reports.render import decimals_for, plus_minus
 from unosim.reports.stats import Z95, diff_ci, hist_quantile, mean_se, wilson
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
@@ -114,6 +115,14 @@ def test_decimals_follow_the_interval():
     assert decimals_for(0.2) == 1
     assert decimals_for(3.0) == 0
     assert decimals_for(0.00001) == 4  # capped
+
+
+def test_plus_minus_shows_the_first_significant_digit_of_the_se():
+    assert plus_minus(0.004126, 0.0000641) == "0.0041 ± 0.0001"
+    assert plus_minus(49.64, 0.0213) == "49.64 ± 0.02"
+    assert plus_minus(122.96, 0.05) == "122.96 ± 0.05"
+    assert plus_minus(0.0, 0.0) == "0.00 ± 0.00"
+    assert plus_minus(float("nan"), 0.1) == "n/a"
     assert dec_for_value(-0.003, 1) == 3  # never print "-0.0"
     assert dec_for_value(3.1, 1) == 1
 
