@@ -405,7 +405,7 @@ def run_compare(
     variant (progress).
     """
     from unosim.simulate.match import DEFAULT_MATCH_BATCH, DEFAULT_MAX_ROUNDS, run_matches
-    from unosim.simulate.runner import DEFAULT_BATCH, max_workers
+    from unosim.simulate.runner import DEFAULT_BATCH, check_workers
     from unosim.simulate.runner import run as run_rounds
 
     if mode not in MODES:
@@ -413,7 +413,7 @@ def run_compare(
     if not 1 <= len(variants) <= MAX_VARIANTS:
         raise UnosimError(f"compare takes 1..{MAX_VARIANTS} variants, got {len(variants)}")
     max_rounds = DEFAULT_MAX_ROUNDS if max_rounds is None else max_rounds
-    workers = max_workers() if workers is None else workers
+    workers = check_workers(workers)
     if batch is None:
         batch = DEFAULT_BATCH if mode == "round" else DEFAULT_MATCH_BATCH
     extract = MX.extractor(mode)

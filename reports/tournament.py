@@ -226,9 +226,7 @@ def run_tournament(
     """Play every lineup for the same ``ceil(games / lineups)`` games of ``seed``."""
     import time
 
-    import numba
-
-    from unosim.simulate.runner import base_seed, game_template, max_workers
+    from unosim.simulate.runner import base_seed, game_template, use_workers
     from unosim.strategies.plugins import batch_for
 
     labels = [s.label() for s in strategies]
@@ -238,10 +236,7 @@ def run_tournament(
     n = int(rules["players"])
     table = lineups(len(strategies), n, seating)
     per = max(1, -(-games // len(table)))
-    workers = max_workers() if workers is None else workers
-    if not 1 <= workers <= max_workers():
-        raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")
-    numba.set_num_threads(workers)
+    workers = use_workers(workers)
     key = base_seed(seed)
     totals = Totals(len(strategies), n)
     out = np.zeros((min(BATCH, per), L.N_G), np.int32)

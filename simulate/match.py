@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 
 from unosim.errors import UnosimError
@@ -19,7 +18,7 @@ from unosim.simulate import layout as L
 from unosim.simulate import match_nb as M
 from unosim.simulate.aggregate import HIST_BINS
 from unosim.simulate.rules import Rules
-from unosim.simulate.runner import base_seed, game_template, max_workers
+from unosim.simulate.runner import base_seed, game_template, use_workers
 from unosim.strategies.plugins import match_batch_for
 from unosim.strategies.registry import SeatStrategy
 
@@ -160,10 +159,7 @@ def run_matches(
     if len(seats) != rules["players"]:
         raise UnosimError(f"{len(seats)} strategies given for {rules['players']} players")
     check_match_rules(rules, max_rounds)
-    workers = max_workers() if workers is None else workers
-    if not 1 <= workers <= max_workers():
-        raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")
-    numba.set_num_threads(workers)
+    workers = use_workers(workers)
     template = game_template(rules, seats)
     key = base_seed(seed)
     agg = resume_from if resume_from is not None else MatchAggregate(players=rules["players"])

@@ -27,6 +27,22 @@ def max_workers() -> int:
     return int(numba.config.NUMBA_NUM_THREADS)
 
 
+def check_workers(workers: int | None) -> int:
+    """The threads a run uses: ``workers``, or every core when None; a one-line
+    error outside 1..cores."""
+    n = max_workers() if workers is None else workers
+    if not 1 <= n <= max_workers():
+        raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")
+    return n
+
+
+def use_workers(workers: int | None) -> int:
+    """``check_workers``, and set Numba's thread count to it."""
+    n = check_workers(workers)
+    numba.set_num_threads(n)
+    return n
+
+
 def base_seed(seed: int) -> np.uint64:
     """The 64-bit key every game's generators are derived from."""
     return np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
@@ -93,10 +109,7 @@ def run(
     """
     if len(seats) != rules["players"]:
         raise UnosimError(f"{len(seats)} strategies given for {rules['players']} players")
-    workers = max_workers() if workers is None else workers
-    if not 1 <= workers <= max_workers():
-        raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")
-    numba.set_num_threads(workers)
+    workers = use_workers(workers)
     template = game_template(rules, seats)
     key = base_seed(seed)
     agg = resume_from if resume_from is not None else Aggregate(players=rules["players"])

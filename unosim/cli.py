@@ -317,10 +317,9 @@ def _with_progress_bar(show: bool, total: int, job: Any, with_totals: bool, stop
 
 
 def _check_workers(workers: int | None) -> None:
-    from unosim.simulate.runner import max_workers
+    from unosim.simulate.runner import check_workers
 
-    if workers is not None and not 1 <= workers <= max_workers():
-        raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")
+    check_workers(workers)
 
 
 #: the options `run --resume DIR` takes; the others come from the checkpoint
