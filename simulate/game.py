@@ -116,8 +116,7 @@ class Game:
         self.G = game_template(self.rules, self.seats)
         self.RNG = np.zeros(8, np.uint64)
         key = base_seed(seed)
-        seed_game(key, game_index, 0, self.RNG)
-        seed_game(key, game_index, 1, self.RNG)
+        seed_game(key, game_index, self.RNG)
         deal(self.G, self.RNG)
 
     def _h(self, p: int, c: int) -> int:

@@ -247,8 +247,7 @@ def play_match_batch(template, base_seed, start, max_rounds, out, n_chunks):
         RNG = np.zeros(8, np.uint64)
         for i in range(lo, hi):
             g = start + i
-            seed_game(base_seed, g, 0, RNG)
-            seed_game(base_seed, g, 1, RNG)
+            seed_game(base_seed, g, RNG)
             play_match(G, template, RNG, max_rounds, out, i)
 
 
@@ -291,8 +290,7 @@ def play_matches_with(choose, template, base_seed, start, max_rounds, out, lo, h
         G[k] = template[k]
     for i in range(lo, hi):
         g = start + i
-        seed_game(base_seed, g, 0, RNG)
-        seed_game(base_seed, g, 1, RNG)
+        seed_game(base_seed, g, RNG)
         illegal, m, rnd, off = play_match_with(choose, G, template, RNG, max_rounds, out, i,
                                                checked)
         if illegal:

@@ -30,17 +30,18 @@ def splitmix64(x):
 
 
 @kernel
-def seed_game(base, game_index, stream, s):
-    """Fill stream ``stream`` of the xoshiro states ``s`` (uint64[8]) for one game.
+def seed_game(base, game_index, s):
+    """Fill the xoshiro states ``s`` (uint64[8]) of one game: both streams.
 
     Stream 0 shuffles the cards, stream 1 feeds strategies and table randomness, so
     two variants run with the same seed see the same deals (common random numbers).
     """
-    x = splitmix64(base ^ (np.uint64(game_index) * _GOLDEN))
-    x = splitmix64(x + np.uint64(stream + 1))
-    for i in range(4):
-        x = x + _GOLDEN
-        s[4 * stream + i] = splitmix64(x)
+    for stream in range(2):
+        x = splitmix64(base ^ (np.uint64(game_index) * _GOLDEN))
+        x = splitmix64(x + np.uint64(stream + 1))
+        for i in range(4):
+            x = x + _GOLDEN
+            s[4 * stream + i] = splitmix64(x)
 
 
 @kernel_inline

@@ -146,8 +146,7 @@ def play_batch(template, base_seed, start, out, n_chunks):
         RNG = np.zeros(8, np.uint64)
         for i in range(lo, hi):
             g = start + i
-            seed_game(base_seed, g, 0, RNG)
-            seed_game(base_seed, g, 1, RNG)
+            seed_game(base_seed, g, RNG)
             wp = play_round(G, RNG)
             record_round(G, wp, out, i)
 
@@ -216,8 +215,7 @@ def play_games_with(choose, template, base_seed, start, out, lo, hi, checked, ba
         G[k] = template[k]
     for i in range(lo, hi):
         g = start + i
-        seed_game(base_seed, g, 0, RNG)
-        seed_game(base_seed, g, 1, RNG)
+        seed_game(base_seed, g, RNG)
         illegal, m = play_round_with(choose, G, RNG, checked)
         if illegal:
             bad[0] = g

@@ -46,8 +46,7 @@ def reference_match(rules, seat_list, seed, m, max_rounds=1000):
     G = T.copy()
     RNG = np.zeros(8, np.uint64)
     key = base_seed(seed)
-    seed_game(key, m, 0, RNG)
-    seed_game(key, m, 1, RNG)
+    seed_game(key, m, RNG)
     n, scoring, target = rules["players"], rules["scoring"], rules["target_score"]
     score, wins, losses = [0] * n, [0] * n, [0] * n
     dealer = n - 1  # player numbers = seats of round 1; the dealer sits right of seat 0
