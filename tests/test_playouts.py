@@ -15,10 +15,10 @@ import random
 import pytest
 
 from unosim.errors import UnosimError
-from unosim.selfcheck import check_end, check_state
+from unosim.selfcheck import check_end, check_state, random_overrides
 from unosim.simulate import layout as L
 from unosim.simulate.game import Game
-from unosim.simulate.rules import SCHEMA, preset_names, resolve
+from unosim.simulate.rules import preset_names, resolve
 from unosim.strategies.registry import BUILTINS, parse_strategy
 
 STRATS = [
@@ -57,28 +57,11 @@ def test_presets_keep_invariants(preset, players):
 
 
 def _random_rules(rnd: random.Random):
-    """A random valid rule set: each key set with probability 1/2 (retry when the
-    combination is refused by validation)."""
+    """A random valid rule set drawn as ``unosim selfcheck`` draws them (retry
+    when the combination is refused by validation)."""
     while True:
-        pick = {}
-        for key, k in SCHEMA.items():
-            if rnd.random() < 0.5 or key in ("turn_cap", "target_score"):
-                continue
-            if k.kind == "bool":
-                pick[key] = rnd.choice([True, False])
-            elif k.kind == "choice":
-                pick[key] = rnd.choice(list(k.implemented or k.choices))
-            elif k.kind == "float":
-                pick[key] = rnd.choice([0.0, 0.3, 1.0])
-            elif key == "uno_penalty":
-                pick[key] = rnd.randint(0, 4)
-            elif key.startswith("deck."):
-                pick[key] = rnd.randint(max(0, k.default - 1), k.default + 1)
-        players = rnd.randint(2, 10)
-        pick["players"] = players
-        pick["hand_size"] = rnd.randint(1, min(20, 100 // players))
         try:
-            return resolve([], list(pick.items()))
+            return resolve([], list(random_overrides(rnd).items()))
         except UnosimError:
             continue
 
