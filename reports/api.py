@@ -23,8 +23,7 @@ import numpy as np
 import pandas as pd
 
 from unosim.errors import UnosimError
-from unosim.reports.commands import build_variants, split_variant
-from unosim.reports.compare import MODES, Comparison, run_compare
+from unosim.reports.compare import MODES, Comparison, build_variants, run_compare, split_variant
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules, resolve
 from unosim.strategies.registry import SeatStrategy, parse_strategy

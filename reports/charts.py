@@ -22,7 +22,7 @@ from matplotlib import rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from unosim.reports.atomic import write_bytes_atomic
+from unosim.common import write_bytes_atomic
 
 _IDS = itertools.count()
 

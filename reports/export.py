@@ -1,10 +1,13 @@
-"""Files a run writes: a flat CSV of the summary (JSON is written by render)."""
+"""Files a run or a comparison writes: summary JSON and CSV, charts and report.html."""
 
 from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 from typing import Any
+
+from unosim.common import write_text_atomic
 
 
 def flatten(summary: dict[str, Any]) -> dict[str, Any]:
@@ -34,3 +37,56 @@ def summary_csv(summary: dict[str, Any]) -> str:
     for k, v in flatten(summary).items():
         w.writerow([k, v])
     return buf.getvalue()
+
+
+def flat_strategies(summary: dict[str, Any]) -> dict[str, Any]:
+    """Match summaries hold a list of per-strategy records: one CSV key per field."""
+    if "strategy_wins" not in summary:
+        return summary
+    out = {k: v for k, v in summary.items() if k != "strategy_wins"}
+    for row in summary["strategy_wins"]:
+        name = row["strategy"]
+        out[f"strategy.{name}.wins"] = row["wins"]
+        out[f"strategy.{name}.win_share"] = row["win_share"]
+        out[f"strategy.{name}.win_share_low"], out[f"strategy.{name}.win_share_high"] = (
+            row["win_share_ci95"])
+        out[f"strategy.{name}.fair_share"] = row["fair_share"]
+    return out
+
+
+def write_summary_files(out_dir: Path, summary: dict[str, Any]) -> None:
+    """``summary.json`` and ``summary.csv`` of a run (rounds or matches)."""
+    from unosim.reports.render import render_json
+
+    write_text_atomic(out_dir / "summary.json", render_json(summary) + "\n")
+    write_text_atomic(out_dir / "summary.csv", summary_csv(flat_strategies(summary)))
+
+
+def _csv_rows(rows: list[dict[str, Any]]) -> str:
+    buf = io.StringIO()
+    if rows:
+        w = csv.DictWriter(buf, fieldnames=list(rows[0]))
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+    return buf.getvalue()
+
+
+def write_report_files(cmp: Any, out_dir: Path, text: str) -> list[str]:
+    """Charts (PNG and SVG) and the self-contained report.html of a comparison (or of
+    one run, as a comparison of one variant)."""
+    from unosim.reports.charts import figures, save_figures
+    from unosim.reports.html import comparison_html
+
+    svgs = save_figures(figures(cmp), out_dir)
+    write_text_atomic(out_dir / "report.html", comparison_html(cmp, svgs, text))
+    return [*(f"{n}.png" for n in svgs), *(f"{n}.svg" for n in svgs), "report.html"]
+
+
+def write_compare_outputs(cmp: Any, out_dir: Path, text: str) -> list[str]:
+    """Every file of ``compare --out``; returns their names."""
+    from unosim.reports.render import render_json
+
+    write_text_atomic(out_dir / "summary.json", render_json(cmp.to_dict()) + "\n")
+    write_text_atomic(out_dir / "summary.csv", _csv_rows(cmp.rows()))
+    return ["summary.json", "summary.csv", *write_report_files(cmp, out_dir, text)]

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from unosim.common import temp_path
 from unosim.errors import UnosimError
-from unosim.reports.atomic import temp_path
 
 
 def check_parquet_path(path: str) -> Path:
@@ -81,3 +81,35 @@ class RecordWriter:
             self.writer.close()
         finally:
             self.tmp.unlink(missing_ok=True)
+
+
+class RecordSaver:
+    """``--save-games`` of a run or a comparison: every batch of records into one
+    Parquet file (with a ``variant`` column in a comparison); does nothing without
+    a path, so a command can always hand it its batches."""
+
+    def __init__(self, path: Path | None, mode: str, variants: list[str] | None = None):
+        self.writer: RecordWriter | None = None
+        self.variants = variants
+        if path is None:
+            return
+        from unosim.simulate.layout import GAME_FIELDS
+        from unosim.simulate.match_nb import MATCH_FIELDS
+
+        fields = GAME_FIELDS if mode == "round" else MATCH_FIELDS
+        consts = {"variant": ""} if variants else None
+        self.writer = RecordWriter(path, fields, consts)
+
+    def hook(self, vi: int, first: int, rec: Any) -> None:
+        if self.writer is not None:
+            consts = {"variant": self.variants[vi]} if self.variants else None
+            self.writer.write(first, rec, consts)
+
+    def close(self, ok: bool) -> None:
+        """Rename the file into place after a finished run; drop it otherwise."""
+        if self.writer is None:
+            return
+        if ok:
+            self.writer.close()
+        else:
+            self.writer.abort()

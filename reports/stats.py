@@ -1,9 +1,6 @@
-"""Interval arithmetic for the reports: binomial and mean intervals, quantiles.
-
-Win rates use the Wilson score interval (sound near 0 and 1 and for small
-samples); means use the normal interval from the standard error, which is
-accurate at the sample sizes a simulation produces.
-"""
+"""Interval arithmetic for the reports: quantiles and differences of means, on top
+of the Wilson and mean intervals of ``unosim.common`` (which the engine's
+``--precision`` stop uses too)."""
 
 from __future__ import annotations
 
@@ -11,29 +8,9 @@ import math
 
 import numpy as np
 
-Z95 = 1.959963984540054
+from unosim.common import Z95, mean_se, wilson
 
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for ``k`` successes in ``n`` trials."""
-    if n <= 0:
-        return (math.nan, math.nan)
-    p = k / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def mean_se(total: float, total_sq: float, n: int) -> tuple[float, float]:
-    """Mean and standard error of the mean from a sum and a sum of squares."""
-    if n <= 0:
-        return (math.nan, math.nan)
-    mean = total / n
-    if n == 1:
-        return (mean, math.nan)
-    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
-    return (mean, math.sqrt(var / n))
+__all__ = ["Z95", "diff_ci", "hist_quantile", "mean_se", "wilson"]
 
 
 def hist_quantile(hist: np.ndarray, q: float) -> float:

@@ -109,3 +109,14 @@ def _house_rule_figures(res: RunResult, agg: Aggregate) -> dict[str, Any]:
             agg.stage_sums[i] / n if n else float("nan") for i in range(players)
         ]
     return out
+
+
+def run_summary(res: RunResult, variant: str, backend: str,
+                precision: float | None = None) -> dict[str, Any]:
+    """``unosim run``'s summary: the same keys on every backend and every path (with
+    or without ``--save-games``, ``--report`` or ``--precision``)."""
+    out = summarize(res, variant)
+    out["backend"] = backend
+    out["precision_target"] = precision
+    out["precision_reached"] = res.precision_reached
+    return out

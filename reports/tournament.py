@@ -226,8 +226,8 @@ def run_tournament(
     """Play every lineup for the same ``ceil(games / lineups)`` games of ``seed``."""
     import time
 
+    from unosim.simulate.plugin_batch import batch_for
     from unosim.simulate.runner import base_seed, game_template, use_workers
-    from unosim.strategies.plugins import batch_for
 
     labels = [s.label() for s in strategies]
     dup = sorted({x for x in labels if labels.count(x) > 1})

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 
 from unosim import __version__
+from unosim.common import write_text_atomic
 from unosim.errors import UnosimError
-from unosim.reports.atomic import write_text_atomic
 from unosim.simulate.aggregate import Aggregate
 
 FILE_NAME = "checkpoint.json"

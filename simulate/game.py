@@ -25,6 +25,7 @@ import numpy as np
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.simulate.cards import COLOURS, N_RANKS, POINTS, WILD, card_name, parse_card
+from unosim.simulate.moves import PHASES, move_name, parse_move
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import Rules, resolve
 from unosim.simulate.runner import base_seed, game_template
@@ -40,64 +41,11 @@ from unosim.simulate.step_nb import (
 from unosim.strategies.plugins import chooser_for
 from unosim.strategies.registry import SeatStrategy, parse_strategy
 
-PHASES = {
-    L.PH_TURN: "turn",
-    L.PH_DRAWN: "drawn",
-    L.PH_CHALLENGE: "challenge",
-    L.PH_PENALTY: "penalty",
-    L.PH_COLOUR: "colour",
-    L.PH_SKIP: "skip",
-    L.PH_JUMP: "jump",
-    L.PH_TARGET: "target",
-    L.PH_GIVE: "give",
-    L.PH_OVER: "over",
-}
-_SPECIAL = {
-    "draw": L.MV_DRAW,
-    "pass": L.MV_PASS,
-    "take": L.MV_TAKE,
-    "challenge": L.MV_CHALLENGE,
-    "accept": L.MV_ACCEPT,
-}
-
 
 class IllegalMove(UnosimError):
     """A move that ``legal_moves`` does not offer in this state."""
 
 
-def move_name(m: int) -> str:
-    for name, v in _SPECIAL.items():
-        if m == v:
-            return name
-    if L.MV_COLOUR <= m < L.MV_COLOUR + 4:
-        return "colour:" + COLOURS[m - L.MV_COLOUR]
-    if L.MV_TARGET <= m < L.MV_TARGET + L.MAX_PLAYERS:
-        return f"target:{m - L.MV_TARGET}"
-    if L.MV_GIVE <= m < L.MV_GIVE + 64:
-        return "give:" + card_name(m - L.MV_GIVE)
-    t, c = m % 64, m // 64
-    return card_name(t) + (":" + COLOURS[c] if t >= WILD else "")
-
-
-def parse_move(text: str) -> int:
-    s = text.strip().lower()
-    if s in _SPECIAL:
-        return _SPECIAL[s]
-    head, _, colour = s.partition(":")
-    if head in ("colour", "color"):
-        return L.MV_COLOUR + COLOURS.index(colour)
-    if head == "target":
-        return L.MV_TARGET + int(colour)
-    if head == "give":
-        return L.MV_GIVE + parse_card(colour)
-    t = parse_card(head)
-    if t >= WILD:
-        if colour not in COLOURS:
-            raise UnosimError(f"move {text!r}: a wild needs a colour, e.g. {head}:red")
-        return t + 64 * COLOURS.index(colour)
-    if colour:
-        raise UnosimError(f"move {text!r}: only a wild names a colour")
-    return t
 
 
 class Game:

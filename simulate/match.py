@@ -17,9 +17,9 @@ from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.simulate import match_nb as M
 from unosim.simulate.aggregate import HIST_BINS
+from unosim.simulate.plugin_batch import match_batch_for
 from unosim.simulate.rules import Rules
 from unosim.simulate.runner import base_seed, game_template, use_workers
-from unosim.strategies.plugins import match_batch_for
 from unosim.strategies.registry import SeatStrategy
 
 MATCH_FIELDS = M.MATCH_FIELDS

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from unosim.errors import UnosimError
+from unosim.errors import UnosimError, did_you_mean
 from unosim.simulate import layout as L
 from unosim.simulate.cards import (
     DOWNPOUR_ONE,
@@ -142,7 +142,8 @@ def defaults() -> dict[str, Any]:
 def parse_value(key: str, raw: Any) -> Any:
     """Check and convert one value for ``key`` (strings from the CLI or TOML values)."""
     if key not in SCHEMA:
-        raise UnosimError(f"unknown rule key {key!r} (see `unosim rules --keys`)")
+        raise UnosimError(f"unknown rule key {key!r}{did_you_mean(key, SCHEMA)}; see "
+                          "`unosim rules --keys`")
     k = SCHEMA[key]
     if k.kind == "bool":
         if isinstance(raw, bool):
@@ -156,7 +157,8 @@ def parse_value(key: str, raw: Any) -> Any:
     if k.kind == "choice":
         s = str(raw).strip()
         if s not in k.choices:
-            raise UnosimError(f"rule {key}: {raw!r} is not one of {', '.join(k.choices)}")
+            raise UnosimError(f"rule {key}: {raw!r} is not one of {', '.join(k.choices)}"
+                              + did_you_mean(s, k.choices))
         return s
     if isinstance(raw, bool):
         raise UnosimError(f"rule {key}: expected a number, got {raw!r}")
@@ -209,8 +211,8 @@ def load_preset(name: str) -> tuple[str, dict[str, Any]]:
     path = resources.files("unosim.configs") / f"{name}.toml"
     if not name or not path.is_file():
         raise UnosimError(
-            f"unknown variant {name!r}; known variants: {', '.join(preset_names())} "
-            "(or a path to a .toml file)"
+            f"unknown variant {name!r}{did_you_mean(name, preset_names())}; known variants: "
+            f"{', '.join(preset_names())} (or a path to a .toml file)"
         )
     return parse_variant(path.read_text(encoding="utf-8"), f"variant {name}")
 

@@ -16,8 +16,8 @@ import numpy as np
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.simulate.aggregate import Aggregate
+from unosim.simulate.plugin_batch import batch_for
 from unosim.simulate.rules import Rules, lower
-from unosim.strategies.plugins import batch_for
 from unosim.strategies.registry import SeatStrategy, seat_template
 
 DEFAULT_BATCH = 1 << 16
@@ -148,7 +148,7 @@ def run(
 
 def seat0_half_width(agg: Aggregate) -> float:
     """Half-width of the 95% Wilson interval of seat 0's win rate."""
-    from unosim.reports.stats import wilson
+    from unosim.common import wilson
 
     lo, hi = wilson(int(agg.wins[0]), agg.games)
     return (hi - lo) / 2

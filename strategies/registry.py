@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from unosim.errors import UnosimError
+from unosim.errors import UnosimError, did_you_mean
 from unosim.simulate import layout as L
 from unosim.simulate.rng_nb import probability_threshold
 from unosim.strategies import builtin_nb as B
@@ -117,7 +117,8 @@ def parse_strategy(text: str) -> SeatStrategy:
     name, _, rest = text.strip().partition(":")
     name = name.strip()
     if name not in BUILTINS and name not in PLUGINS:
-        raise UnosimError(f"unknown strategy {name!r}; known: {', '.join(strategy_names())}"
+        raise UnosimError(f"unknown strategy {name!r}{did_you_mean(name, strategy_names())}; "
+                          f"known: {', '.join(strategy_names())}"
                           + ("" if PLUGINS else " (or load one with --strategy-file)"))
     params: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):

@@ -14,8 +14,7 @@ import pytest
 
 from unosim.cli import main
 from unosim.reports import api
-from unosim.reports.commands import build_variants
-from unosim.reports.compare import run_compare
+from unosim.reports.compare import build_variants, run_compare
 from unosim.reports.metrics import HEADLINES
 from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve

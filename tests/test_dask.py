@@ -103,3 +103,26 @@ def test_a_worker_refuses_a_different_plugin_file(tmp_path):
             "plugin": {"spec": f"{f}:random_copy", "sha256": "0" * 64}}
     with pytest.raises(UnosimError, match="changed on this worker"):
         play_range(resolve().as_dict(), ["random"] * 4, 1, 0, 10, plugin_seats=[seat])
+
+
+def test_run_json_has_one_schema_on_both_backends(client, capsys):
+    """`run --format json` gives the same keys, with the same kinds of value, on this
+    machine and on a cluster (precision_target was missing on Dask)."""
+    import json
+
+    from unosim.cli import main
+
+    args = ["run", "--games", "3000", "--seed", "5", "--format", "json", "--no-progress"]
+    with pytest.raises(SystemExit) as e:
+        main(args)
+    assert e.value.code == 0
+    local = json.loads(capsys.readouterr().out)
+    with pytest.raises(SystemExit) as e:
+        main([*args, "--backend", "dask", "--scheduler", client.scheduler.address])
+    assert e.value.code == 0
+    dask = json.loads(capsys.readouterr().out)
+    assert list(dask) == list(local)
+    assert (dask["backend"], local["backend"]) == ("dask", "local")
+    assert dask["precision_target"] is None and local["precision_target"] is None
+    assert dask["precision_reached"] is False and local["precision_reached"] is False
+    assert dask["seat_wins"] == local["seat_wins"]

@@ -14,8 +14,8 @@ import random
 
 import pytest
 
+from unosim.commands.selfcheck import check_end, check_state, random_overrides
 from unosim.errors import UnosimError
-from unosim.selfcheck import check_end, check_state, random_overrides
 from unosim.simulate import layout as L
 from unosim.simulate.game import Game
 from unosim.simulate.rules import preset_names, resolve

@@ -27,10 +27,11 @@ import os
 import shutil
 from pathlib import Path
 
+import click
 import pytest
 from test_cli import BAD_INPUT, assert_one_line_error, invoke
 
-from unosim.cli import cli
+from unosim.cli import COMMANDS, cli
 from unosim.simulate.rules import SCHEMA
 
 TESTS = Path(__file__).resolve().parent
@@ -242,7 +243,7 @@ def bad_files(tmp_path: Path) -> Path:
 
 def _checkpoint(folder: Path) -> None:
     """A real, valid checkpoint: 64 of 1000 games of seed 3."""
-    from unosim.resume import _Saver
+    from unosim.commands.resume import _Saver
     from unosim.simulate import checkpoint as ck
     from unosim.simulate.rules import resolve
     from unosim.simulate.runner import run
@@ -259,7 +260,7 @@ def _checkpoint(folder: Path) -> None:
 
 def _argv(entry: list[str], tmp: Path) -> list[str]:
     argv = [a.replace("{tmp}", str(tmp)) for a in entry]
-    commands = set(cli.commands) - {"run"}
+    commands = set(COMMANDS) - {"run"}
     if argv and argv[0] not in commands and "--games" not in argv and "--resume" not in argv:
         argv += ["--games", "100"]
     return argv
@@ -402,7 +403,7 @@ def test_bad_environment_variables(capsys, monkeypatch, tmp_path, name, value):
 def _covered(argv_lists: list[list[str]], command: str, opts: list[str]) -> bool:
     for argv in argv_lists:
         is_command = (argv[:1] == [command]) if command != "run" else (
-            not argv or argv[0] not in set(cli.commands) - {"run"})
+            not argv or argv[0] not in set(COMMANDS) - {"run"})
         if is_command and any(a == o or a.startswith(o + "=") for a in argv for o in opts):
             return True
     return False
@@ -412,7 +413,7 @@ def test_every_option_is_in_the_catalogue():
     entries = [a for a, _ in CATALOGUE] + [a for a, _ in BAD_INPUT]
     missing = []
     for name in CHECKED_COMMANDS:
-        for p in cli.commands[name].params:
+        for p in cli.get_command(click.Context(cli), name).params:
             if p.param_type_name != "option" or getattr(p, "is_flag", False) and name != "run":
                 continue
             if p.name in ("help", "progress", "keys", "quick", "skip_compile"):

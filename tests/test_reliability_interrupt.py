@@ -361,7 +361,7 @@ def test_runner_keeps_whole_batches_when_stopped():
 
 
 def test_atomic_write_leaves_the_old_file_when_it_fails(tmp_path, monkeypatch):
-    from unosim.reports import atomic
+    from unosim import common as atomic
 
     target = tmp_path / "summary.json"
     target.write_text("old")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from test_cli import invoke
 
-from unosim.selfcheck import (
+from unosim.commands.selfcheck import (
     CheckFailure,
     check_records,
     check_state,

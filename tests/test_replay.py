@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from test_cli import invoke
 
-from unosim.replay import render_replay, replay
+from unosim.commands.replay import render_replay, replay
 from unosim.simulate.layout import GAME_FIELDS
 from unosim.simulate.rules import resolve
 from unosim.simulate.runner import play_records

@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from unosim.cli import main
+from unosim.common import write_text_atomic
 from unosim.errors import UnosimError
-from unosim.reports.atomic import write_text_atomic
 from unosim.reports.parquet import RecordWriter, check_parquet_path
 from unosim.simulate import layout as L
 

@@ -1,5 +1,21 @@
-"""The one exception type the CLI turns into a one-line message and exit code 2."""
+"""The one exception type the CLI turns into a one-line message and exit code 2,
+and the "did you mean" hint every unknown name gets. Imports nothing of the project,
+so the engine, the strategies, the reports and the face can all raise it."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
 
 
 class UnosimError(ValueError):
     """Bad user input: a rule, a variant, a strategy, an option value."""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``" (did you mean 'stacking'?)"`` for the closest choices, or ``""`` when none is
+    close: a mistyped name should point at the one the user meant, not only list all."""
+    close = difflib.get_close_matches(word, list(choices), n=2, cutoff=0.6)
+    if not close:
+        return ""
+    return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"

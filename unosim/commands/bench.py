@@ -21,6 +21,10 @@ import tempfile
 import time
 from typing import Any
 
+import click
+
+from unosim import options as opt
+
 TARGETS = {
     "games_per_sec_1_core": 400_000,  # official, 4 players, random (issue 6; issue 2: 350,000)
     "speedup_2_cores": 1.8,
@@ -162,3 +166,23 @@ def render_bench(r: dict[str, Any], fmt: str) -> str:
         lines.append(f"  peak memory, unosim run --games {int(n):,}: {m['peak_rss_mb']:.0f} MB "
                      f"({m['wall_s']:.0f} s)")
     return "\n".join(lines)
+
+
+@click.command()
+@click.option("--games", "games_text", default="5e5", show_default=True,
+              help="Games per measurement.")
+@opt.fmt
+@click.option("--skip-compile", is_flag=True, help="Do not measure cold compile time.")
+@click.option("--quick", is_flag=True, help="Official rules at 4 players only.")
+@click.option("--memory-games", default=None, metavar="N",
+              help="Also measure peak memory of `unosim run` at 1e6 and at N games (e.g. 1e8).")
+@click.option("--repeat", type=click.IntRange(1, 99), default=3, show_default=True,
+              help="Runs per measurement; the median is reported.")
+def bench(games_text: str, fmt: str, skip_compile: bool, quick: bool,
+          memory_games: str | None, repeat: int) -> None:
+    """Benchmark report: games/s on 1 and all cores (official, stacking, seven-o,
+    jump-in at 2, 4, 6 players), parallel efficiency, JIT times, peak memory."""
+    mem = opt.parse_games(memory_games, "--memory-games") if memory_games else None
+    report = run_bench(opt.parse_games(games_text), measure_cold=not skip_compile,
+                       matrix=not quick, memory_games=mem, repeat=repeat)
+    click.echo(render_bench(report, fmt))

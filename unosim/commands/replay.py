@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import click
 import numpy as np
 
+from unosim import options as opt
 from unosim.simulate import layout as L
 from unosim.simulate.game import Game
 from unosim.simulate.round_nb import record_round
@@ -195,3 +197,29 @@ def render_replay(r: dict[str, Any], variant: str) -> str:
         pts = res[f"points_{p}"]
         lines.append(f"  seat {p} ({len(hand)} cards, {pts} points): {' '.join(hand)}")
     return "\n".join(lines)
+
+
+@click.command()
+@click.option("--seed", type=click.IntRange(min=0), required=True,
+              help="The run's seed (printed by `unosim run`).")
+@click.option("--game", type=click.IntRange(0, 10**12 - 1), required=True,
+              help="The game's index in the run, 0-based (the `game` column of --save-games).")
+@opt.players
+@opt.variant
+@opt.rule
+@opt.strategy
+@opt.seat
+@opt.fmt
+@opt.strategy_file
+def replay_command(seed: int, game: int, players: int | None, variant: tuple[str, ...],
+                   rule: tuple[str, ...], strategy: str, seat: tuple[str, ...],
+                   fmt: str) -> None:
+    """Print game K of the run with seed S turn by turn (hands, top card, colour, move,
+    effect): exactly the game `unosim run` played, given the same rules and seats."""
+    from unosim.reports.compare import variant_label
+    from unosim.reports.render import render_json
+
+    rules = opt.resolve_rules(variant, rule, players)
+    seats = opt.seats_for(rules["players"], strategy, seat)
+    r = replay(rules, seats, seed, game)
+    click.echo(render_json(r) if fmt == "json" else render_replay(r, variant_label(variant)))

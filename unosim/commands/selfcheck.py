@@ -42,6 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import click
 import numpy as np
 
 from unosim.errors import UnosimError
@@ -474,7 +475,7 @@ def _run_worker(seed: int, first: int, last: int | None, deadline: float, py_gam
                 batch_games: int, hang_seconds: float, cov: Coverage,
                 echo: Callable[[str], None]) -> int:
     """One child process from table ``first``; return the next table to check."""
-    cmd = [sys.executable, "-m", "unosim.selfcheck", json.dumps(
+    cmd = [sys.executable, "-m", "unosim.commands.selfcheck", json.dumps(
         [seed, first, last, deadline, py_games, batch_games])]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str | None] = queue.Queue()
@@ -599,6 +600,46 @@ def _value_order(item: tuple[str, int]) -> tuple[int, float, str]:
         return (0, float(v), v)
     except ValueError:
         return (1, 0.0, v)
+
+
+@click.command()
+@click.option("--minutes", type=float, default=1.0, show_default=True,
+              help="How long to keep drawing and checking tables.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the stream of tables (default: random, printed).")
+@click.option("--combo", type=click.IntRange(min=0), default=None,
+              help="Check only table K of the stream of --seed (to rerun a failure).")
+@click.option("--games", "games_text", default="500", show_default=True,
+              help="Compiled games per table.")
+@click.option("--python-games", type=click.IntRange(0, 1000), default=3, show_default=True,
+              help="Of those, games played move by move with every check.")
+@click.option("--hang-seconds", type=click.FloatRange(1, 3600), default=120, show_default=True,
+              help="A table with no result after this long is reported as a hang.")
+def selfcheck(minutes: float, seed: int | None, combo: int | None, games_text: str,
+              python_games: int, hang_seconds: float) -> None:
+    """Play random rule combinations, player counts and strategies and check every
+    invariant (cards conserved, legal moves only, termination or the cap, consistent
+    scores, same records however the games are split). Exit code 1 on a failure,
+    printed with the seed and rules to reproduce it."""
+    from unosim.options import parse_games
+
+    if not 0 < minutes <= 24 * 60 or minutes != minutes:
+        raise UnosimError(f"--minutes must be more than 0 and at most 1440, got {minutes}")
+    games = parse_games(games_text)
+    if games > 100_000:
+        raise UnosimError(f"--games must be at most 100000 per table, got {games_text!r}")
+    if python_games > games:
+        raise UnosimError(f"--python-games ({python_games}) cannot be more than --games "
+                          f"({games})")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little")
+    click.echo(f"unosim selfcheck: seed {seed}, {minutes:g} min", err=True)
+    t0 = time.monotonic()
+    cov = run_selfcheck(minutes, seed, py_games=python_games, batch_games=games, combo=combo,
+                        hang_seconds=hang_seconds, echo=lambda text: click.echo(text, err=True))
+    click.echo(render_coverage(cov, seed, time.monotonic() - t0))
+    if cov.failures:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -104,7 +104,7 @@ def run_checkpointed(
     """Play a run (rounds or matches) on this machine, print its report, write the
     ``--out`` files and keep a checkpoint there; exit 130/143 with the partial
     report when stopped by a signal."""
-    from unosim.cli import _with_progress
+    from unosim.progress import with_progress
     from unosim.simulate.aggregate import Aggregate
     from unosim.simulate.match import DEFAULT_MAX_ROUNDS, MatchAggregate, run_matches
     from unosim.simulate.runner import run as run_rounds
@@ -140,7 +140,7 @@ def run_checkpointed(
 
     remaining = games - state.next_game
     try:
-        result = _with_progress(show_progress, remaining, job, with_totals=mode == "round")
+        result = with_progress(show_progress, remaining, job, with_totals=mode == "round")
     except UnosimError:
         # bad input found in play (a plug-in that raised or moved illegally): the same
         # games would fail again, so a checkpoint this run started is of no use
@@ -165,31 +165,9 @@ def run_checkpointed(
 
 def _report(result: Any, name: str, mode: str, fmt: str, out_dir: Path | None,
             precision: float | None) -> None:
-    from unosim.reports.atomic import write_text_atomic
-    from unosim.reports.export import summary_csv
-    from unosim.reports.render import render_json
+    from unosim.output import print_summary, run_report
 
-    if mode == "round":
-        from unosim.reports.render import render_table
-        from unosim.reports.summary import summarize
-
-        summary = summarize(result, name)
-        summary["backend"] = "local"
-        summary["precision_target"] = precision
-        summary["precision_reached"] = result.precision_reached
-        text = render_table(summary)
-        flat = summary
-    else:
-        from unosim.reports.commands import _flat_strategies
-        from unosim.reports.match_report import render_match_table, summarize_matches
-
-        summary = summarize_matches(result, name)
-        text = render_match_table(summary)
-        flat = _flat_strategies(summary)
-    click.echo(render_json(summary) if fmt == "json" else text)
-    if out_dir is not None:
-        write_text_atomic(out_dir / "summary.json", render_json(summary) + "\n")
-        write_text_atomic(out_dir / "summary.csv", summary_csv(flat))
+    print_summary(*run_report(result, name, mode, "local", precision), fmt, out_dir)
 
 
 def resume(folder: str, workers: int | None, fmt: str, show_progress: bool) -> None:

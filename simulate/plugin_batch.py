@@ -1,0 +1,148 @@
+"""The batch kernels of tables with plug-in strategies: the cached integer-dispatched
+``play_batch`` when every seat is a built-in, else the chunks of ``play_games_with``
+(matches: ``play_matches_with``) on threads with the plug-ins' chooser, an illegal
+move or an exception turned into a one-line ``PluginError`` that says what replays it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numba
+import numpy as np
+
+from unosim.simulate import layout as L
+from unosim.simulate.moves import PHASES, move_name
+from unosim.strategies.plugins import PluginError, chooser, first_line
+from unosim.strategies.registry import SeatStrategy, plugin_functions
+
+
+def batch_for(seats: list[SeatStrategy], seed: int | None = None,
+              checked: bool = True) -> Callable[..., None]:
+    """The batch kernel for a table: ``round_nb.play_batch`` for built-ins only,
+    else a function with the same arguments ``(template, key, start, out,
+    chunks)`` that runs the chunks of ``play_games_with`` on Numba's number of
+    threads and turns an illegal move or an exception into a one-line
+    ``PluginError``. Results do not depend on the threads: each game is seeded
+    from (seed, game index) alone."""
+    from unosim.simulate.round_nb import play_batch, play_games_with
+
+    fns = plugin_functions(seats)
+    if not fns:
+        return play_batch
+    choose = chooser(fns)
+
+    def run_batch(template: np.ndarray, key: Any, start: int, out: np.ndarray,
+                  chunks: int) -> None:
+        def play(lo: int, hi: int, bad: np.ndarray, G: np.ndarray, RNG: np.ndarray) -> None:
+            play_games_with(choose, template, key, start, out, lo, hi, checked, bad, G, RNG)
+
+        hit = _run_chunks(seats, seed, start, len(out), chunks, 4, play, "game")
+        if hit is not None:
+            g, move, phase, seat = (int(x) for x in hit)
+            raise PluginError(illegal_message(seats, g, move, phase, seat, seed))
+
+    return run_batch
+
+
+def match_batch_for(seats: list[SeatStrategy], seed: int | None = None,
+                    checked: bool = True) -> Callable[..., None]:
+    """``batch_for`` for matches: ``match_nb.play_match_batch`` for built-ins
+    only, else the chunks of ``play_matches_with`` on threads, with the same
+    arguments ``(template, key, start, max_rounds, out, chunks)``."""
+    from unosim.simulate.match_nb import play_match_batch, play_matches_with
+
+    fns = plugin_functions(seats)
+    if not fns:
+        return play_match_batch
+    choose = chooser(fns)
+
+    def run_batch(template: np.ndarray, key: Any, start: int, max_rounds: int,
+                  out: np.ndarray, chunks: int) -> None:
+        def play(lo: int, hi: int, bad: np.ndarray, G: np.ndarray, RNG: np.ndarray) -> None:
+            play_matches_with(choose, template, key, start, max_rounds, out, lo, hi, checked,
+                              bad, G, RNG)
+
+        hit = _run_chunks(seats, seed, start, len(out), chunks, 6, play, "match")
+        if hit is not None:
+            m, move, phase, seat, rnd, player = (int(x) for x in hit)
+            raise PluginError(illegal_message(seats, m, move, phase, seat, seed,
+                                              match_round=rnd, player=player))
+
+    return run_batch
+
+
+def _run_chunks(seats: list[SeatStrategy], seed: int | None, start: int, n: int,
+                chunks: int, width: int, play: Callable[..., None],
+                unit: str) -> np.ndarray | None:
+    """Run ``play(lo, hi, bad, G, RNG)`` over ``chunks`` slices of ``n`` rows on
+    Numba's number of threads (the kernels release the GIL), each slice on its
+    own buffers. Returns the first illegal move's ``bad`` row (its first column
+    the game or match index), or None; an exception raised in a plug-in becomes
+    a one-line ``PluginError`` naming the first ``unit`` (game or match) that
+    raises it."""
+    chunks = max(1, min(int(chunks), n))
+    bad = np.full((chunks, width), -1, np.int64)
+    bounds = [(c * n // chunks, (c + 1) * n // chunks) for c in range(chunks)]
+
+    def work(c: int) -> None:
+        play(*bounds[c], bad[c], np.empty(L.G_SIZE, np.int64), np.zeros(8, np.uint64))
+
+    threads = max(1, min(numba.get_num_threads(), chunks))
+    try:
+        if threads == 1:
+            for c in range(chunks):
+                work(c)
+        else:
+            with ThreadPoolExecutor(threads) as pool:
+                list(pool.map(work, range(chunks)))
+    except Exception as e:  # noqa: BLE001 - raised inside a plug-in
+        g = _first_raising(play, start, n, width)
+        names = ", ".join(sorted({s.name for s in seats if s.plugin is not None}))
+        where = f"{unit} {g}" if g is not None else f"{unit}s {start}..{start + n - 1}"
+        of = f" of seed {seed}" if seed is not None else ""
+        replay = (f"; replay: Game(rules, seats, seed={seed}, game_index={g})"
+                  if seed is not None and g is not None and unit == "game" else "")
+        raise PluginError(f"plug-in strategy ({names}) raised {first_line(e)} in "
+                          f"{where}{of}{replay}") from None
+    hit = bad[bad[:, 0] >= 0]
+    return hit[np.argmin(hit[:, 0])] if len(hit) else None
+
+
+def _first_raising(play: Callable[..., None], start: int, n: int, width: int) -> int | None:
+    """Play the rows again one at a time to find the first that raises."""
+    G = np.empty(L.G_SIZE, np.int64)
+    RNG = np.zeros(8, np.uint64)
+    bad = np.full(width, -1, np.int64)
+    for i in range(n):
+        try:
+            play(i, i + 1, bad, G, RNG)
+        except Exception:  # noqa: BLE001
+            return start + i
+    return None
+
+
+def illegal_message(seats: list[SeatStrategy], game: int, move: int, phase: int, seat: int,
+                    seed: int | None, match_round: int = 0, player: int | None = None) -> str:
+    """The one-line report of an illegal move, with what replays it: the game's
+    seed and index, or for a match its index and round (seat ``seat`` then held
+    ``player``; in round 1 the players sit in their own seats)."""
+    shown = str(move)
+    if 0 <= move < L.MV_GIVE + 64:
+        try:
+            shown = f"{move} ({move_name(move)})"
+        except (KeyError, IndexError, ValueError):
+            pass
+    owner = seat if player is None else player
+    who = seats[owner].label() if 0 <= owner < len(seats) else f"seat {seat}"
+    where = f"game {game}" if not match_round else f"round {match_round} of match {game}"
+    # round 1 of match m is game m of a run of rounds; later rounds are reached by
+    # playing the match again (same seed and table), not by a Game of their own
+    replay = ""
+    if seed is not None and match_round <= 1:
+        replay = f"; replay: Game(rules, seats, seed={seed}, game_index={game})"
+    return (f"strategy {who} at seat {seat} played the illegal move {shown} in phase "
+            f"{PHASES.get(phase, phase)}, {where}"
+            + (f" of seed {seed}" if seed is not None else "") + replay)

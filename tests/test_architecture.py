@@ -1,0 +1,174 @@
+"""The arrows of DESIGN.md, read from the imports of every module (ast), including
+imports inside functions: the face (unosim/) calls the engine and the reports; the
+reports never call the face; the engine (simulate/, strategies/) reaches neither the
+reports nor the face nor click, pandas or matplotlib; the shared helpers import
+nothing of the project; and no two modules of the project import each other, even
+through others."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+#: folder -> the package it is installed as (pyproject's package-dir)
+FOLDERS = {"unosim": "unosim", "simulate": "unosim.simulate",
+           "strategies": "unosim.strategies", "reports": "unosim.reports",
+           "configs": "unosim.configs"}
+#: modules every side may use, which must import nothing of the project themselves
+NEUTRAL = {"unosim", "unosim.errors", "unosim.common"}
+ENGINE_FORBIDDEN = ("click", "pandas", "matplotlib")
+
+
+def project_sources() -> dict[str, str]:
+    """module name -> source text, for every module of the project."""
+    out = {}
+    for folder, package in FOLDERS.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            rel = path.relative_to(ROOT / folder).with_suffix("")
+            parts = [p for p in rel.parts if p != "__init__"]
+            out[".".join([package, *parts])] = path.read_text(encoding="utf-8")
+    return out
+
+
+def imports_of(name: str, source: str, known: set[str]) -> set[str]:
+    """Every module ``name`` imports: project modules by their full name (``from
+    unosim import options`` is the module unosim.options), others by top name."""
+    found: set[str] = set()
+    is_pkg = any(k.startswith(name + ".") for k in known)
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative import
+                base = name.split(".") if is_pkg else name.split(".")[:-1]
+                base = base[: len(base) - node.level + 1]
+                mod = ".".join([*base, node.module] if node.module else base)
+            else:
+                mod = node.module or ""
+            for a in node.names:
+                sub = f"{mod}.{a.name}"
+                found.add(sub if sub in known else mod)
+    return {m if m in known else m.split(".")[0] for m in found}
+
+
+def side(module: str) -> str:
+    if module in NEUTRAL:
+        return "neutral"
+    for part in ("simulate", "strategies"):
+        if module.startswith(f"unosim.{part}"):
+            return "engine"
+    if module.startswith("unosim.reports"):
+        return "reports"
+    if module.startswith("unosim.configs"):
+        return "data"
+    return "face"
+
+
+def violations(graph: dict[str, set[str]]) -> list[str]:
+    """Every import against the arrows, as ``module -> imported (why)``."""
+    bad = []
+    for mod, deps in sorted(graph.items()):
+        for dep in sorted(deps):
+            s, d = side(mod), side(dep) if dep in graph else "outside"
+            if s == "neutral" and d != "outside":
+                bad.append(f"{mod} -> {dep} (a shared helper imports the project)")
+            elif s == "engine" and (d in ("reports", "face") or dep in ENGINE_FORBIDDEN):
+                bad.append(f"{mod} -> {dep} (the engine reaches {d if d != 'outside' else dep})")
+            elif s == "reports" and (d == "face" or dep == "click"):
+                bad.append(f"{mod} -> {dep} (the reports reach the face)")
+    return bad
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module, or a module importing
+    itself (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in graph:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1 or v in graph.get(v, ()):
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def build_graph(sources: dict[str, str]) -> dict[str, set[str]]:
+    known = set(sources)
+    return {m: imports_of(m, src, known) - {m} for m, src in sources.items()}
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    return build_graph(project_sources())
+
+
+def test_every_import_follows_the_arrows(graph):
+    assert violations(graph) == []
+
+
+def test_no_import_circle(graph):
+    assert cycles(graph) == []
+
+
+def test_the_graph_sees_the_project(graph):
+    # the checks above are only as good as the graph: it must hold every side
+    assert {"unosim.cli", "unosim.commands.run", "unosim.simulate.runner",
+            "unosim.strategies.registry", "unosim.reports.compare"} <= set(graph)
+    assert "unosim.options" in graph["unosim.commands.run"]
+    assert "click" in graph["unosim.cli"]
+
+
+def test_the_checks_catch_each_kind_of_wrong_arrow():
+    sources = {
+        "unosim": "",
+        "unosim.errors": "",
+        "unosim.common": "from unosim.reports import stats\n",
+        "unosim.cli": "import click\nfrom unosim.commands import run\n",
+        "unosim.commands": "",
+        "unosim.commands.run": "def f():\n    from unosim import cli\n",
+        "unosim.simulate": "",
+        "unosim.simulate.runner": "def f():\n    import pandas\n    from unosim.reports.stats "
+                                  "import wilson\n",
+        "unosim.strategies": "",
+        "unosim.strategies.registry": "from unosim.cli import main\n",
+        "unosim.reports": "",
+        "unosim.reports.stats": "import click\n",
+        "unosim.reports.summary": "from . import stats\nfrom .stats import wilson\n",
+    }
+    g = build_graph(sources)
+    assert g["unosim.reports.summary"] == {"unosim.reports.stats"}
+    bad = violations(g)
+    assert "unosim.common -> unosim.reports.stats (a shared helper imports the project)" in bad
+    assert any(b.startswith("unosim.simulate.runner -> pandas") for b in bad)
+    assert any(b.startswith("unosim.simulate.runner -> unosim.reports.stats") for b in bad)
+    assert any(b.startswith("unosim.strategies.registry -> unosim.cli") for b in bad)
+    assert any(b.startswith("unosim.reports.stats -> click") for b in bad)
+    assert cycles(g) == [["unosim.cli", "unosim.commands.run"]]

@@ -1,0 +1,1 @@
+"""One module per command body; unosim/cli.py loads each when it is called."""

@@ -1,0 +1,92 @@
+"""``unosim compare``: variants side by side on the same deals, paired differences
+from the baseline, verdicts, charts."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from unosim import options as opt
+from unosim.errors import UnosimError
+from unosim.progress import with_progress
+
+
+@click.command(epilog=opt.METRICS_HELP,
+               short_help="Variants side by side on the same deals, with verdicts.")
+@click.argument("variant_names", nargs=-1, required=True, metavar="VARIANT...")
+@opt.games
+@opt.players
+@opt.rule
+@opt.strategy
+@opt.seat
+@opt.seed
+@opt.workers
+@opt.fmt
+@opt.out
+@opt.match_options
+@opt.strategy_file
+@opt.save_games
+@opt.progress
+def compare(variant_names: tuple[str, ...], games_text: str, players: int | None,
+            rule: tuple[str, ...], strategy: str, seat: tuple[str, ...], seed: int | None,
+            workers: int | None, fmt: str, out: str | None, mode: str,
+            target_score: int | None, max_rounds: int | None, save_games: str | None,
+            progress: bool | None) -> None:
+    """Compare variants side by side: VARIANT... are presets (NAME or NAME+NAME) or TOML
+    files, the first is the baseline. Same seed for all (common random numbers), paired
+    differences with 95% intervals, and a verdict per headline metric."""
+    from unosim.reports.compare import build_variants
+    from unosim.simulate.runner import check_workers
+
+    games = opt.parse_games(games_text)
+    extra = (*rule, *opt.target_override(target_score, mode))
+    opt.check_mode_options(mode, max_rounds)
+    variants = build_variants(variant_names,
+                              lambda presets: opt.resolve_rules(presets, extra, players),
+                              lambda n: opt.seats_for(n, strategy, seat))
+    out_dir = opt.prepare_out(out)
+    save_path = opt.check_save_games(save_games)
+    if len(variants) < 2:  # checked before the seed line is printed
+        raise UnosimError("compare needs at least two variants, e.g. `unosim compare official "
+                          "stacking`")
+    check_workers(workers)
+    seed = opt.pick_seed(seed, announce=True)
+    compare_variants(games=games, variants=variants, seed=seed, workers=workers, fmt=fmt,
+                     out_dir=out_dir, mode=mode, max_rounds=max_rounds, save_games=save_path,
+                     show_progress=opt.show_progress(progress))
+
+
+def compare_variants(
+    *, games: int, variants: list, seed: int, workers: int | None, fmt: str,
+    out_dir: Path | None, mode: str, max_rounds: int | None, save_games: Path | None,
+    show_progress: bool,
+) -> None:
+    """Play the comparison, print it, write its files; exit 130 when stopped early."""
+    from unosim.reports.compare import run_compare
+    from unosim.reports.export import write_compare_outputs
+    from unosim.reports.parquet import RecordSaver
+    from unosim.reports.render import render_json
+
+    saver = RecordSaver(save_games, mode, [v.name for v in variants])
+    ok = False
+    try:
+        cmp = with_progress(
+            show_progress, games * len(variants),
+            lambda cb: run_compare(variants, games, seed, workers, mode, max_rounds,
+                                   on_batch=cb, on_records=saver.hook))
+        ok = True
+    finally:
+        saver.close(ok)
+    text = cmp.render_table()
+    click.echo(render_json(cmp.to_dict()) if fmt == "json" else text)
+    if out_dir is not None:
+        written = write_compare_outputs(cmp, out_dir, text)
+        click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}",
+                   err=True)
+    if save_games is not None:
+        click.echo(f"wrote per-{'game' if mode == 'round' else 'match'} records of every "
+                   f"variant to {save_games}", err=True)
+    if cmp.partial:
+        sys.exit(130)

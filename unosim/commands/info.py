@@ -1,0 +1,67 @@
+"""The listing commands: ``variants``, ``rules`` and ``strategies`` (nothing is played)."""
+
+from __future__ import annotations
+
+import click
+
+from unosim import options as opt
+
+
+@click.command()
+def variants() -> None:
+    """List the variant presets with a one-line description."""
+    from unosim.simulate.rules import load_preset, preset_names
+
+    names = preset_names()
+    width = max(len(n) for n in names)
+    for name in names:
+        click.echo(f"{name:<{width}}  {load_preset(name)[0]}")
+
+
+@click.command()
+@opt.strategy_file
+def strategies() -> None:
+    """List the built-in strategies (and plug-ins given with --strategy-file)."""
+    import textwrap
+    from pathlib import Path
+
+    import unosim.strategies as pkg
+    from unosim.strategies.registry import BUILTINS, PARAMS_HELP, PLUGINS
+
+    for name, (_, desc) in BUILTINS.items():
+        click.echo(name)
+        click.echo(textwrap.indent(textwrap.fill(desc, 76), "  "))
+    for name, plug in PLUGINS.items():
+        click.echo(f"{name}  (plug-in, {plug.source})")
+        doc = (plug.fn.py_func.__doc__ or "").strip()
+        if doc:
+            click.echo(textwrap.indent(textwrap.fill(" ".join(doc.split()), 76), "  "))
+    click.echo("")
+    click.echo(textwrap.fill(PARAMS_HELP, 78))
+    example = Path(pkg.__file__).parent / "examples" / "plugins.py"
+    click.echo("")
+    click.echo(textwrap.fill(
+        "Your own strategy: an @numba.njit function f(G, rng) -> move, loaded with "
+        "--strategy-file PATH.py:NAME; the interface is documented in "
+        f"unosim.strategies.api, examples in {example}.", 78))
+
+
+@click.command(short_help="Print the resolved rule set of variants (changes marked *).")
+@click.argument("variant", nargs=-1)
+@opt.rule
+@click.option("--keys", is_flag=True, help="List every rule key with its default and meaning.")
+def rules(variant: tuple[str, ...], rule: tuple[str, ...], keys: bool) -> None:
+    """Print the resolved rule set of VARIANT... (changes from official marked *)."""
+    from unosim.simulate.rules import SCHEMA
+
+    if keys:
+        for k in SCHEMA.values():
+            vals = "|".join(k.choices) if k.choices else k.kind
+            click.echo(f"{k.name:<26} {str(k.default):<13} {vals:<40} {k.help}")
+        return
+    resolved = opt.resolve_rules(variant, rule, None)
+    changed = resolved.changed()
+    for key, value in resolved.values.items():
+        mark = "*" if key in changed else " "
+        shown = str(value).lower() if isinstance(value, bool) else value
+        click.echo(f"{mark} {key:<26} {shown}")

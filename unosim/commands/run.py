@@ -1,0 +1,193 @@
+"""``unosim run`` (the default command): rounds or matches under one variant, on this
+machine with checkpoints, with per-game records or charts, or on a Dask cluster."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from unosim import options as opt
+from unosim.errors import UnosimError
+from unosim.progress import with_progress
+
+#: the options `run --resume DIR` takes; the others come from the checkpoint
+_RESUME_OPTIONS = {"resume_dir", "workers", "fmt", "progress"}
+
+
+@click.command(epilog=opt.METRICS_HELP)
+@opt.games
+@opt.players
+@opt.variant
+@opt.rule
+@opt.strategy
+@opt.seat
+@opt.seed
+@opt.workers
+@opt.fmt
+@opt.out
+@opt.progress
+@opt.match_options
+@opt.strategy_file
+@opt.save_games
+@click.option("--report", is_flag=True,
+              help="With --out: also write the charts (PNG, SVG) and a self-contained "
+                   "report.html.")
+@opt.backend
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Dask scheduler (default: $DASK_SCHEDULER_ADDRESS, else a local cluster).")
+@click.option("--precision", type=float, default=None, metavar="X",
+              help="Stop once seat 0's win-rate 95%% CI half-width is at most X (e.g. 0.001); "
+                   "--games is then the most to play.")
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR",
+              help="Finish the interrupted run whose checkpoint is in DIR (kept there by "
+                   "--out DIR): same seed, rules and games; takes only --workers, --format "
+                   "and --progress.")
+@click.pass_context
+def run(ctx: click.Context, games_text: str, players: int | None, variant: tuple[str, ...],
+        rule: tuple[str, ...], strategy: str, seat: tuple[str, ...], seed: int | None,
+        workers: int | None, fmt: str, out: str | None, progress: bool | None,
+        mode: str = "round",
+        target_score: int | None = None, max_rounds: int | None = None,
+        save_games: str | None = None, report: bool = False, backend: str = "local",
+        scheduler: str | None = None, precision: float | None = None,
+        resume_dir: str | None = None) -> None:
+    """Simulate rounds (or whole matches, --mode match) under a variant and report the
+    statistics. Ctrl-C or SIGTERM stops between batches with the partial report; with
+    --out DIR a checkpoint is kept there, and --resume DIR finishes the run."""
+    from unosim.commands import resume as resumable
+    from unosim.reports.compare import variant_label
+
+    show = opt.show_progress(progress)
+    if resume_dir is not None:
+        _refuse_with_resume(ctx)
+        resumable.resume(resume_dir, workers, fmt, show)
+        return
+    games = opt.parse_games(games_text)
+    rules = opt.resolve_rules(variant, (*rule, *opt.target_override(target_score, mode)),
+                              players)
+    opt.check_mode_options(mode, max_rounds)
+    seats = opt.seats_for(rules["players"], strategy, seat)
+    out_dir = opt.prepare_out(out)
+    resumable.refuse_unfinished(out_dir)
+    save_path = opt.check_save_games(save_games)
+    seed = opt.pick_seed(seed, announce=False)  # the report shows it
+    if precision is not None and not 0 < precision < 0.5:
+        raise UnosimError(f"--precision must be between 0 and 0.5, got {precision}")
+    if mode == "match" and precision is not None:
+        raise UnosimError("--precision applies to rounds (--mode round)")
+    if precision is not None and (save_path is not None or report):
+        raise UnosimError("--precision cannot be combined with --save-games or --report")
+    if scheduler is not None and backend != "dask":
+        raise UnosimError("--scheduler applies to --backend dask")
+    name = variant_label(variant)
+    if backend == "local" and save_path is None and not report:
+        # on this machine: Ctrl-C/SIGTERM keep a checkpoint in --out for --resume
+        resumable.run_checkpointed(
+            name=name, mode=mode, rules=rules, seats=seats, games=games, seed=seed,
+            workers=workers, fmt=fmt, out_dir=out_dir, max_rounds=max_rounds,
+            precision=precision, show_progress=show)
+        return
+    if backend == "dask" and (mode == "match" or save_path is not None or report):
+        raise UnosimError("--backend dask plays rounds and writes the summary; --mode match, "
+                          "--save-games and --report run with --backend local")
+    if mode == "match" or save_path is not None or report:
+        run_extended(name=name, rules=rules, seats=seats, games=games, seed=seed,
+                     workers=workers, fmt=fmt, out_dir=out_dir, mode=mode,
+                     max_rounds=max_rounds, save_games=save_path, report=report,
+                     show_progress=show)
+        return
+    if precision is not None:
+        raise UnosimError("--precision works with --backend local only")
+    run_on_dask(name=name, rules=rules, seats=seats, games=games, seed=seed,
+                scheduler=scheduler, fmt=fmt, out_dir=out_dir, show_progress=show)
+
+
+def _refuse_with_resume(ctx: click.Context) -> None:
+    from click.core import ParameterSource
+
+    for param in ctx.command.params:
+        if param.name in _RESUME_OPTIONS or not isinstance(param, click.Option):
+            continue
+        if ctx.get_parameter_source(param.name) == ParameterSource.COMMANDLINE:
+            raise UnosimError(
+                f"--resume takes the run's settings from its checkpoint; drop {param.opts[0]} "
+                "(only --workers, --format and --progress go with --resume)"
+            )
+
+
+def run_on_dask(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
+                scheduler: str | None, fmt: str, out_dir: Path | None,
+                show_progress: bool) -> None:
+    """``--backend dask``: rounds on a cluster, the same totals as on this machine."""
+    from unosim.output import print_summary, run_report
+    from unosim.simulate.distributed import connect, run_dask
+
+    client = connect(scheduler)
+    try:
+        result = with_progress(show_progress, games, lambda cb: run_dask(
+            rules, seats, games, seed, client, on_batch=cb))
+    finally:
+        client.close()
+    print_summary(*run_report(result, name, "round", "dask"), fmt, out_dir)
+    if result.partial:
+        sys.exit(130)
+
+
+def run_extended(
+    *, name: str, rules: Any, seats: list[Any], games: int, seed: int, workers: int | None,
+    fmt: str, out_dir: Path | None, mode: str, max_rounds: int | None,
+    save_games: Path | None, report: bool, show_progress: bool,
+) -> None:
+    """``unosim run`` in match mode, or with --save-games or --report (this machine)."""
+    from unosim.output import print_summary, run_report
+    from unosim.reports.compare import VariantSpec, run_compare
+    from unosim.reports.export import write_report_files
+    from unosim.reports.parquet import RecordSaver
+
+    if report and out_dir is None:
+        raise UnosimError("--report writes charts and report.html into --out DIR: add --out")
+    spec = VariantSpec(name, rules, seats)
+    saver = RecordSaver(save_games, mode)
+    ok = False
+    cmp = None
+    try:
+        if report:
+            # a one-variant comparison keeps the per-game totals the charts need
+            cmp = with_progress(
+                show_progress, games,
+                lambda cb: run_compare([spec], games, seed, workers, mode, max_rounds,
+                                       on_batch=cb, on_records=saver.hook))
+            result = cmp.results[0]
+        else:
+            result = with_progress(show_progress, games,
+                                   lambda cb: _plain(spec, games, seed, workers, mode,
+                                                     max_rounds, cb, saver))
+        ok = True
+    finally:
+        saver.close(ok)
+    summary, text = run_report(result, name, mode, "local")
+    print_summary(summary, text, fmt, out_dir)
+    if cmp is not None and out_dir is not None:
+        write_report_files(cmp, out_dir, text)
+    if result.partial:
+        sys.exit(130)
+
+
+def _plain(spec: Any, games: int, seed: int, workers: int | None, mode: str,
+           max_rounds: int | None, cb: Any, saver: Any) -> Any:
+    def hook(first: int, rec: Any) -> None:
+        saver.hook(0, first, rec)
+
+    if mode == "round":
+        from unosim.simulate.runner import run
+
+        return run(spec.rules, spec.seats, games, seed, workers, on_batch=cb, on_records=hook)
+    from unosim.simulate.match import DEFAULT_MAX_ROUNDS, run_matches
+
+    return run_matches(spec.rules, spec.seats, games, seed, workers, on_batch=cb,
+                       on_records=hook,
+                       max_rounds=DEFAULT_MAX_ROUNDS if max_rounds is None else max_rounds)

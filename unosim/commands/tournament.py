@@ -1,0 +1,52 @@
+"""``unosim tournament``: strategies head to head, every seat played equally often."""
+
+from __future__ import annotations
+
+import click
+
+from unosim import options as opt
+from unosim.progress import with_progress
+
+
+@click.command(short_help="Strategies head to head, every seat played equally often.")
+@click.argument("names", nargs=-1, required=True, metavar="STRATEGY...")
+@opt.players
+@opt.games
+@opt.variant
+@opt.rule
+@click.option("--seating", type=click.Choice(["rotations", "permutations"]),
+              default="rotations", show_default=True,
+              help="Lineups: cyclic rotations of each table, or every seat order.")
+@opt.seed
+@opt.workers
+@opt.fmt
+@opt.progress
+@opt.strategy_file
+def tournament(names: tuple[str, ...], players: int | None, games_text: str,
+               variant: tuple[str, ...], rule: tuple[str, ...], seating: str,
+               seed: int | None, workers: int | None, fmt: str,
+               progress: bool | None) -> None:
+    """Play STRATEGY... (built-ins, NAME:params, or plug-ins) against each other with the
+    seats rotated so that every strategy plays every seat equally often; report win
+    rate with its 95% interval, points per round, mean place or rank, head to head,
+    and a ranking."""
+    from unosim.reports.compare import variant_label
+    from unosim.reports.tournament import (
+        planned_games,
+        render_json,
+        render_tournament,
+        run_tournament,
+    )
+    from unosim.reports.tournament import summarize_tournament as summarize
+    from unosim.strategies.registry import parse_strategy
+
+    games = opt.parse_games(games_text)
+    rules = opt.resolve_rules(variant, rule, players)
+    strats = [parse_strategy(x) for x in names]
+    seed = opt.pick_seed(seed, announce=True)
+    name = variant_label(variant)
+    total = planned_games(len(strats), rules["players"], seating, games)
+    result = with_progress(opt.show_progress(progress), total, lambda cb: run_tournament(
+        rules, strats, games, seed, seating, workers, on_batch=cb, variant=name))
+    s = summarize(result)
+    click.echo(render_json(s) if fmt == "json" else render_tournament(s))

@@ -1,0 +1,226 @@
+"""The options several commands share, each declared once, and the checks that turn
+their raw values into rules, seats, seeds and folders.
+
+A command takes an option by stacking its decorator (``@opt.games``); the help text
+lives here only, so ``run``, ``compare``, ``tournament`` and the commands to come
+describe the same option in the same words.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+
+from unosim.errors import UnosimError
+
+METRICS_HELP = """\b
+Metrics (RULES.md section 9):
+  turns          turns taken: a play, or a draw (then playing the drawn card
+                 or not); skipped players take no turn; under stacking,
+                 taking the pending penalty is a turn
+  cards played   cards moved from a hand to the discard pile (not the first
+                 flipped card)
+  drawn no play  cards drawn for want of a play or by choice
+  drawn penalty  Draw Two, Wild Draw Four, stacks, challenges, UNO penalties
+  winner points  what the scoring rule awards the round winner
+  capped         rounds stopped at the turn cap (rule turn_cap), no winner
+  jump-ins, swaps, deflections, refill cards: events of those house rules
+  longest draw chain  draw cards played in a row on one penalty (stacking)
+  places         finishing order under elimination (1 = first out)
+"""
+
+# ---------------------------------------------------------------- shared options
+
+games = click.option(
+    "--games", "games_text", default="100000", show_default=True,
+    help="Games to play: 1e6, 1000000 or 1_000_000 (compare: per variant; tournament: in "
+         "all, split equally over the lineups; --mode match: matches).")
+players = click.option(
+    "--players", type=click.IntRange(2, 10), default=None,
+    help="Players at the table (2..10); default from the rules (4).")
+variant = click.option(
+    "--variant", multiple=True, metavar="NAME",
+    help="Preset from configs/ (see `unosim variants`) or a TOML file of the same format, "
+         "e.g. my-rules.toml (repeatable; later ones win).")
+rule = click.option(
+    "--rule", multiple=True, metavar="KEY=VALUE",
+    help="Override one rule key (repeatable, applied after the variants).")
+strategy = click.option(
+    "--strategy", default="random", show_default=True,
+    help="Strategy for every seat, e.g. random or offensive:bluff=0.3.")
+seat = click.option(
+    "--seat", multiple=True, metavar="N=NAME", help="Strategy for seat N (0-based).")
+seed = click.option(
+    "--seed", type=int, default=None,
+    help="Base seed; the same seed gives the same numbers, and every variant of a command "
+         "shares it. Default: random, printed.")
+workers = click.option(
+    "--workers", type=int, default=None, help="Threads (default: all cores).")
+fmt = click.option(
+    "--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+    show_default=True, help="A readable table, or one JSON object.")
+out = click.option(
+    "--out", type=click.Path(file_okay=False), default=None,
+    help="Directory for summary.json and summary.csv (with compare or --report: also the "
+         "charts as PNG and SVG and a self-contained report.html).")
+progress = click.option(
+    "--progress/--no-progress", default=None,
+    help="Progress bar on stderr (default: when stderr is a terminal).")
+save_games = click.option(
+    "--save-games", type=click.Path(dir_okay=False), default=None, metavar="FILE.parquet",
+    help="Also write one row per game (or match) as Parquet (compare: of every variant).")
+backend = click.option(
+    "--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+    help="Where games run: this machine's cores, or a Dask cluster "
+         "(pip install 'unosim[dask]').")
+
+
+def match_options(f: Any) -> Any:
+    """--mode, --target-score and --max-rounds (run and compare)."""
+    f = click.option("--max-rounds", type=int, default=None,
+                     help="Matches: stop a match after this many rounds, counted as capped "
+                          "(default 1000).")(f)
+    f = click.option("--target-score", type=int, default=None,
+                     help="Matches: the target score (overrides the rule target_score).")(f)
+    f = click.option("--mode", type=click.Choice(["round", "match"]), default="round",
+                     show_default=True,
+                     help="round: single rounds; match: whole matches to the target score, "
+                          "scored by the rule `scoring`.")(f)
+    return f
+
+
+def _load_strategy_files(ctx: click.Context, param: Any, value: tuple[str, ...]) -> None:
+    if value:
+        from unosim.strategies.plugins import load_plugins
+
+        load_plugins(value)
+
+
+#: --strategy-file PATH.py:NAME (repeatable): loaded before the other options are read,
+#: so --seat and --strategy know NAME
+strategy_file = click.option(
+    "--strategy-file", multiple=True, metavar="PATH.py:NAME", callback=_load_strategy_files,
+    expose_value=False, is_eager=True,
+    help="Load the plug-in strategy NAME (an @numba.njit function f(G, rng) -> move) from "
+         "PATH.py; then use NAME like a built-in (repeatable; see `unosim strategies`).")
+
+
+# ---------------------------------------------------------------- checked values
+
+
+def parse_games(text: str, option: str = "--games") -> int:
+    """``1e6``, ``1000000`` and ``1_000_000`` all mean one million games (``option``
+    names the option in errors)."""
+    raw = str(text).strip()
+    if raw.startswith("_") or raw.endswith("_"):
+        raise UnosimError(f"{option} must be a positive whole number such as 1e6, got {text!r}")
+    s = raw.replace("_", "")
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?([eE]\+?[0-9]+)?", s) or "__" in raw:
+        raise UnosimError(f"{option} must be a positive whole number such as 1e6, got {text!r}")
+    try:
+        value = float(s) if any(c in s for c in ".eE") else int(s)
+    except (ValueError, OverflowError):
+        raise UnosimError(f"{option}: cannot read {text!r} as a number") from None
+    if isinstance(value, float) and (math.isinf(value) or value != math.floor(value)):
+        raise UnosimError(f"{option} must be a whole number of games, got {text!r}")
+    value = int(value)
+    if value < 1:
+        raise UnosimError(f"{option} must be at least 1, got {text!r}")
+    if value > 10**12:
+        raise UnosimError(f"{option} must be at most 1e12, got {text!r}")
+    return value
+
+
+def seats_for(players: int, strategy: str, seat: tuple[str, ...]) -> list[Any]:
+    """The seat strategies of ``--strategy`` and ``--seat N=NAME``."""
+    from unosim.strategies.registry import parse_strategy
+
+    seats = [parse_strategy(strategy)] * players
+    for item in seat:
+        idx, eq, name = item.partition("=")
+        if not eq or not idx.strip().isdigit():
+            raise UnosimError(f"--seat expects N=STRATEGY, got {item!r}")
+        i = int(idx)
+        if not 0 <= i < players:
+            raise UnosimError(f"--seat {item}: seat must be within 0..{players - 1}")
+        seats[i] = parse_strategy(name)
+    return seats
+
+
+def resolve_rules(variant: tuple[str, ...], rule: tuple[str, ...] | list[str],
+                  players: int | None) -> Any:
+    """The rules of ``--variant`` presets, ``--rule`` overrides and ``--players``."""
+    from unosim.simulate.rules import parse_assignment, resolve
+
+    overrides = [parse_assignment(r) for r in rule]
+    if players is not None:
+        overrides.insert(0, ("players", players))
+    return resolve(list(variant), overrides)
+
+
+def prepare_out(out: str | None) -> Path | None:
+    """The ``--out`` folder, made and probed for writing before any game is played."""
+    if out is None:
+        return None
+    p = Path(out)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        probe = p / ".unosim-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise UnosimError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+    return p
+
+
+def check_save_games(path: str | None) -> Path | None:
+    if path is None:
+        return None
+    from unosim.reports.parquet import check_parquet_path
+
+    return check_parquet_path(path)
+
+
+def pick_seed(seed: int | None, announce: bool) -> int:
+    """``--seed``, or one drawn at random (printed on stderr when ``announce``: the
+    commands whose report does not show it)."""
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little")
+        if announce:
+            click.echo(f"seed {seed} (drawn at random; pass --seed to repeat)", err=True)
+    if seed < 0:
+        raise UnosimError(f"--seed must be 0 or more, got {seed}")
+    return seed
+
+
+def show_progress(progress: bool | None) -> bool:
+    import sys
+
+    return progress if progress is not None else sys.stderr.isatty()
+
+
+MAX_TARGET = 100_000
+
+
+def target_override(target_score: int | None, mode: str) -> list[str]:
+    """``--target-score N`` as a ``--rule`` assignment (checked here for a clear message)."""
+    if target_score is None:
+        return []
+    if mode != "match":
+        raise UnosimError("--target-score applies to matches: add --mode match")
+    if not 1 <= target_score <= MAX_TARGET:
+        raise UnosimError(f"--target-score must be within 1..{MAX_TARGET}, got {target_score}")
+    return [f"target_score={target_score}"]
+
+
+def check_mode_options(mode: str, max_rounds: int | None) -> int | None:
+    if max_rounds is not None and mode != "match":
+        raise UnosimError("--max-rounds applies to matches: add --mode match")
+    if max_rounds is not None and not 1 <= max_rounds <= 1_000_000:
+        raise UnosimError(f"--max-rounds must be within 1..1000000, got {max_rounds}")
+    return max_rounds

@@ -1,0 +1,41 @@
+"""The progress bar on stderr, shared by every long command: games done, ETA and,
+for plain runs, the running estimate of seat 0's win rate. Ctrl-C and SIGTERM take
+effect between batches only, through the batch callback (see unosim/interrupt.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def with_progress(show: bool, total: int, job: Callable[..., Any],
+                  with_totals: bool = False) -> Any:
+    """Run ``job(on_batch)`` (``job(on_batch, on_totals)`` with ``with_totals``) with a
+    progress bar on stderr when ``show``."""
+    from unosim.interrupt import StopSignals
+
+    with StopSignals() as stop:
+        return _with_progress_bar(show, total, job, with_totals, stop)
+
+
+def _with_progress_bar(show: bool, total: int, job: Callable[..., Any], with_totals: bool,
+                       stop: Any) -> Any:
+    if not show:
+        cb = stop.wrap(None, total)
+        return job(cb, None) if with_totals else job(cb)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from unosim.simulate.runner import seat0_half_width
+
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("games", total=total)
+
+        def totals(agg: Any) -> None:
+            rate = agg.wins[0] / agg.games
+            half = seat0_half_width(agg)
+            bar.update(task, description=f"seat 0 wins {100 * rate:.2f}% ± {100 * half:.2f}")
+
+        advance = stop.wrap(lambda n: bar.advance(task, n), total)
+        return job(advance, totals) if with_totals else job(advance)
