@@ -13,9 +13,9 @@ from unosim.cli import COMMANDS, cli
 
 #: options that share a name but not a meaning: replay's --seed names the run to replay
 #: (required), selfcheck's seeds a stream of tables and plays --games per table, bench
-#: times --games per measurement
+#: times --games per measurement, skill's --strategy is the one strategy it measures
 OWN_MEANING = {("replay", "--seed"), ("selfcheck", "--seed"), ("selfcheck", "--games"),
-               ("bench", "--games")}
+               ("bench", "--games"), ("skill", "--strategy")}
 SHARED = ("--games", "--players", "--variant", "--rule", "--strategy", "--seat", "--seed",
           "--workers", "--format", "--progress", "--strategy-file", "--out", "--save-games")
 

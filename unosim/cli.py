@@ -22,6 +22,7 @@ COMMANDS = {
     "run": "run:run",
     "compare": "compare:compare",
     "tournament": "tournament:tournament",
+    "skill": "skill:skill",
     "variants": "info:variants",
     "rules": "info:rules",
     "strategies": "info:strategies",

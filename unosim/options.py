@@ -39,7 +39,8 @@ Metrics (RULES.md section 9):
 games = click.option(
     "--games", "games_text", default="100000", show_default=True,
     help="Games to play: 1e6, 1000000 or 1_000_000 (compare: per variant; tournament: in "
-         "all, split equally over the lineups; --mode match: matches).")
+         "all, split equally over the lineups; skill: per variant, split equally over the "
+         "seats; --mode match: matches).")
 players = click.option(
     "--players", type=click.IntRange(2, 10), default=None,
     help="Players at the table (2..10); default from the rules (4).")

@@ -1,0 +1,260 @@
+"""The skill edge of a strategy under each variant (RULES.md 9b), paired across variants.
+
+One seat of strategy S plays against P-1 seats of ``random``; the seat of S is rotated
+through all P seats, and every rotation (lineup) plays the same deals: game ``g`` of the
+seed in each lineup, and in each variant, so a deal's luck weighs on every lineup and
+every variant alike. Per deal, ``w_g`` is how many of the P lineups S won (0..P); the
+round win rate is the mean of ``w_g / P`` and the skill edge
+
+    skill_edge = (w - 1/P) / (1 - 1/P) = mean over deals of (w_g - 1) / (P - 1)
+
+is 0 when S does no better than chance and 1 when it always wins. Its interval comes
+from the per-deal values (the lineups of one deal are not independent), and the
+difference between two variants from the per-deal differences of ``w_g`` (common random
+numbers). Every sum is an integer, so the totals do not depend on the split into blocks.
+Capped rounds count as played and won by nobody, as in a tournament.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from unosim.errors import UnosimError
+from unosim.reports.stats import Z95
+from unosim.simulate import layout as L
+from unosim.strategies.registry import SeatStrategy, parse_strategy
+
+#: deals per block: every lineup of every variant plays a block before the next one
+BLOCK = 1 << 14
+
+
+@dataclass
+class SkillTotals:
+    """Integer sums over the deals of one variant (and against the baseline)."""
+
+    players: int
+    deals: int = 0
+    wins: int = 0  # sum of w_g
+    wins_sq: int = 0  # sum of w_g^2
+    diff: int = 0  # sum of (w_g - w_g of the baseline)
+    diff_sq: int = 0
+    capped: int = 0  # rounds (deal x lineup) stopped at the turn cap
+    seat_wins: np.ndarray = field(init=False)  # rounds S won with its seat at k
+
+    def __post_init__(self) -> None:
+        self.seat_wins = np.zeros(self.players, np.int64)
+
+
+@dataclass
+class SkillResult:
+    names: list[str]
+    rules: list[Any]
+    strategy: SeatStrategy
+    seed: int
+    requested: int
+    deals_requested: int
+    totals: list[SkillTotals]
+    elapsed_s: float
+    workers: int
+    partial: bool = False
+
+
+def lineup(strategy: SeatStrategy, players: int, seat: int) -> list[SeatStrategy]:
+    """``strategy`` at ``seat``, ``random`` everywhere else."""
+    seats = [parse_strategy("random")] * players
+    seats[seat] = strategy
+    return seats
+
+
+def run_skill(
+    variants: list[Any],
+    strategy: SeatStrategy,
+    games: int,
+    seed: int,
+    workers: int | None = None,
+    on_batch: Callable[[int], None] | None = None,
+    block: int = BLOCK,
+) -> SkillResult:
+    """Play ``ceil(games / P)`` deals in each of the P lineups of every variant
+    (``variants``: objects with ``name`` and ``rules``), block by block. A stop
+    (``KeyboardInterrupt`` from ``on_batch``) keeps every finished block."""
+    from unosim.simulate.plugin_batch import batch_for
+    from unosim.simulate.runner import base_seed, game_template, use_workers
+
+    players = {int(v.rules["players"]) for v in variants}
+    if len(players) != 1:
+        raise UnosimError("skill compares variants at one player count; these set "
+                          f"{', '.join(str(p) for p in sorted(players))}: add --players N")
+    p = players.pop()
+    deals = max(1, -(-games // p))
+    workers = use_workers(workers)
+    key = base_seed(seed)
+    tables = []
+    for v in variants:
+        row = []
+        for k in range(p):
+            seats = lineup(strategy, p, k)
+            row.append((game_template(v.rules, seats), batch_for(seats, seed)))
+        tables.append(row)
+    totals = [SkillTotals(p) for _ in variants]
+    out = np.zeros((min(block, deals), L.N_G), np.int32)
+    t0 = time.perf_counter()
+    partial = False
+    lo = 0
+    try:
+        while lo < deals:
+            hi = min(deals, lo + block)
+            rec = out[: hi - lo]
+            w = np.zeros((len(variants), hi - lo), np.int64)
+            seat_w = np.zeros((len(variants), p), np.int64)
+            capped = np.zeros(len(variants), np.int64)
+            for vi, row in enumerate(tables):
+                for k, (template, play) in enumerate(row):
+                    play(template, key, lo, rec, workers * 8)
+                    won = (rec[:, L.G_WINNER] == k) & (rec[:, L.G_CAPPED] == 0)
+                    w[vi] += won
+                    seat_w[vi, k] = int(won.sum())
+                    capped[vi] += int((rec[:, L.G_CAPPED] != 0).sum())
+                    if on_batch is not None:
+                        on_batch(hi - lo)
+            # the block is complete for every variant: only now is it counted
+            for vi, t in enumerate(totals):
+                t.deals += hi - lo
+                t.wins += int(w[vi].sum())
+                t.wins_sq += int((w[vi] * w[vi]).sum())
+                d = w[vi] - w[0]
+                t.diff += int(d.sum())
+                t.diff_sq += int((d * d).sum())
+                t.capped += int(capped[vi])
+                t.seat_wins += seat_w[vi]
+            lo = hi
+    except KeyboardInterrupt:
+        partial = True
+    if totals[0].deals == 0 and partial:
+        raise KeyboardInterrupt
+    return SkillResult([v.name for v in variants], [v.rules for v in variants], strategy,
+                       seed, games, deals, totals, time.perf_counter() - t0, workers, partial)
+
+
+def _mean_se(total: int, total_sq: int, n: int) -> tuple[float, float]:
+    if n <= 0:
+        return (math.nan, math.nan)
+    mean = total / n
+    if n == 1:
+        return (mean, math.nan)
+    var = max(0.0, (total_sq - total * total / n) / (n - 1))
+    return (mean, math.sqrt(var / n))
+
+
+def skill_stats(t: SkillTotals) -> dict[str, Any]:
+    """Win rate and skill edge of S (with 95% intervals) from one variant's totals."""
+    p = t.players
+    w, w_se = _mean_se(t.wins, t.wins_sq, t.deals)
+    edge, edge_se = (w - 1) / (p - 1), w_se / (p - 1)
+    rate, rate_se = w / p, w_se / p
+    return {
+        "deals": t.deals,
+        "rounds": t.deals * p,
+        "capped": t.capped,
+        "win_rate": rate,
+        "win_rate_ci95": [rate - Z95 * rate_se, rate + Z95 * rate_se],
+        "fair_share": 1 / p,
+        "skill_edge": edge,
+        "skill_edge_se": edge_se,
+        "skill_edge_ci95": [edge - Z95 * edge_se, edge + Z95 * edge_se],
+        "seat_win_rate": [int(x) / t.deals if t.deals else math.nan for x in t.seat_wins],
+    }
+
+
+def diff_stats(t: SkillTotals) -> dict[str, float]:
+    """The paired difference of the skill edge from the baseline, with its 95% interval."""
+    p = t.players
+    d, d_se = _mean_se(t.diff, t.diff_sq, t.deals)
+    diff, se = d / (p - 1), d_se / (p - 1)
+    return {"diff": diff, "se": se, "ci95": [diff - Z95 * se, diff + Z95 * se]}
+
+
+def verdict(name: str, base: str, edge: float, base_edge: float, d: dict[str, Any]) -> str:
+    """``stacking: skill matters less than in official: skill edge A vs B, difference C
+    (95% CI D to E)``, or no detectable difference when the interval holds 0."""
+    lo, hi = d["ci95"]
+    dec = _decimals(d["se"])
+    figures = (f"skill edge {edge:.{dec}f} vs {base_edge:.{dec}f}, difference "
+               f"{d['diff']:+.{dec}f} (95% CI {lo:+.{dec}f} to {hi:+.{dec}f})")
+    if not math.isfinite(lo) or lo <= 0 <= hi:
+        return f"{name}: no detectable difference in how much skill matters from {base}: " \
+               + figures
+    more = "more" if lo > 0 else "less"
+    return f"{name}: skill matters {more} than in {base}: {figures}"
+
+
+def _decimals(se: float) -> int:
+    if not math.isfinite(se) or se <= 0:
+        return 3
+    return int(min(5, max(3, 1 - math.floor(math.log10(Z95 * se)))))
+
+
+def summarize_skill(r: SkillResult) -> dict[str, Any]:
+    """The JSON-able summary of a skill run (``--format json``)."""
+    rows = []
+    base = skill_stats(r.totals[0])
+    for vi, (name, rules, t) in enumerate(zip(r.names, r.rules, r.totals, strict=True)):
+        s = skill_stats(t)
+        row: dict[str, Any] = {"variant": name, "rules_changed": rules.changed(), **s}
+        if vi > 0:
+            d = diff_stats(t)
+            row["diff_from_baseline"] = d["diff"]
+            row["diff_se"] = d["se"]
+            row["diff_ci95"] = d["ci95"]
+            row["verdict"] = verdict(name, r.names[0], s["skill_edge"], base["skill_edge"], d)
+        rows.append(row)
+    return {
+        "strategy": r.strategy.label(),
+        "against": "random",
+        "players": r.totals[0].players,
+        "seed": r.seed,
+        "games_requested": r.requested,
+        "deals": r.totals[0].deals,
+        "deals_requested": r.deals_requested,
+        "partial": r.partial,
+        "workers": r.workers,
+        "elapsed_s": r.elapsed_s,
+        "variants": rows,
+    }
+
+
+def render_skill(s: dict[str, Any]) -> str:
+    """The human report of ``unosim skill``."""
+    p = s["players"]
+    lines = [
+        f"unosim skill · {s['strategy']} against {p - 1} × random · {p} players · "
+        f"{s['deals']:,} deals × {p} seats per variant · seed {s['seed']}",
+        "",
+        f"Skill edge of {s['strategy']} (0 = chance, 1 = always wins; 95% intervals)",
+    ]
+    w = max(len(r["variant"]) for r in s["variants"]) + 2
+    for r in s["variants"]:
+        lo, hi = r["skill_edge_ci95"]
+        dec = _decimals(r["skill_edge_se"])
+        wl, wh = r["win_rate_ci95"]
+        lines.append(
+            f"  {r['variant']:<{w}} wins {100 * r['win_rate']:.2f}% [{100 * wl:.2f}%, "
+            f"{100 * wh:.2f}%] (fair {100 / p:.1f}%)   skill edge {r['skill_edge']:.{dec}f} "
+            f"[{lo:.{dec}f}, {hi:.{dec}f}]")
+    if len(s["variants"]) > 1:
+        lines += ["", "Verdicts (paired on the same deals)"]
+        lines += [f"  {r['verdict']}" for r in s["variants"][1:]]
+    capped = sum(r["capped"] for r in s["variants"])
+    lines += ["", f"capped rounds (won by nobody, counted as lost): {capped:,}",
+              "method: every lineup (the strategy's seat rotated through all seats) and "
+              "every variant plays the same deals; intervals from the per-deal results"]
+    if s["partial"]:
+        lines.append(f"PARTIAL: stopped after {s['deals']:,} of {s['deals_requested']:,} "
+                     "deals")
+    return "\n".join(lines)

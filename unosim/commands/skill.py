@@ -1,0 +1,75 @@
+"""``unosim skill``: how much a rule rewards skill, as the skill edge of one strategy
+against ``random`` under each variant, paired on the same deals (RULES.md 9b)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from unosim import options as opt
+from unosim.progress import with_progress
+
+
+@click.command(short_help="The skill edge of a strategy under each variant, with verdicts.")
+@click.argument("variant_names", nargs=-1, required=True, metavar="VARIANT...")
+@click.option("--strategy", required=True, metavar="NAME",
+              help="The strategy whose skill edge is measured (built-in, NAME:params or a "
+                   "plug-in), one seat against random in every other seat.")
+@opt.players
+@opt.games
+@opt.rule
+@opt.seed
+@opt.workers
+@opt.fmt
+@opt.out
+@opt.progress
+@opt.strategy_file
+def skill(variant_names: tuple[str, ...], strategy: str, players: int | None,
+          games_text: str, rule: tuple[str, ...], seed: int | None, workers: int | None,
+          fmt: str, out: str | None, progress: bool | None) -> None:
+    """The skill edge of --strategy under each VARIANT (presets, NAME+NAME or TOML files;
+    the first is the baseline): one seat of the strategy against random in the others,
+    its seat rotated, every rotation and every variant on the same deals. Skill edge =
+    (win rate - 1/P) / (1 - 1/P): 0 is chance, 1 always wins. Paired differences from
+    the baseline with 95% intervals, and a verdict per variant."""
+    from unosim.common import write_text_atomic
+    from unosim.reports.compare import build_variants
+    from unosim.reports.render import render_json
+    from unosim.reports.skill import render_skill, run_skill, summarize_skill
+    from unosim.simulate.runner import check_workers
+    from unosim.strategies.registry import parse_strategy
+
+    games = opt.parse_games(games_text)
+    strat = parse_strategy(strategy)
+    variants = build_variants(variant_names,
+                              lambda presets: opt.resolve_rules(presets, rule, players),
+                              lambda n: [])
+    out_dir = opt.prepare_out(out)
+    check_workers(workers)
+    seed = opt.pick_seed(seed, announce=True)
+    p = int(variants[0].rules["players"])
+    total = max(1, -(-games // p)) * p * len(variants)
+    result = with_progress(opt.show_progress(progress), total,
+                           lambda cb: run_skill(variants, strat, games, seed, workers,
+                                                on_batch=cb))
+    summary = summarize_skill(result)
+    text = render_skill(summary)
+    click.echo(render_json(summary) if fmt == "json" else text)
+    if out_dir is not None:
+        from unosim.reports.export import summary_csv
+
+        write_text_atomic(out_dir / "skill.json", render_json(summary) + "\n")
+        write_text_atomic(out_dir / "skill.csv", summary_csv(_flat(summary)))
+    if result.partial:
+        sys.exit(130)
+
+
+def _flat(summary: dict) -> dict:
+    """One CSV key per variant and figure."""
+    flat = {k: v for k, v in summary.items() if k != "variants"}
+    for row in summary["variants"]:
+        for k, v in row.items():
+            if k not in ("variant", "rules_changed"):
+                flat[f"{row['variant']}.{k}"] = v
+    return flat
