@@ -139,7 +139,7 @@ class Comparison:
 
     @property
     def colours(self) -> list[str]:
-        return [PALETTE[i] for i in range(len(self.variants))]
+        return [PALETTE[i % len(PALETTE)] for i in range(len(self.variants))]
 
     @property
     def games(self) -> int:
@@ -443,12 +443,14 @@ def run_compare(
     batch: int | None = None,
     on_batch: Callable[[int], None] | None = None,
     on_records: Callable[[int, int, np.ndarray], None] | None = None,
+    limit: int | None = MAX_VARIANTS,
 ) -> Comparison:
     """Play every variant over the same game indices, batch-aligned and interleaved.
 
     ``on_records(variant_index, first_game, records)`` sees each variant's batches
     (for ``--save-games``); ``on_batch(n)`` is told of every finished batch of every
-    variant (progress).
+    variant (progress). ``limit`` caps the variants (the charts have a colour for
+    eight); a sweep or the atlas lifts it with None.
     """
     from unosim.simulate.match import DEFAULT_MATCH_BATCH, DEFAULT_MAX_ROUNDS, run_matches
     from unosim.simulate.runner import DEFAULT_BATCH, check_workers
@@ -456,8 +458,8 @@ def run_compare(
 
     if mode not in MODES:
         raise UnosimError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
-    if not 1 <= len(variants) <= MAX_VARIANTS:
-        raise UnosimError(f"compare takes 1..{MAX_VARIANTS} variants, got {len(variants)}")
+    if not 1 <= len(variants) <= (limit or len(variants)):
+        raise UnosimError(f"compare takes 1..{limit} variants, got {len(variants)}")
     max_rounds = DEFAULT_MAX_ROUNDS if max_rounds is None else max_rounds
     workers = check_workers(workers)
     if batch is None:
@@ -521,11 +523,11 @@ def run_compare(
                        partial=partial) for vi, r in enumerate(results)]
     cmp = Comparison(variants, mode, seed, games, workers, max_rounds, results, moments,
                      paired, total, partial)
-    cmp.summaries = [_summary(mode, r, v.name) for r, v in zip(results, variants, strict=True)]
+    cmp.summaries = [summary_of(mode, r, v.name) for r, v in zip(results, variants, strict=True)]
     return cmp
 
 
-def _summary(mode: str, res: Any, name: str) -> dict[str, Any]:
+def summary_of(mode: str, res: Any, name: str) -> dict[str, Any]:
     if mode == "round":
         from unosim.reports.summary import summarize
 

@@ -62,7 +62,7 @@ def write_summary_files(out_dir: Path, summary: dict[str, Any]) -> None:
     write_text_atomic(out_dir / "summary.csv", summary_csv(flat_strategies(summary)))
 
 
-def _csv_rows(rows: list[dict[str, Any]]) -> str:
+def csv_rows(rows: list[dict[str, Any]]) -> str:
     buf = io.StringIO()
     if rows:
         w = csv.DictWriter(buf, fieldnames=list(rows[0]))
@@ -88,5 +88,5 @@ def write_compare_outputs(cmp: Any, out_dir: Path, text: str) -> list[str]:
     from unosim.reports.render import render_json
 
     write_text_atomic(out_dir / "summary.json", render_json(cmp.to_dict()) + "\n")
-    write_text_atomic(out_dir / "summary.csv", _csv_rows(cmp.rows()))
+    write_text_atomic(out_dir / "summary.csv", csv_rows(cmp.rows()))
     return ["summary.json", "summary.csv", *write_report_files(cmp, out_dir, text)]

@@ -196,3 +196,25 @@ class Paired:
             self.n[name] = self.n.get(name, 0) + int(d.shape[0])
             self.s[name] = self.s.get(name, 0) + int(d.sum())
             self.ss[name] = self.ss.get(name, 0) + int((d * d).sum())
+
+
+def merge_moments(a: Moments, b: Moments) -> Moments:
+    """``a`` plus ``b`` (in place in ``a``): totals of two ranges of games."""
+    for name in b.n:
+        if name not in a.n:
+            a.n[name], a.s[name], a.ss[name] = 0, 0, 0
+            a.hist[name] = np.zeros(HIST_BINS, np.int64)
+        a.n[name] += b.n[name]
+        a.s[name] += b.s[name]
+        a.ss[name] += b.ss[name]
+        a.hist[name] += b.hist[name]
+    return a
+
+
+def merge_paired(a: Paired, b: Paired) -> Paired:
+    """``a`` plus ``b`` (in place in ``a``)."""
+    for name in b.n:
+        a.n[name] = a.n.get(name, 0) + b.n[name]
+        a.s[name] = a.s.get(name, 0) + b.s[name]
+        a.ss[name] = a.ss.get(name, 0) + b.ss[name]
+    return a

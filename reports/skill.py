@@ -72,6 +72,64 @@ def lineup(strategy: SeatStrategy, players: int, seat: int) -> list[SeatStrategy
     return seats
 
 
+def tables_for(variants: list[Any], strategy: SeatStrategy, seed: int) -> tuple[int, list[Any]]:
+    """(players, per variant the P lineups as (game template, batch kernel))."""
+    from unosim.simulate.plugin_batch import batch_for
+    from unosim.simulate.runner import game_template
+
+    players = {int(v.rules["players"]) for v in variants}
+    if len(players) != 1:
+        raise UnosimError("skill compares variants at one player count; these set "
+                          f"{', '.join(str(p) for p in sorted(players))}: add --players N")
+    p = players.pop()
+    tables = []
+    for v in variants:
+        row = []
+        for k in range(p):
+            seats = lineup(strategy, p, k)
+            row.append((game_template(v.rules, seats), batch_for(seats, seed)))
+        tables.append(row)
+    return p, tables
+
+
+def play_block(tables: list[Any], p: int, key: Any, lo: int, hi: int, chunks: int,
+               out: np.ndarray, on_batch: Callable[[int], None] | None = None
+               ) -> list[SkillTotals]:
+    """Deals ``lo .. hi`` in every lineup of every variant: their totals, counted only
+    once the block is complete for every variant."""
+    rec = out[: hi - lo]
+    w = np.zeros((len(tables), hi - lo), np.int64)
+    block = [SkillTotals(p) for _ in tables]
+    for vi, row in enumerate(tables):
+        for k, (template, play) in enumerate(row):
+            play(template, key, lo, rec, chunks)
+            won = (rec[:, L.G_WINNER] == k) & (rec[:, L.G_CAPPED] == 0)
+            w[vi] += won
+            block[vi].seat_wins[k] = int(won.sum())
+            block[vi].capped += int((rec[:, L.G_CAPPED] != 0).sum())
+            if on_batch is not None:
+                on_batch(hi - lo)
+    for vi, t in enumerate(block):
+        t.deals = hi - lo
+        t.wins = int(w[vi].sum())
+        t.wins_sq = int((w[vi] * w[vi]).sum())
+        d = w[vi] - w[0]
+        t.diff = int(d.sum())
+        t.diff_sq = int((d * d).sum())
+    return block
+
+
+def merge_totals(into: list[SkillTotals], part: list[SkillTotals]) -> None:
+    for a, b in zip(into, part, strict=True):
+        a.deals += b.deals
+        a.wins += b.wins
+        a.wins_sq += b.wins_sq
+        a.diff += b.diff
+        a.diff_sq += b.diff_sq
+        a.capped += b.capped
+        a.seat_wins += b.seat_wins
+
+
 def run_skill(
     variants: list[Any],
     strategy: SeatStrategy,
@@ -80,60 +138,31 @@ def run_skill(
     workers: int | None = None,
     on_batch: Callable[[int], None] | None = None,
     block: int = BLOCK,
+    runner: Any = None,
 ) -> SkillResult:
     """Play ``ceil(games / P)`` deals in each of the P lineups of every variant
-    (``variants``: objects with ``name`` and ``rules``), block by block. A stop
+    (``variants``: objects with ``name`` and ``rules``), block by block, on this
+    machine or through ``runner`` (``grid_dask.DaskRunner``). A stop
     (``KeyboardInterrupt`` from ``on_batch``) keeps every finished block."""
-    from unosim.simulate.plugin_batch import batch_for
-    from unosim.simulate.runner import base_seed, game_template, use_workers
+    from unosim.simulate.runner import base_seed, use_workers
 
-    players = {int(v.rules["players"]) for v in variants}
-    if len(players) != 1:
-        raise UnosimError("skill compares variants at one player count; these set "
-                          f"{', '.join(str(p) for p in sorted(players))}: add --players N")
-    p = players.pop()
+    p, tables = tables_for(variants, strategy, seed)
     deals = max(1, -(-games // p))
+    if runner is not None:
+        totals, partial, workers, elapsed = runner.skill(variants, strategy, deals, seed,
+                                                         on_batch)
+        return SkillResult([v.name for v in variants], [v.rules for v in variants], strategy,
+                           seed, games, deals, totals, elapsed, workers, partial)
     workers = use_workers(workers)
     key = base_seed(seed)
-    tables = []
-    for v in variants:
-        row = []
-        for k in range(p):
-            seats = lineup(strategy, p, k)
-            row.append((game_template(v.rules, seats), batch_for(seats, seed)))
-        tables.append(row)
     totals = [SkillTotals(p) for _ in variants]
     out = np.zeros((min(block, deals), L.N_G), np.int32)
     t0 = time.perf_counter()
     partial = False
-    lo = 0
     try:
-        while lo < deals:
-            hi = min(deals, lo + block)
-            rec = out[: hi - lo]
-            w = np.zeros((len(variants), hi - lo), np.int64)
-            seat_w = np.zeros((len(variants), p), np.int64)
-            capped = np.zeros(len(variants), np.int64)
-            for vi, row in enumerate(tables):
-                for k, (template, play) in enumerate(row):
-                    play(template, key, lo, rec, workers * 8)
-                    won = (rec[:, L.G_WINNER] == k) & (rec[:, L.G_CAPPED] == 0)
-                    w[vi] += won
-                    seat_w[vi, k] = int(won.sum())
-                    capped[vi] += int((rec[:, L.G_CAPPED] != 0).sum())
-                    if on_batch is not None:
-                        on_batch(hi - lo)
-            # the block is complete for every variant: only now is it counted
-            for vi, t in enumerate(totals):
-                t.deals += hi - lo
-                t.wins += int(w[vi].sum())
-                t.wins_sq += int((w[vi] * w[vi]).sum())
-                d = w[vi] - w[0]
-                t.diff += int(d.sum())
-                t.diff_sq += int((d * d).sum())
-                t.capped += int(capped[vi])
-                t.seat_wins += seat_w[vi]
-            lo = hi
+        for lo in range(0, deals, block):
+            merge_totals(totals, play_block(tables, p, key, lo, min(deals, lo + block),
+                                            workers * 8, out, on_batch))
     except KeyboardInterrupt:
         partial = True
     if totals[0].deals == 0 and partial:

@@ -126,3 +126,28 @@ def test_run_json_has_one_schema_on_both_backends(client, capsys):
     assert dask["precision_target"] is None and local["precision_target"] is None
     assert dask["precision_reached"] is False and local["precision_reached"] is False
     assert dask["seat_wins"] == local["seat_wins"]
+
+
+def test_grids_on_dask_equal_this_machine(client):
+    """A sweep or atlas comparison and the skill edge give the same totals on a cluster."""
+    from unosim.reports.compare import VariantSpec, run_compare
+    from unosim.reports.grid_dask import DaskRunner
+    from unosim.reports.skill import run_skill
+
+    specs = [VariantSpec(n, resolve([n], [("players", 3)]), [parse_strategy("random")] * 3)
+             for n in ("official", "stacking", "seven-o")]
+    runner = DaskRunner(client, task_games=7_000)
+    d = runner.compare(specs, 20_000, seed=5)
+    loc = run_compare(specs, 20_000, 5, limit=None)
+    for vi in range(3):
+        assert d.results[vi].agg.same_as(loc.results[vi].agg)
+        assert d.moments[vi].n == loc.moments[vi].n and d.moments[vi].s == loc.moments[vi].s
+        assert d.moments[vi].ss == loc.moments[vi].ss
+        if vi:
+            assert (d.paired[vi].s, d.paired[vi].ss) == (loc.paired[vi].s, loc.paired[vi].ss)
+    strat = parse_strategy("offensive")
+    a = run_skill(specs, strat, 9_000, seed=2, runner=runner)
+    b = run_skill(specs, strat, 9_000, seed=2)
+    for ta, tb in zip(a.totals, b.totals, strict=True):
+        assert (ta.deals, ta.wins, ta.wins_sq, ta.diff, ta.diff_sq) == (
+            tb.deals, tb.wins, tb.wins_sq, tb.diff, tb.diff_sq)

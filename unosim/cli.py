@@ -23,6 +23,8 @@ COMMANDS = {
     "compare": "compare:compare",
     "tournament": "tournament:tournament",
     "skill": "skill:skill",
+    "sweep": "sweep:sweep",
+    "atlas": "atlas:atlas",
     "variants": "info:variants",
     "rules": "info:rules",
     "strategies": "info:strategies",

@@ -1,0 +1,105 @@
+"""A headless Chromium driven over the DevTools protocol on a pipe (no extra package:
+``--remote-debugging-pipe`` reads JSON messages on fd 3 and writes them on fd 4), to
+open the HTML pages as a person's browser would and check what they show."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import time
+from typing import Any
+
+NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+#: what the page shows: every image loaded, every inline SVG drawn, some text
+CHECK = """JSON.stringify({
+  images: Array.from(document.images).map(i => i.complete && i.naturalWidth > 0),
+  svgs: Array.from(document.querySelectorAll('body svg')).filter(s => !s.closest('svg svg'))
+    .map(s => { const r = s.getBoundingClientRect();
+                return {w: r.width, h: r.height,
+                        drawn: s.querySelectorAll('path, rect, text, use, line').length}; }),
+  text: document.body.innerText.trim().length,
+  title: document.title})"""
+
+
+def find_browser() -> str | None:
+    path = os.environ.get("UNOSIM_BROWSER")
+    if path:
+        return path
+    return next((p for p in map(shutil.which, NAMES) if p), None)
+
+
+class Browser:
+    """One headless browser; ``open(url)`` returns what the page shows and a screenshot."""
+
+    def __init__(self, exe: str, width: int = 1200, height: int = 900) -> None:
+        r1, w1 = os.pipe()  # this process writes, the browser reads fd 3
+        r2, w2 = os.pipe()  # the browser writes fd 4, this process reads
+
+        def fds() -> None:
+            a, b = os.dup(r1), os.dup(w2)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        self.proc = subprocess.Popen(
+            [exe, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--remote-debugging-pipe", f"--window-size={width},{height}", "about:blank"],
+            preexec_fn=fds, close_fds=False, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(r1)
+        os.close(w2)
+        self.wfd, self.rfd = w1, r2
+        self.buf = b""
+        self.n = 0
+
+    def call(self, method: str, params: dict[str, Any] | None = None,
+             session: str | None = None, timeout: float = 60.0) -> dict[str, Any]:
+        self.n += 1
+        msg: dict[str, Any] = {"id": self.n, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        os.write(self.wfd, json.dumps(msg).encode() + b"\0")
+        end = time.monotonic() + timeout
+        while True:
+            while b"\0" not in self.buf:
+                if time.monotonic() > end:
+                    raise TimeoutError(f"no answer to {method}")
+                chunk = os.read(self.rfd, 1 << 20)
+                if not chunk:
+                    raise RuntimeError("the browser closed its pipe")
+                self.buf += chunk
+            raw, self.buf = self.buf.split(b"\0", 1)
+            reply = json.loads(raw)
+            if reply.get("id") == self.n:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply["result"]
+
+    def open(self, url: str) -> tuple[dict[str, Any], bytes]:
+        target = self.call("Target.createTarget", {"url": url})["targetId"]
+        session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})[
+            "sessionId"]
+        want = json.dumps(url + " complete")
+        for _ in range(300):
+            got = self.call("Runtime.evaluate", {
+                "expression": "JSON.stringify(location.href + ' ' + document.readyState)",
+                "returnByValue": True}, session)["result"].get("value")
+            if got == want:
+                break
+            time.sleep(0.05)
+        else:
+            raise TimeoutError(f"{url} did not finish loading")
+        shown = self.call("Runtime.evaluate", {"expression": CHECK, "returnByValue": True},
+                          session)["result"]["value"]
+        shot = self.call("Page.captureScreenshot", {"format": "png"}, session)["data"]
+        self.call("Target.closeTarget", {"targetId": target})
+        return json.loads(shown), base64.b64decode(shot)
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+        os.close(self.wfd)
+        os.close(self.rfd)

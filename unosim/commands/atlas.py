@@ -1,0 +1,77 @@
+"""``unosim atlas``: every preset against official at each player count, on one page."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from unosim import options as opt
+from unosim.commands.sweep import _dask_runner, parse_values
+from unosim.progress import with_progress
+
+
+@click.command(short_help="Every preset against official at each player count, one page.")
+@click.option("--players", default="2,4,6", show_default=True, metavar="VALUES",
+              help="Player counts (2..10): 2,4,6 or 2..8.")
+@opt.games
+@click.option("--strategy", default="offensive", show_default=True, metavar="NAME",
+              help="The strategy whose skill edge (one seat against random) is measured "
+                   "under every preset; `none` leaves the skill edge out.")
+@opt.seed
+@opt.workers
+@opt.backend
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Dask scheduler (default: $DASK_SCHEDULER_ADDRESS, else a local cluster).")
+@opt.fmt
+@opt.out
+@opt.progress
+@opt.strategy_file
+def atlas(players: str, games_text: str, strategy: str, seed: int | None,
+          workers: int | None, backend: str, scheduler: str | None, fmt: str,
+          out: str | None, progress: bool | None) -> None:
+    """Every preset in configs/ against official at each player count, on the same deals:
+    round length, seat balance, comeback, lead changes, first to UNO, winner points,
+    cards drawn and the skill edge of --strategy, each as the paired difference from
+    official with its 95% interval; ranked per metric with verdicts; atlas.html, CSV,
+    JSON and the charts with --out."""
+    from unosim.errors import UnosimError
+    from unosim.reports.atlas import render_atlas, run_atlas, to_dict
+    from unosim.reports.compare import VariantSpec
+    from unosim.reports.render import render_json
+    from unosim.simulate.rules import preset_names
+    from unosim.simulate.runner import check_workers
+    from unosim.strategies.registry import parse_strategy
+
+    games = opt.parse_games(games_text)
+    counts = parse_values("players", players)
+    strat = None if strategy.strip().lower() == "none" else parse_strategy(strategy)
+    if scheduler is not None and backend != "dask":
+        raise UnosimError("--scheduler applies to --backend dask")
+    if backend == "local":
+        check_workers(workers)
+    out_dir = opt.prepare_out(out)
+    seed = opt.pick_seed(seed, announce=True)
+    presets = preset_names()
+
+    def make(name: str, n: int) -> VariantSpec:
+        rules = opt.resolve_rules((name,), (), n)
+        return VariantSpec(name, rules, opt.seats_for(n, "random", ()))
+
+    per_count = games * len(presets) * (2 if strat is not None else 1)
+    total = sum(per_count + (max(1, -(-games // n)) * n - games) * len(presets)
+                * (strat is not None) for n in counts)
+    runner = _dask_runner(scheduler) if backend == "dask" else None
+    result = with_progress(opt.show_progress(progress), total,
+                           lambda cb: run_atlas(presets, counts, games, seed, make, strat,
+                                                workers, cb, runner))
+    text = render_atlas(result)
+    summary = to_dict(result)
+    click.echo(render_json(summary) if fmt == "json" else text)
+    if out_dir is not None:
+        from unosim.reports.grid_files import write_atlas_files
+
+        written = write_atlas_files(result, summary, text, out_dir)
+        click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}", err=True)
+    if result.partial:
+        sys.exit(130)
