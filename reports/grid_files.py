@@ -11,29 +11,31 @@ from unosim.reports.export import csv_rows
 from unosim.reports.render import render_json
 
 
+def write_grid_files(kind: str, figures: dict[str, Any], page: Any, summary: dict[str, Any],
+                     text: str, out_dir: Path) -> list[str]:
+    """``KIND.json``, ``KIND.csv`` (the summary's rows), every figure as PNG and SVG and
+    ``KIND.html`` made by ``page(summary, svgs, text)``; returns the names written."""
+    from unosim.reports.charts import save_figures
+
+    write_text_atomic(out_dir / f"{kind}.json", render_json(summary) + "\n")
+    write_text_atomic(out_dir / f"{kind}.csv", csv_rows(summary["rows"]))
+    svgs = save_figures(figures, out_dir)
+    write_text_atomic(out_dir / f"{kind}.html", page(summary, svgs, text))
+    return [f"{kind}.json", f"{kind}.csv", *(f"{n}.png" for n in svgs),
+            *(f"{n}.svg" for n in svgs), f"{kind}.html"]
+
+
 def write_sweep_files(result: Any, summary: dict[str, Any], text: str, out_dir: Path
                       ) -> list[str]:
-    from unosim.reports.charts import save_figures
     from unosim.reports.grid_charts import sweep_figures
     from unosim.reports.grid_pages import sweep_html
 
-    write_text_atomic(out_dir / "sweep.json", render_json(summary) + "\n")
-    write_text_atomic(out_dir / "sweep.csv", csv_rows(summary["rows"]))
-    svgs = save_figures(sweep_figures(result), out_dir)
-    write_text_atomic(out_dir / "sweep.html", sweep_html(summary, svgs, text))
-    return ["sweep.json", "sweep.csv", *(f"{n}.png" for n in svgs),
-            *(f"{n}.svg" for n in svgs), "sweep.html"]
+    return write_grid_files("sweep", sweep_figures(result), sweep_html, summary, text, out_dir)
 
 
 def write_atlas_files(atlas: Any, summary: dict[str, Any], text: str, out_dir: Path
                       ) -> list[str]:
     from unosim.reports.atlas import atlas_figures
-    from unosim.reports.charts import save_figures
     from unosim.reports.grid_pages import atlas_html
 
-    write_text_atomic(out_dir / "atlas.json", render_json(summary) + "\n")
-    write_text_atomic(out_dir / "atlas.csv", csv_rows(summary["rows"]))
-    svgs = save_figures(atlas_figures(atlas), out_dir)
-    write_text_atomic(out_dir / "atlas.html", atlas_html(summary, svgs, text))
-    return ["atlas.json", "atlas.csv", *(f"{n}.png" for n in svgs),
-            *(f"{n}.svg" for n in svgs), "atlas.html"]
+    return write_grid_files("atlas", atlas_figures(atlas), atlas_html, summary, text, out_dir)

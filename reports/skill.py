@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from unosim.errors import UnosimError
-from unosim.reports.stats import Z95
+from unosim.reports.stats import Z95, mean_se
 from unosim.simulate import layout as L
 from unosim.strategies.registry import SeatStrategy, parse_strategy
 
@@ -171,20 +171,10 @@ def run_skill(
                        seed, games, deals, totals, time.perf_counter() - t0, workers, partial)
 
 
-def _mean_se(total: int, total_sq: int, n: int) -> tuple[float, float]:
-    if n <= 0:
-        return (math.nan, math.nan)
-    mean = total / n
-    if n == 1:
-        return (mean, math.nan)
-    var = max(0.0, (total_sq - total * total / n) / (n - 1))
-    return (mean, math.sqrt(var / n))
-
-
 def skill_stats(t: SkillTotals) -> dict[str, Any]:
     """Win rate and skill edge of S (with 95% intervals) from one variant's totals."""
     p = t.players
-    w, w_se = _mean_se(t.wins, t.wins_sq, t.deals)
+    w, w_se = mean_se(t.wins, t.wins_sq, t.deals)
     edge, edge_se = (w - 1) / (p - 1), w_se / (p - 1)
     rate, rate_se = w / p, w_se / p
     return {
@@ -204,7 +194,7 @@ def skill_stats(t: SkillTotals) -> dict[str, Any]:
 def diff_stats(t: SkillTotals) -> dict[str, float]:
     """The paired difference of the skill edge from the baseline, with its 95% interval."""
     p = t.players
-    d, d_se = _mean_se(t.diff, t.diff_sq, t.deals)
+    d, d_se = mean_se(t.diff, t.diff_sq, t.deals)
     diff, se = d / (p - 1), d_se / (p - 1)
     return {"diff": diff, "se": se, "ci95": [diff - Z95 * se, diff + Z95 * se]}
 

@@ -13,9 +13,11 @@ from unosim.cli import COMMANDS, cli
 
 #: options that share a name but not a meaning: replay's --seed names the run to replay
 #: (required), selfcheck's seeds a stream of tables and plays --games per table, bench
-#: times --games per measurement, skill's --strategy is the one strategy it measures
+#: times --games per measurement, skill's and atlas's --strategy is the one strategy whose
+#: skill edge they measure, sweep's --rule and --players and atlas's --players take VALUES
 OWN_MEANING = {("replay", "--seed"), ("selfcheck", "--seed"), ("selfcheck", "--games"),
-               ("bench", "--games"), ("skill", "--strategy")}
+               ("bench", "--games"), ("skill", "--strategy"), ("sweep", "--rule"),
+               ("sweep", "--players"), ("atlas", "--players"), ("atlas", "--strategy")}
 SHARED = ("--games", "--players", "--variant", "--rule", "--strategy", "--seat", "--seed",
           "--workers", "--format", "--progress", "--strategy-file", "--out", "--save-games")
 

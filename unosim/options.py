@@ -80,6 +80,15 @@ backend = click.option(
     help="Where games run: this machine's cores, or a Dask cluster "
          "(pip install 'unosim[dask]').")
 
+scheduler = click.option(
+    "--scheduler", default=None, metavar="ADDRESS",
+    help="Dask scheduler (default: $DASK_SCHEDULER_ADDRESS, else a local cluster).")
+
+
+def check_scheduler(scheduler: str | None, backend: str) -> None:
+    if scheduler is not None and backend != "dask":
+        raise UnosimError("--scheduler applies to --backend dask")
+
 
 def match_options(f: Any) -> Any:
     """--mode, --target-score and --max-rounds (run and compare)."""

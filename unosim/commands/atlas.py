@@ -21,8 +21,7 @@ from unosim.progress import with_progress
 @opt.seed
 @opt.workers
 @opt.backend
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Dask scheduler (default: $DASK_SCHEDULER_ADDRESS, else a local cluster).")
+@opt.scheduler
 @opt.fmt
 @opt.out
 @opt.progress
@@ -35,7 +34,6 @@ def atlas(players: str, games_text: str, strategy: str, seed: int | None,
     cards drawn and the skill edge of --strategy, each as the paired difference from
     official with its 95% interval; ranked per metric with verdicts; atlas.html, CSV,
     JSON and the charts with --out."""
-    from unosim.errors import UnosimError
     from unosim.reports.atlas import render_atlas, run_atlas, to_dict
     from unosim.reports.compare import VariantSpec
     from unosim.reports.render import render_json
@@ -46,8 +44,7 @@ def atlas(players: str, games_text: str, strategy: str, seed: int | None,
     games = opt.parse_games(games_text)
     counts = parse_values("players", players)
     strat = None if strategy.strip().lower() == "none" else parse_strategy(strategy)
-    if scheduler is not None and backend != "dask":
-        raise UnosimError("--scheduler applies to --backend dask")
+    opt.check_scheduler(scheduler, backend)
     if backend == "local":
         check_workers(workers)
     out_dir = opt.prepare_out(out)

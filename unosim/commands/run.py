@@ -36,8 +36,7 @@ _RESUME_OPTIONS = {"resume_dir", "workers", "fmt", "progress"}
               help="With --out: also write the charts (PNG, SVG) and a self-contained "
                    "report.html.")
 @opt.backend
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Dask scheduler (default: $DASK_SCHEDULER_ADDRESS, else a local cluster).")
+@opt.scheduler
 @click.option("--precision", type=float, default=None, metavar="X",
               help="Stop once seat 0's win-rate 95%% CI half-width is at most X (e.g. 0.001); "
                    "--games is then the most to play.")
@@ -81,8 +80,7 @@ def run(ctx: click.Context, games_text: str, players: int | None, variant: tuple
         raise UnosimError("--precision applies to rounds (--mode round)")
     if precision is not None and (save_path is not None or report):
         raise UnosimError("--precision cannot be combined with --save-games or --report")
-    if scheduler is not None and backend != "dask":
-        raise UnosimError("--scheduler applies to --backend dask")
+    opt.check_scheduler(scheduler, backend)
     name = variant_label(variant)
     if backend == "local" and save_path is None and not report:
         # on this machine: Ctrl-C/SIGTERM keep a checkpoint in --out for --resume

@@ -96,8 +96,7 @@ def sweep_dims(rule: tuple[str, ...], players: str | None) -> tuple[list[Any], d
 @opt.seed
 @opt.workers
 @opt.backend
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Dask scheduler (default: $DASK_SCHEDULER_ADDRESS, else a local cluster).")
+@opt.scheduler
 @opt.fmt
 @opt.out
 @opt.progress
@@ -116,8 +115,7 @@ def sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None, 
 
     games = opt.parse_games(games_text)
     dims, fixed = sweep_dims(rule, players)
-    if scheduler is not None and backend != "dask":
-        raise UnosimError("--scheduler applies to --backend dask")
+    opt.check_scheduler(scheduler, backend)
     base = variant_label(variant)
 
     def make(coords: dict[str, Any]) -> VariantSpec:
