@@ -17,12 +17,14 @@ import numpy as np
 from numba import njit, prange
 
 from unosim.simulate.cards import N_TYPES, WILD, WILD_DRAW_FOUR
+from unosim.simulate.feel_nb import feel_value
 from unosim.simulate.jit import kernel
 from unosim.simulate.layout import (
     G_CAPPED,
     G_CHALLENGES,
     G_DEFLECTS,
     G_DRAWN_NO_PLAY,
+    G_FEEL,
     G_JUMP_INS,
     G_MAX_STACK,
     G_PEN_DRAWN,
@@ -46,6 +48,7 @@ from unosim.simulate.layout import (
     MV_DRAW,
     MV_PASS,
     MV_PLAY_END,
+    N_G,
     PH_DRAWN,
     PH_OVER,
     PH_TURN,
@@ -104,7 +107,7 @@ def play_round(G, RNG):
 
 @kernel
 def record_round(G, winner_points, out, row):
-    """Write one round's metrics (RULES.md 9) into row ``row`` of ``out``."""
+    """Write one round's metrics (RULES.md 9 and 9b) into row ``row`` of ``out``."""
     out[row, G_TURNS] = G[S_TURNS]
     out[row, G_PLAYED] = G[S_PLAYED]
     out[row, G_DRAWN_NO_PLAY] = G[S_DRAWN_NO_PLAY]
@@ -128,6 +131,8 @@ def record_round(G, winner_points, out, row):
         out[row, G_POINTS + q] = hand_value(G, q) if seated else 0
         out[row, G_PLACES + q] = G[hx(q, HC_PLACE)] if seated else 0
         out[row, G_STAGES + q] = G[hx(q, HC_STAGE)] if seated else 0
+    for k in range(N_G - G_FEEL):
+        out[row, G_FEEL + k] = feel_value(G, k)
 
 
 @njit(cache=True, parallel=True)
