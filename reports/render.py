@@ -52,6 +52,10 @@ def render_table(s: dict[str, Any]) -> str:
             f"  seat {i:<2} {s['strategies'][i]:<14} {100 * rate:6.2f}%"
             f"   [{100 * ci[0]:.2f}%, {100 * ci[1]:.2f}%]"
         )
+    from unosim.reports.feel import feel_lines, seat_balance_line
+
+    if "seat_balance" in s:
+        lines.append(seat_balance_line(s))
     lines.append("")
     lines.append(f"{'Per round':<26}{'mean ± se':>18}{'median':>9}{'p90':>8}")
     rows = [
@@ -96,6 +100,9 @@ def render_table(s: dict[str, Any]) -> str:
         lines.append("Mean stage at the end of the round per seat (seven_rounds; 1 = last stage)")
         for i, m in enumerate(s["seat_mean_stage"]):
             lines.append(f"  seat {i:<2} {m:6.3f}")
+    if "feel_rounds" in s:
+        lines.append("")
+        lines += feel_lines(s)
     lines.append("")
     capped = s["capped"]
     share = 100 * capped / n if n else float("nan")

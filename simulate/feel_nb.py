@@ -1,11 +1,16 @@
-"""Game-feel metrics of RULES.md 9b, compiled: per-seat accumulators in ``G``.
+"""Game-feel metrics of RULES.md 9b, compiled: a sample buffer and per-seat
+accumulators in ``G``.
 
 The step contract calls ``feel_sample`` when a turn starts (before the player
 acts) and once more when the round's winner goes out (before any penalty its
-last card causes). Each sample costs O(players): one pass for the smallest and
-second-smallest distance, one to update the per-seat accumulators
-(layout.OFF_FEEL) and the round's scalars (S_FEEL_*). Nothing is allocated.
-``feel_value`` turns the accumulators into the round's metrics for its winner.
+last card causes). A turn of the engine costs some 50 ns, so a sample must cost
+a few: it only packs the distances (16 bits a seat) into a buffer in ``G``
+(layout.OFF_FEEL_BUF). ``feel_fold`` walks the buffered samples in order and
+updates the round's scalars (S_FEEL_*) and the per-seat accumulators
+(layout.OFF_FEEL): when the buffer is full (long rounds; every seat), and once
+at the round's end, when the winner is known (only the winner's accumulators
+are then needed). Both paths run the same per-sample code, so the result does
+not depend on where the buffer was cut. Nothing is allocated.
 
 ``feel_of_distances`` runs the very same code on a hand-made sequence of
 distance vectors (tests pin every definition with it).
@@ -16,13 +21,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from unosim.simulate.jit import kernel
+from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.layout import (
     FE_BEHIND,
     FE_DEF_MAX,
     FE_DEF_SUM,
-    FE_LAST_NOT,
     FE_UNO,
+    FEEL_BUF,
     FEEL_SCALE,
     G_SIZE,
     HC_SIZE,
@@ -30,15 +35,20 @@ from unosim.simulate.layout import (
     HW,
     N_FEELF,
     OFF_FEEL,
+    OFF_FEEL_BUF,
+    OFF_FEEL_MODE,
     OFF_H,
     R_FEEL_OFF,
     R_PLAYERS,
     R_SEVEN_ROUNDS,
     S_CAPPED,
+    S_FEEL_BUF,
     S_FEEL_CHANGES,
     S_FEEL_GAP,
     S_FEEL_LEAD,
     S_FEEL_N,
+    S_FEEL_PREV,
+    S_FEEL_RUN,
     S_FEEL_UNO,
     S_WINNER,
 )
@@ -48,9 +58,23 @@ BIG = 1 << 40
 
 @kernel
 def feel_reset(G):
-    """Clear the per-seat accumulators (the S_FEEL_* scalars are cleared with the state)."""
+    """Clear the per-seat accumulators (the S_FEEL_* scalars are cleared with the
+    state) and set the sampling mode: 0 off (R_FEEL_OFF), 1 one word of four hand
+    sizes (up to 4 players, no seven_rounds), 2 any table."""
     for i in range(OFF_FEEL, OFF_FEEL + G[R_PLAYERS] * N_FEELF):
         G[i] = 0
+    if G[R_FEEL_OFF] != 0:
+        G[OFF_FEEL_MODE] = 0
+    elif G[R_PLAYERS] <= 4 and G[R_SEVEN_ROUNDS] == 0:
+        G[OFF_FEEL_MODE] = 1
+    else:
+        G[OFF_FEEL_MODE] = 2
+
+
+@kernel
+def feel_stop(G):
+    """The winner went out: no more samples this round (elimination plays on)."""
+    G[OFF_FEEL_MODE] = 0
 
 
 @kernel
@@ -64,48 +88,187 @@ def distance(G, q):
     return d
 
 
-@kernel
+@kernel_inline
 def feel_sample(G):
-    """Take sample t = S_FEEL_N of the distances; nothing once the winner is out
-    (elimination plays on without samples) or when switched off."""
-    if G[S_WINNER] >= 0 or G[R_FEEL_OFF] != 0:
+    """Buffer sample t = S_FEEL_N of the distances; nothing once the winner is out
+    (``feel_stop``: elimination plays on without samples) or when switched off
+    (R_FEEL_OFF). Up to 4 players without seven_rounds, one word of four hand sizes."""
+    mode = G[OFF_FEEL_MODE]
+    if mode == 0:
         return
+    b = G[S_FEEL_BUF]
+    if mode == 1:
+        h = OFF_H + HC_SIZE
+        G[OFF_FEEL_BUF + b] = (G[h] | (G[h + HW] << 16) | (G[h + 2 * HW] << 32)
+                               | (G[h + 3 * HW] << 48))
+        G[S_FEEL_N] += 1
+        G[S_FEEL_BUF] = b + 1
+        if b + 2 > FEEL_BUF:
+            feel_fold(G, -1)
+        return
+    _sample_any(G, b)
+
+
+@kernel
+def _sample_any(G, b):
+    """``feel_sample`` for any table: ceil(players / 4) words, distances with the
+    seven_rounds refills still to come."""
     n = G[R_PLAYERS]
-    m1 = BIG
-    m2 = BIG
-    lead = 0
-    for q in range(n):
-        d = distance(G, q)
-        if d < m1:
-            m2 = m1
-            m1 = d
-            lead = q
-        elif d < m2:
-            m2 = d
-    t = G[S_FEEL_N]
-    G[S_FEEL_GAP] += m2 - m1
-    sole = m2 > m1
-    if sole:
-        if G[S_FEEL_LEAD] != 0 and G[S_FEEL_LEAD] != lead + 1:
-            G[S_FEEL_CHANGES] += 1
-        G[S_FEEL_LEAD] = lead + 1
-    uno_bits = 1 if G[S_FEEL_UNO] != 0 else 3
-    for q in range(n):
-        d = distance(G, q)
-        f = OFF_FEEL + q * N_FEELF
-        dd = d - m1
-        G[f + FE_DEF_SUM] += dd
-        if dd > G[f + FE_DEF_MAX]:
-            G[f + FE_DEF_MAX] = dd
-        if dd > 0:
-            G[f + FE_BEHIND] += 1
-        if not sole or q != lead:
-            G[f + FE_LAST_NOT] = t + 1
-        if d <= 1:
-            G[f + FE_UNO] |= uno_bits
-    if m1 <= 1:
-        G[S_FEEL_UNO] = 1
-    G[S_FEEL_N] = t + 1
+    wps = (n + 3) >> 2
+    pos = OFF_FEEL_BUF + b * wps
+    for w in range(wps):
+        word = 0
+        for j in range(4):
+            q = 4 * w + j
+            if q < n:
+                word |= distance(G, q) << (16 * j)
+        G[pos + w] = word
+    G[S_FEEL_N] += 1
+    G[S_FEEL_BUF] = b + 1
+    if (b + 2) * wps > FEEL_BUF:
+        feel_fold(G, -1)
+
+
+@kernel
+def _fold_winner4(G, w):
+    """``feel_fold`` for seat ``w`` alone at up to 4 players (one word a sample):
+    the same definitions, branch-free smallest two of four lanes, the winner's
+    accumulators in registers. It is the common case, run once per round."""
+    n = G[R_PLAYERS]
+    keep = 0
+    fill = 0
+    for q in range(4):
+        if q < n:
+            keep |= 0xFFFF << (16 * q)
+        else:
+            fill |= 0xFFFF << (16 * q)
+    cnt = G[S_FEEL_BUF]
+    t = G[S_FEEL_N] - cnt
+    last_lead = G[S_FEEL_LEAD]
+    prev = G[S_FEEL_PREV]
+    run = G[S_FEEL_RUN]
+    changes = G[S_FEEL_CHANGES]
+    gap = G[S_FEEL_GAP]
+    uno = G[S_FEEL_UNO]
+    f = OFF_FEEL + w * N_FEELF
+    dsum = G[f + FE_DEF_SUM]
+    dmax = G[f + FE_DEF_MAX]
+    behind = G[f + FE_BEHIND]
+    sh = 16 * w
+    for i in range(cnt):
+        x = (G[OFF_FEEL_BUF + i] & keep) | fill
+        a = x & 0xFFFF
+        b = (x >> 16) & 0xFFFF
+        c = (x >> 32) & 0xFFFF
+        d = (x >> 48) & 0xFFFF
+        lo1 = min(a, b)
+        lo2 = min(c, d)
+        m1 = min(lo1, lo2)
+        m2 = min(max(lo1, lo2), min(max(a, b), max(c, d)))
+        gap += m2 - m1
+        # branch-free: ties for the lead come and go unpredictably
+        sole = m2 > m1
+        lead = 1 if a == m1 else (2 if b == m1 else (3 if c == m1 else 4))
+        changes += 1 if (sole and last_lead != 0 and last_lead != lead) else 0
+        run = t if (sole and prev != lead) else run
+        last_lead = lead if sole else last_lead
+        prev = lead if sole else 0
+        dd = ((x >> sh) & 0xFFFF) - m1
+        dsum += dd
+        dmax = max(dmax, dd)
+        behind += 1 if dd > 0 else 0
+        if m1 <= 1:  # someone is on one card (or out): every seat's UNO bits
+            bits = 1 if uno != 0 else 3
+            for q in range(n):
+                if ((x >> (16 * q)) & 0xFFFF) <= 1:
+                    G[OFF_FEEL + q * N_FEELF + FE_UNO] |= bits
+            uno = 1
+        t += 1
+    G[f + FE_DEF_SUM] = dsum
+    G[f + FE_DEF_MAX] = dmax
+    G[f + FE_BEHIND] = behind
+    G[S_FEEL_LEAD] = last_lead
+    G[S_FEEL_PREV] = prev
+    G[S_FEEL_RUN] = run
+    G[S_FEEL_CHANGES] = changes
+    G[S_FEEL_GAP] = gap
+    G[S_FEEL_UNO] = uno
+    G[S_FEEL_BUF] = 0
+
+
+@kernel
+def feel_fold(G, only):
+    """Fold the buffered samples, oldest first, into the round's scalars and the
+    per-seat accumulators (of seat ``only`` alone when ``only >= 0``: the winner,
+    at the round's end), and empty the buffer."""
+    n = G[R_PLAYERS]
+    wps = (n + 3) >> 2
+    cnt = G[S_FEEL_BUF]
+    t = G[S_FEEL_N] - cnt
+    last_lead = G[S_FEEL_LEAD]
+    prev = G[S_FEEL_PREV]
+    run = G[S_FEEL_RUN]
+    changes = G[S_FEEL_CHANGES]
+    gap = G[S_FEEL_GAP]
+    uno = G[S_FEEL_UNO]
+    q0 = 0 if only < 0 else only
+    q1 = n if only < 0 else only + 1
+    for i in range(cnt):
+        pos = OFF_FEEL_BUF + i * wps
+        m1 = BIG
+        m2 = BIG
+        lead = 0
+        for q in range(n):
+            d = (G[pos + (q >> 2)] >> (16 * (q & 3))) & 0xFFFF
+            if d < m1:
+                m2 = m1
+                m1 = d
+                lead = q
+            elif d < m2:
+                m2 = d
+        gap += m2 - m1
+        if m2 > m1:  # a sole leader
+            if last_lead != 0 and last_lead != lead + 1:
+                changes += 1
+            last_lead = lead + 1
+            if prev != lead + 1:
+                run = t
+            prev = lead + 1
+        else:
+            prev = 0
+        for q in range(q0, q1):
+            f = OFF_FEEL + q * N_FEELF
+            dd = ((G[pos + (q >> 2)] >> (16 * (q & 3))) & 0xFFFF) - m1
+            G[f + FE_DEF_SUM] += dd
+            if dd > G[f + FE_DEF_MAX]:
+                G[f + FE_DEF_MAX] = dd
+            if dd > 0:
+                G[f + FE_BEHIND] += 1
+        if m1 <= 1:  # someone is on one card (or out): every seat's UNO bits
+            bits = 1 if uno != 0 else 3
+            for q in range(n):
+                if ((G[pos + (q >> 2)] >> (16 * (q & 3))) & 0xFFFF) <= 1:
+                    G[OFF_FEEL + q * N_FEELF + FE_UNO] |= bits
+            uno = 1
+        t += 1
+    G[S_FEEL_LEAD] = last_lead
+    G[S_FEEL_PREV] = prev
+    G[S_FEEL_RUN] = run
+    G[S_FEEL_CHANGES] = changes
+    G[S_FEEL_GAP] = gap
+    G[S_FEEL_UNO] = uno
+    G[S_FEEL_BUF] = 0
+
+
+@kernel
+def feel_finish(G):
+    """At the round's end: fold what is still buffered, for the winner only (a
+    capped round reports no feel metrics and is skipped)."""
+    if G[S_WINNER] >= 0 and G[S_CAPPED] == 0 and G[S_FEEL_BUF] > 0:
+        if G[R_PLAYERS] <= 4:
+            _fold_winner4(G, G[S_WINNER])
+        else:
+            feel_fold(G, G[S_WINNER])
 
 
 @kernel
@@ -117,7 +280,7 @@ def _fixed(num, den):
 @kernel
 def feel_value(G, k):
     """Metric ``k`` of layout.FEEL_METRICS for the round in ``G`` (0 when it has no
-    winner or no samples)."""
+    winner or no samples); ``feel_finish`` must have run."""
     w = G[S_WINNER]
     samples = G[S_FEEL_N]
     if w < 0 or G[S_CAPPED] != 0 or samples == 0:
@@ -134,10 +297,11 @@ def feel_value(G, k):
         return _fixed(G[f + FE_DEF_SUM], samples)
     if k == 4:  # winner_behind_share
         return _fixed(G[f + FE_BEHIND], samples)
-    if k == 5:  # lock_in = (T - s) / T, s = the sample after the last one not led alone
+    if k == 5:  # lock_in = (T - s) / T, s = the start of the winner's last sole run
         if last == 0:
             return FEEL_SCALE
-        return _fixed(last - G[f + FE_LAST_NOT], last)
+        s = G[S_FEEL_RUN] if G[S_FEEL_PREV] == w + 1 else last
+        return _fixed(last - s, last)
     if k == 6:  # first_uno_wins
         return 1 if G[f + FE_UNO] & 2 else 0
     if k == 7:  # rival_on_uno
@@ -150,19 +314,58 @@ def feel_value(G, k):
     return 0
 
 
+@kernel
+def feel_record(G, out, row, col):
+    """The round's metrics into ``out[row, col .. col + 9]`` (one call per round,
+    not nine), after ``feel_finish``."""
+    for k in range(9):
+        out[row, col + k] = 0
+    w = G[S_WINNER]
+    samples = G[S_FEEL_N]
+    if w < 0 or G[S_CAPPED] != 0 or samples == 0:
+        return
+    f = OFF_FEEL + w * N_FEELF
+    last = samples - 1
+    dmax = G[f + FE_DEF_MAX]
+    out[row, col] = G[S_FEEL_CHANGES]
+    out[row, col + 1] = dmax
+    out[row, col + 2] = 1 if dmax >= 3 else 0
+    out[row, col + 3] = _fixed(G[f + FE_DEF_SUM], samples)
+    out[row, col + 4] = _fixed(G[f + FE_BEHIND], samples)
+    if last == 0:
+        out[row, col + 5] = FEEL_SCALE
+    else:
+        s = G[S_FEEL_RUN] if G[S_FEEL_PREV] == w + 1 else last
+        out[row, col + 5] = _fixed(last - s, last)
+    out[row, col + 6] = 1 if G[f + FE_UNO] & 2 else 0
+    rival = 0
+    for q in range(G[R_PLAYERS]):
+        if q != w and G[OFF_FEEL + q * N_FEELF + FE_UNO] & 1:
+            rival = 1
+    out[row, col + 7] = rival
+    out[row, col + 8] = _fixed(G[S_FEEL_GAP], samples)
+
+
 @njit(cache=True)
-def feel_of_distances(D, winner, out):
+def feel_of_distances(D, winner, out, seven=0):
     """The metrics (``out``, layout.FEEL_METRICS order, fixed point as recorded) of a
     round whose samples t = 0..T are the rows of ``D`` (int64[T + 1, players]),
     won by ``winner``: the engine's own sampling code on a hand-made sequence."""
     G = np.zeros(G_SIZE, np.int64)
     G[R_PLAYERS] = D.shape[1]
     G[S_WINNER] = -1
+    G[R_SEVEN_ROUNDS] = seven
     feel_reset(G)
     for t in range(D.shape[0]):
         for q in range(D.shape[1]):
             G[OFF_H + q * HW + HC_SIZE] = D[t, q]
         feel_sample(G)
     G[S_WINNER] = winner
+    feel_finish(G)
     for k in range(out.shape[0]):
         out[k] = feel_value(G, k)
+    row = np.zeros((1, out.shape[0]), np.int64)
+    feel_record(G, row, 0, 0)
+    for k in range(out.shape[0]):
+        if row[0, k] != out[k]:  # the two readers of the accumulators must agree
+            out[k] = -1

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from unosim.simulate.feel_nb import feel_value
+from unosim.simulate.feel_nb import feel_finish, feel_value
 from unosim.simulate.jit import kernel
 from unosim.simulate.layout import (
     FEEL_HIST_BINS,
@@ -140,6 +140,7 @@ def _start_match(out, row):
 @kernel
 def _feel_round(G, out, row):
     """Add the game-feel metrics of the round just won into the match's sums."""
+    feel_finish(G)
     out[row, M_FEEL_ROUNDS] += 1
     for k in range(N_FEEL):
         out[row, M_FEEL_SUM + k] += feel_value(G, k)

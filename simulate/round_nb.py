@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit, prange
 
 from unosim.simulate.cards import N_TYPES, WILD, WILD_DRAW_FOUR
-from unosim.simulate.feel_nb import feel_value
+from unosim.simulate.feel_nb import feel_finish, feel_record
 from unosim.simulate.jit import kernel
 from unosim.simulate.layout import (
     G_CAPPED,
@@ -48,7 +48,6 @@ from unosim.simulate.layout import (
     MV_DRAW,
     MV_PASS,
     MV_PLAY_END,
-    N_G,
     PH_DRAWN,
     PH_OVER,
     PH_TURN,
@@ -131,8 +130,8 @@ def record_round(G, winner_points, out, row):
         out[row, G_POINTS + q] = hand_value(G, q) if seated else 0
         out[row, G_PLACES + q] = G[hx(q, HC_PLACE)] if seated else 0
         out[row, G_STAGES + q] = G[hx(q, HC_STAGE)] if seated else 0
-    for k in range(N_G - G_FEEL):
-        out[row, G_FEEL + k] = feel_value(G, k)
+    feel_finish(G)
+    feel_record(G, out, row, G_FEEL)
 
 
 @njit(cache=True, parallel=True)

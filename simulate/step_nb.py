@@ -30,7 +30,7 @@ from unosim.simulate.cards import (
     WILD,
     WILD_DRAW_FOUR,
 )
-from unosim.simulate.feel_nb import feel_reset, feel_sample
+from unosim.simulate.feel_nb import feel_reset, feel_sample, feel_stop
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.layout import (
     HC_COLOUR,
@@ -1003,7 +1003,9 @@ def _hand_emptied(G, RNG, p, t):
         G[hx(p, HC_STAGE)] -= 1
         G[S_REFILL] += _draw_n(G, RNG, p, G[hx(p, HC_STAGE)])
         return False
-    feel_sample(G)  # the last sample: the winner's last card left its hand (RULES.md 9b)
+    if G[S_WINNER] < 0:
+        feel_sample(G)  # the last sample: the winner's last card left its hand (RULES.md 9b)
+        feel_stop(G)
     if G[R_ELIMINATION] != 0 and G[S_ACTIVE] > 2:
         _leave_table(G, RNG, p, t)
         return True
