@@ -185,3 +185,83 @@ def test_parquet_and_dataframe_hold_the_metric_values(tmp_path):
         assert m in df.columns
     assert df["lock_in"].between(0, 1).all() and df["lock_in"].dtype == float
     assert set(df["comeback"].unique()) <= {0, 1}
+
+
+# ------------------------------------------------------------ compare
+
+
+def _specs(*names):
+    from unosim.reports.commands import build_variants
+
+    return build_variants(list(names), lambda presets: resolve(list(presets)),
+                          lambda n: [parse_strategy("random")] * n)
+
+
+@pytest.fixture(scope="module")
+def feel_cmp():
+    from unosim.reports.compare import run_compare
+
+    recs: dict[int, list] = {0: [], 1: []}
+    cmp = run_compare(_specs("official", "seven-o"), 6000, seed=3, workers=2, batch=2048,
+                      on_records=lambda vi, first, r: recs[vi].append(r.copy()))
+    return cmp, [np.concatenate(recs[0]), np.concatenate(recs[1])]
+
+
+def test_compare_pairs_every_feel_metric_per_game(feel_cmp):
+    cmp, (base, other) = feel_cmp
+    both = (base[:, L.G_CAPPED] == 0) & (other[:, L.G_CAPPED] == 0)
+    for k, m in enumerate(L.FEEL_METRICS):
+        sc = L.FEEL_SCALE if m in L.FEEL_FIXED else 1
+        d = (other[both, L.G_FEEL + k].astype(np.int64) - base[both, L.G_FEEL + k]) / sc
+        got = cmp.diff(1, m)
+        assert got["pairs"] == int(both.sum())
+        assert got["diff"] == pytest.approx(d.mean(), abs=1e-12)
+        assert got["se"] == pytest.approx(d.std(ddof=1) / math.sqrt(len(d)), rel=1e-9)
+        assert got["ci_low"] < got["diff"] < got["ci_high"]
+    # seat balance: the paired difference is the difference of the two balances
+    n = len(base)
+    bal = [seat_balance(np.bincount(r[r[:, L.G_CAPPED] == 0, L.G_WINNER], minlength=4), n)
+           for r in (base, other)]
+    assert cmp.stat(0, "seat_balance")["mean"] == pytest.approx(bal[0])
+    assert cmp.diff(1, "seat_balance")["diff"] == pytest.approx(bal[1] - bal[0], abs=1e-12)
+
+
+def test_compare_feel_verdicts_read_plainly(feel_cmp):
+    import re
+
+    cmp, _ = feel_cmp
+    lines = cmp.feel_verdicts()
+    assert len(lines) == 4 and all(v.startswith("seven-o: ") for v in lines)
+    assert re.fullmatch(r"seven-o: the winner came back from 3 or more cards behind in "
+                        r"[\d.]+% of rounds, [\d.]+ percentage points more than official "
+                        r"\(95% CI [\d.]+ to [\d.]+\)", lines[0]), lines[0]
+    assert "the lead changed" in lines[1] and "more than official" in lines[1]
+    assert "the first player to reach one card won" in lines[2] and "fewer" in lines[2]
+    assert cmp.to_dict()["feel_verdicts"] == lines
+    table = cmp.render_table()
+    assert "How the round unfolds: Verdicts" in table and lines[0] in table
+
+
+def test_compare_feel_verdict_when_nothing_changes():
+    from unosim.reports.compare import run_compare
+
+    cmp = run_compare(_specs("official", "official+official"), 1500, seed=1, workers=2)
+    for line in cmp.feel_verdicts():
+        assert "no detectable difference" in line, line
+
+
+def test_feel_and_comeback_charts(feel_cmp, tmp_path):
+    from unosim.reports.charts import figures, save_figures
+
+    cmp, _ = feel_cmp
+    figs = figures(cmp)
+    assert {"feel", "comeback"} <= set(figs)
+    assert len(figs["feel"].axes) == 10  # nine metrics and seat balance, a panel each
+    for ax in figs["feel"].axes:
+        assert ax.get_title() and ax.get_ylabel()
+        gids = {(a.get_gid() or "")[:8] for a in ax.lines}
+        assert {"series-0", "series-1"} <= gids
+    assert "n = 6,000" in figs["comeback"].get_suptitle() + figs["comeback"].axes[0].get_title()
+    svgs = save_figures({k: figs[k] for k in ("feel", "comeback")}, tmp_path)
+    assert (tmp_path / "feel.png").exists() and (tmp_path / "comeback.svg").exists()
+    assert all("series-1" in svg for svg in svgs.values())
