@@ -154,6 +154,7 @@ def _fold_winner4(G, w):
     dsum = G[f + FE_DEF_SUM]
     dmax = G[f + FE_DEF_MAX]
     behind = G[f + FE_BEHIND]
+    wuno = G[f + FE_UNO]
     sh = 16 * w
     for i in range(cnt):
         x = (G[OFF_FEEL_BUF + i] & keep) | fill
@@ -161,32 +162,51 @@ def _fold_winner4(G, w):
         b = (x >> 16) & 0xFFFF
         c = (x >> 32) & 0xFFFF
         d = (x >> 48) & 0xFFFF
-        lo1 = min(a, b)
-        lo2 = min(c, d)
-        m1 = min(lo1, lo2)
-        m2 = min(max(lo1, lo2), min(max(a, b), max(c, d)))
+        # branch-free arithmetic throughout: the lead and its ties change unpredictably,
+        # and a mispredicted branch costs more than this whole sample
+        u = a - b
+        k = u >> 63  # -1 when a < b
+        lo1 = b + (u & k)
+        hi1 = a - (u & k)
+        u = c - d
+        k = u >> 63
+        lo2 = d + (u & k)
+        hi2 = c - (u & k)
+        u = lo1 - lo2
+        k = u >> 63
+        m1 = lo2 + (u & k)
+        mid = lo1 - (u & k)  # the larger of the two pair minima
+        u = hi1 - hi2
+        hmin = hi2 + (u & (u >> 63))
+        u = mid - hmin
+        m2 = hmin + (u & (u >> 63))
         gap += m2 - m1
-        # branch-free: ties for the lead come and go unpredictably
-        sole = m2 > m1
-        lead = 1 if a == m1 else (2 if b == m1 else (3 if c == m1 else 4))
-        changes += 1 if (sole and last_lead != 0 and last_lead != lead) else 0
-        run = t if (sole and prev != lead) else run
-        last_lead = lead if sole else last_lead
-        prev = lead if sole else 0
+        sole = int(m2 > m1)
+        ea = int(a == m1)
+        eb = int(b == m1)
+        ec = int(c == m1)
+        lead = ea + (1 - ea) * (2 * eb + (1 - eb) * (3 * ec + (1 - ec) * 4))
+        changes += sole & int(last_lead != 0) & int(last_lead != lead)
+        run += (t - run) * (sole & int(prev != lead))
+        last_lead += (lead - last_lead) * sole
+        prev = lead * sole
         dd = ((x >> sh) & 0xFFFF) - m1
         dsum += dd
-        dmax = max(dmax, dd)
-        behind += 1 if dd > 0 else 0
-        if m1 <= 1:  # someone is on one card (or out): every seat's UNO bits
-            bits = 1 if uno != 0 else 3
-            for q in range(n):
-                if ((x >> (16 * q)) & 0xFFFF) <= 1:
-                    G[OFF_FEEL + q * N_FEELF + FE_UNO] |= bits
+        u = dmax - dd
+        dmax -= u & (u >> 63)
+        behind += int(dd > 0)
+        if m1 <= 1:  # someone is on one card (or out): the winner's UNO bits
+            dw = (x >> sh) & 0xFFFF
+            wuno |= (1 if dw <= 1 else 0) | (2 if (dw <= 1 and uno == 0) else 0)
             uno = 1
+            for q in range(4):  # lanes past the table hold 0xFFFF
+                if q != w and ((x >> (16 * q)) & 0xFFFF) <= 1:
+                    wuno |= 4
         t += 1
     G[f + FE_DEF_SUM] = dsum
     G[f + FE_DEF_MAX] = dmax
     G[f + FE_BEHIND] = behind
+    G[f + FE_UNO] = wuno
     G[S_FEEL_LEAD] = last_lead
     G[S_FEEL_PREV] = prev
     G[S_FEEL_RUN] = run
@@ -305,6 +325,8 @@ def feel_value(G, k):
     if k == 6:  # first_uno_wins
         return 1 if G[f + FE_UNO] & 2 else 0
     if k == 7:  # rival_on_uno
+        if G[f + FE_UNO] & 4:
+            return 1
         for q in range(G[R_PLAYERS]):
             if q != w and G[OFF_FEEL + q * N_FEELF + FE_UNO] & 1:
                 return 1
@@ -338,7 +360,7 @@ def feel_record(G, out, row, col):
         s = G[S_FEEL_RUN] if G[S_FEEL_PREV] == w + 1 else last
         out[row, col + 5] = _fixed(last - s, last)
     out[row, col + 6] = 1 if G[f + FE_UNO] & 2 else 0
-    rival = 0
+    rival = 1 if G[f + FE_UNO] & 4 else 0
     for q in range(G[R_PLAYERS]):
         if q != w and G[OFF_FEEL + q * N_FEELF + FE_UNO] & 1:
             rival = 1

@@ -152,7 +152,8 @@ OFF_FEEL = OFF_WEIGHTS + 96
 FE_DEF_SUM = 0  # sum over samples of d_p - m
 FE_DEF_MAX = 1  # largest d_p - m
 FE_BEHIND = 2  # samples with d_p > m
-FE_UNO = 3  # bit 1: d_p <= 1 at some sample; bit 2: at the first sample anyone had
+FE_UNO = 3  # bit 1: d_p <= 1 at some sample; bit 2: at the first sample anyone had;
+# bit 4 (the winner's, folded alone): another seat had d <= 1 at some sample
 N_FEELF = 4
 # sample buffer: each sample's distances packed 16 bits a seat, 4 seats a word
 OFF_FEEL_MODE = OFF_FEEL + MAX_PLAYERS * N_FEELF  # 0 off, 1 one word a sample, 2 any
