@@ -135,3 +135,17 @@ def seat_balance_line(s: dict[str, Any]) -> str:
     if math.isfinite(se):
         ci = f"   [{sb - Z95 * se:.4f}, {sb + Z95 * se:.4f}]"
     return f"  seat balance (1 - (highest - lowest seat win rate)): {sb:.4f}{ci}"
+
+
+def seat_win_rates(agg: Any) -> list[float]:
+    """Win rate of each seat at the table (an Aggregate's wins over all its games,
+    capped ones included, as ``run`` reports them). A seat holds the strategy given
+    for it, so one run per seat rotation gives a strategy's win rate per seat: what
+    ``skill_edge`` (RULES.md 9b) is built from."""
+    n = agg.games
+    return [int(agg.wins[s]) / n if n else math.nan for s in range(agg.players)]
+
+
+def seat_balance_of(agg: Any) -> float:
+    """``seat_balance`` of a run's totals (an Aggregate)."""
+    return seat_balance([int(w) for w in agg.wins[: agg.players]], agg.games)

@@ -8,8 +8,10 @@ used; all randomness comes from one ``random.Random`` per round.
 Supported rules: the official game, ``stacking="none"`` or ``"progressive"``
 (with ``stack_cards="same"``), ``first_card`` ``"official"`` / ``"number_only"``,
 ``draw_rule`` ``"draw_one"`` / ``"draw_until_playable"`` / ``"draw_one_pass"``,
-``scoring`` ``"winner_takes"`` / ``"losers_score"``, and ``seven_o`` (a 7 swaps
-with the opponent holding the fewest cards, a 0 rotates every hand). Each round
+``scoring`` ``"winner_takes"`` / ``"losers_score"``, ``seven_o`` (a 7 swaps
+with the opponent holding the fewest cards, a 0 rotates every hand) and
+``jump_in`` without stacking (an identical card jumps in, the jumper chosen at
+random among the takers, its card acting instead). Each round
 also yields the game-feel metrics of RULES.md 9b (``feel_metrics``).  Every seat plays the
 reference strategy ``random`` (RULES.md section 10): it never bluffs, never
 challenges, always calls UNO (so no UNO penalty ever happens), always stacks
@@ -92,7 +94,10 @@ class Round:
         scoring: str = "winner_takes",
         hand_size: int = 7,
         seven_o: bool = False,
+        jump_in: bool = False,
     ):
+        if jump_in and stacking != "none":
+            raise ValueError("jump_in is only modelled with stacking='none'")
         if not 2 <= players <= 10:
             raise ValueError(f"players must be 2..10, got {players}")
         if stacking not in STACKING_MODES:
@@ -114,6 +119,7 @@ class Round:
         self.scoring = scoring
         self.hand_size = hand_size
         self.seven_o = seven_o
+        self.jump_in = jump_in
         self.rng = random.Random(seed)
 
         self.hands: list[list[tuple]] = [[] for _ in range(players)]
@@ -309,6 +315,16 @@ class Round:
             self.hands = [None] * self.players
             for q in range(self.players):
                 self.hands[self.next_seat(q)] = old[q]
+        if self.jump_in and rank != "wild4":
+            # the window: whoever holds an identical card jumps in (random always
+            # does; several takers: one at random); its card acts instead of this one
+            takers = [q for q in range(self.players) if card in self.hands[q]]
+            if takers:
+                jumper = self.rng.choice(takers)
+                self.samples.append([len(h) for h in self.hands])  # a jump-in is a turn
+                self.turns += 1
+                self.play_card(jumper, card)
+                return
         if rank == "skip":
             self.current = self.next_seat(seat, 2)
         elif rank == "reverse":
@@ -407,6 +423,7 @@ def play_round(
     turn_cap: int = 5000,
     scoring: str = "winner_takes",
     seven_o: bool = False,
+    jump_in: bool = False,
 ) -> dict:
     """Play one round with every seat on the ``random`` strategy; return its metrics."""
     game = Round(
@@ -418,6 +435,7 @@ def play_round(
         turn_cap=turn_cap,
         scoring=scoring,
         seven_o=seven_o,
+        jump_in=jump_in,
     )
     return game.play().result()
 

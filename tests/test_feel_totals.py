@@ -108,6 +108,7 @@ SETTINGS = [
     ({}, [], 4, 3000),
     ({"stacking": "progressive"}, [("stacking", "progressive")], 4, 3000),
     ({"seven_o": True}, [("seven_o", True)], 4, 3000),
+    ({"jump_in": True}, [("jump_in", True)], 4, 3000),
     ({}, [], 2, 2000),
 ]
 
@@ -120,6 +121,12 @@ def test_feel_matches_the_reference_engine(ref_rules, overrides, players, n_ref)
                        n=60_000, chunks=4)
     won = rec[:, L.G_CAPPED] == 0
     failures = []
+    for m in ("turns", "cards_played", "penalty_drawn"):  # the rules themselves agree too
+        r = np.array([g[m] for g in ref], float)
+        e = rec[:, L.GAME_FIELDS.index(m)].astype(float)
+        se = math.hypot(r.std(ddof=1) / math.sqrt(len(r)), e.std(ddof=1) / math.sqrt(len(e)))
+        if abs(r.mean() - e.mean()) > 4 * se + 1e-9:
+            failures.append(f"{m}: reference {r.mean():.4f}, engine {e.mean():.4f} (se {se:.4f})")
     for k, m in enumerate(FEEL_METRICS):
         r = np.array([g[m] for g in ref if g["winner"] >= 0], float)
         e = rec[won, L.G_FEEL + k] / (L.FEEL_SCALE if m in L.FEEL_FIXED else 1)
