@@ -410,7 +410,8 @@ class Round:
             "reshuffles": self.reshuffles,
             "capped": self.capped,
             "points": points,
-            **(feel_metrics(self.samples, self.winner) if self.winner >= 0 else {}),
+            **(feel_metrics(self.samples, self.winner) if self.winner >= 0 and self.samples
+               else {}),
         }
 
 
