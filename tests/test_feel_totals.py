@@ -272,3 +272,29 @@ def test_feel_and_comeback_charts(feel_cmp, tmp_path):
     svgs = save_figures({k: figs[k] for k in ("feel", "comeback")}, tmp_path)
     assert (tmp_path / "feel.png").exists() and (tmp_path / "comeback.svg").exists()
     assert all("series-1" in svg for svg in svgs.values())
+
+
+def test_the_internal_switch_leaves_the_game_alone():
+    """R_FEEL_OFF (for work that never reports the feel, such as search rollouts)
+    skips the samples: the same games, the feel columns 0."""
+    from unosim.simulate.round_nb import play_batch
+    from unosim.simulate.runner import base_seed, game_template
+
+    rules = resolve(["seven-o"])
+    t = game_template(rules, RANDOM4)
+    on = np.zeros((500, L.N_G), np.int32)
+    off = np.zeros((500, L.N_G), np.int32)
+    play_batch(t, base_seed(5), 0, on, 2)
+    t[L.R_FEEL_OFF] = 1
+    play_batch(t, base_seed(5), 0, off, 2)
+    assert np.array_equal(on[:, : L.G_FEEL], off[:, : L.G_FEEL])
+    assert on[:, L.G_FEEL:].any() and not off[:, L.G_FEEL:].any()
+
+
+def test_seat_helpers_for_a_skill_command():
+    from unosim.reports.feel import seat_balance_of, seat_win_rates
+
+    agg = run(resolve(), RANDOM4, 2_000, seed=3, workers=1).agg
+    rates = seat_win_rates(agg)
+    assert rates == [int(w) / 2_000 for w in agg.wins[:4]]
+    assert seat_balance_of(agg) == pytest.approx(1 - (max(rates) - min(rates)))
