@@ -159,7 +159,9 @@ N_FEELF = 4
 OFF_FEEL_MODE = OFF_FEEL + MAX_PLAYERS * N_FEELF  # 0 off, 1 one word a sample, 2 any
 OFF_FEEL_BUF = OFF_FEEL_MODE + 1
 FEEL_BUF = 768
-G_SIZE = OFF_FEEL_BUF + FEEL_BUF
+# a code per buffered sample, written by the first pass of the fold (feel_nb)
+OFF_FEEL_SCRATCH = OFF_FEEL_BUF + FEEL_BUF
+G_SIZE = OFF_FEEL_SCRATCH + FEEL_BUF
 
 # ---- phases: whose decision is pending ----
 PH_TURN = 0  # play a card or draw
