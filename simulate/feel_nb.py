@@ -9,8 +9,10 @@ a few: it only packs the distances (16 bits a seat) into a buffer in ``G``
 updates the round's scalars (S_FEEL_*) and the per-seat accumulators
 (layout.OFF_FEEL): when the buffer is full (long rounds; every seat), and once
 at the round's end, when the winner is known (only the winner's accumulators
-are then needed). Both paths run the same per-sample code, so the result does
-not depend on where the buffer was cut. Nothing is allocated.
+are then needed; up to 4 players ``_fold_winner4`` does it in two passes, the
+first on vector instructions). The fold carries its state in ``G``, so the result
+does not depend on where the buffer was cut; the paths are tested equal against
+the plain definitions. Nothing is allocated.
 
 ``feel_of_distances`` runs the very same code on a hand-made sequence of
 distance vectors (tests pin every definition with it).
