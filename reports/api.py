@@ -82,6 +82,9 @@ def simulate(variant: str = "official", games: int = 10_000, *, seed: int = 0,
     else:
         from unosim.simulate.match_nb import MATCH_FIELDS as fields
     df = pd.DataFrame(rec[:, : len(fields)], columns=list(fields))
+    for c in fields:
+        if c in L.FIXED_POINT_FIELDS:  # game-feel fractions, recorded in fixed point
+            df[c] = df[c] / L.FEEL_SCALE
     n = r["players"]
     unused = [c for c in fields if c.rsplit("_", 1)[-1].isdigit()
               and int(c.rsplit("_", 1)[-1]) >= n]

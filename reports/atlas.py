@@ -3,8 +3,8 @@
 At each player count every preset plays the same deals as official (one comparison
 of all of them, common random numbers), and with a strategy its skill edge (RULES.md
 9b) is measured on the same deals too. Each preset's effect on each metric is the
-paired difference from official with its 95% interval (seat balance: the interval
-of two independent estimates, which ignores the pairing and is wider); presets are
+paired difference from official with its 95% interval (seat balance: paired through
+the joint winners of the same deals, its extreme seats taken as given); presets are
 ranked per metric, with a verdict for the headline direction of each ("shortest
 rounds: PRESET, -X% (95% CI ...)"). A preset the rules refuse at a player count is
 listed with the reason and skipped there. Only the figures are kept per player
@@ -20,7 +20,6 @@ from typing import Any
 
 from unosim.errors import UnosimError
 from unosim.reports.compare import Comparison, VariantSpec
-from unosim.reports.stats import Z95
 from unosim.reports.sweep import play_variants, point_stats
 
 #: (metric, label, kind, verdict for the lowest effect, for the highest, headline side)
@@ -130,11 +129,6 @@ def _effects(cmp: Comparison, skill: Any) -> tuple[dict[str, dict[str, float]],
                 d = diff_stats(skill.totals[vi])
                 eff[m] = Effect(values[v.name][m], base_skill["skill_edge"], d["diff"],
                                 *d["ci95"])
-            elif m == "seat_balance":
-                a, b = st[m], base[m]
-                diff = a["mean"] - b["mean"]
-                half = Z95 * math.sqrt(a["se"] ** 2 + b["se"] ** 2)
-                eff[m] = Effect(a["mean"], b["mean"], diff, diff - half, diff + half)
             elif m in st and m in base:
                 d = cmp.diff(vi, m)
                 eff[m] = Effect(st[m]["mean"], base[m]["mean"], d["diff"], d["ci_low"],

@@ -304,10 +304,70 @@ def fig_cards_drawn(cmp: Any) -> Figure:
     return fig
 
 
+FEEL_PANELS = ("lead_changes", "winner_max_deficit", "comeback", "winner_mean_deficit",
+               "winner_behind_share", "lock_in", "first_uno_wins", "rival_on_uno", "leader_gap",
+               "seat_balance")
+
+
+def fig_feel(cmp: Any) -> Figure:
+    """How the round unfolds (RULES.md 9b): one panel per metric, a dot per variant
+    with its 95% interval (Wilson for rates, normal for means)."""
+    names = [m for m in FEEL_PANELS if not cmp.absent(m)]
+    ncols = 5
+    nrows = (len(names) + ncols - 1) // ncols
+    with rc_context(STYLE):
+        fig = Figure(figsize=(3.0 * ncols + 0.6, 3.0 * nrows + 0.9), dpi=100,
+                     layout="constrained")
+        FigureCanvasAgg(fig)
+        axes = [fig.add_subplot(nrows, ncols, i + 1) for i in range(len(names))]
+    k = len(cmp.variants)
+    for ax, name in zip(axes, names, strict=True):
+        m = cmp.metric(name)
+        sc = 100.0 if m.rate else 1.0
+        for vi in range(k):
+            st = cmp.stat(vi, name)
+            if st["n"] == 0 or not math.isfinite(st["mean"]):
+                continue
+            y, lo, hi = st["mean"] * sc, st["ci_low"] * sc, st["ci_high"] * sc
+            cont = ax.errorbar([vi], [y], yerr=[[max(0.0, y - lo)], [max(0.0, hi - y)]],
+                               fmt="o", markersize=7, capsize=4, elinewidth=1.6,
+                               color=cmp.colours[vi], label=cmp.names[vi])
+            _tag_errorbar(cont, vi)
+        ax.set_xticks(range(k))
+        ax.set_xticklabels([n[:12] for n in cmp.names], rotation=30, ha="right", fontsize=8)
+        ax.set_xlim(-0.6, k - 0.4)
+        ax.set_xlabel("variant")
+        unit = "%" if m.rate else (m.unit or "value")
+        ax.set_ylabel(f"{'rate' if m.rate else 'mean'} ({unit})")
+        ax.set_title(m.label, fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+    if axes:
+        axes[0].legend(title="variant", loc="best", fontsize=7)
+    fig.suptitle(f"How the round unfolds (RULES.md 9b)\n{_n_text(cmp)} · rounds with a winner · "
+                 "dots: mean or rate · bars: 95% CI")
+    return fig
+
+
+def fig_comeback(cmp: Any) -> Figure:
+    """The winner's largest deficit behind the leader (cards): its distribution per
+    variant, with a 95% Wilson band per value; 3 or more is a comeback."""
+    fig, (ax,) = _figure()
+    xmax = max(8, _upper(cmp, "winner_max_deficit", q=0.999))
+    _hist_lines(ax, cmp, "winner_max_deficit", xmax, 1)
+    ax.axvline(3, color="#444444", linestyle="--", linewidth=1)
+    ax.text(3.1, ax.get_ylim()[1] * 0.95, "comeback: 3 or more", fontsize=8, va="top")
+    fig.suptitle("The round winner's largest deficit behind the leader")
+    ax.set_title(f"{_n_text(cmp)} · rounds with a winner · shaded: 95% Wilson band per value")
+    ax.set_xlabel("winner's largest deficit over the round (cards)")
+    ax.set_ylabel("share of rounds with a winner (%)")
+    ax.legend(title="variant", loc="upper right", fontsize=9)
+    return fig
+
+
 def figures(cmp: Any) -> dict[str, Figure]:
     """Every chart of a comparison (or of a one-variant run), by file stem."""
     if cmp.mode == "round":
-        return {
+        figs = {
             "seat_win_rates": fig_win_rates(cmp),
             "round_length": fig_ecdf(cmp, "turns", "Round length", "turns per round (turns)",
                                      "share of rounds"),
@@ -315,6 +375,10 @@ def figures(cmp: Any) -> dict[str, Figure]:
                                       "winner points per round (points)", "rounds with a winner"),
             "cards_drawn": fig_cards_drawn(cmp),
         }
+        if not cmp.absent("comeback"):  # the engine's records hold the game feel
+            figs["feel"] = fig_feel(cmp)
+            figs["comeback"] = fig_comeback(cmp)
+        return figs
     return {
         "match_win_rates": fig_win_rates(cmp),
         "rounds_per_match": fig_ecdf(cmp, "rounds", "Match length", "rounds per match (rounds)",

@@ -25,8 +25,9 @@ import numpy as np
 
 from unosim.errors import UnosimError
 from unosim.reports import metrics as MX
-from unosim.reports.render import decimals_for
+from unosim.reports.numbers import decimals_for
 from unosim.reports.stats import Z95, diff_ci, mean_se, wilson
+from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
 from unosim.strategies.registry import SeatStrategy
 
@@ -35,6 +36,18 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
            "#F0E442")
 MAX_VARIANTS = len(PALETTE)
 MODES = ("round", "match")
+
+#: the game-feel verdicts (round mode) and their wording: what the variant shows
+#: ("{v}" its value), the words for a higher and a lower value, and the unit
+FEEL_VERDICTS = ("comeback", "lead_changes", "first_uno_wins", "seat_balance")
+FEEL_PHRASES = {
+    "comeback": ("the winner came back from 3 or more cards behind in {v}% of rounds",
+                 "more", "fewer", " percentage points"),
+    "lead_changes": ("the lead changed {v} times per round", "more", "fewer", ""),
+    "first_uno_wins": ("the first player to reach one card won {v}% of rounds",
+                       "more", "fewer", " percentage points"),
+    "seat_balance": ("seat balance {v} (1: every seat wins as often)", "higher", "lower", ""),
+}
 
 
 @dataclass(frozen=True)
@@ -130,6 +143,9 @@ class Comparison:
     elapsed_s: float
     partial: bool = False
     summaries: list[dict[str, Any]] = field(default_factory=list)
+    # joint[vi][i + 1, j + 1]: games the baseline's winner was seat i and variant vi's
+    # seat j (-1: capped), over the same game indices (round mode; seat_balance's pairing)
+    joint: list[np.ndarray | None] = field(default_factory=list)
 
     # ---------------------------------------------------------------- figures
 
@@ -162,12 +178,20 @@ class Comparison:
         """Count metrics that are 0 in every game of every variant (rules that never
         came into play, e.g. challenges when nobody challenges): left out of tables."""
         return [m.name for m in self.metrics
-                if not m.rate and all(mo.n.get(m.name, 0) == 0 or mo.s[m.name] == 0
-                                      for mo in self.moments)]
+                if not m.rate and m.name != "seat_balance" and not self.absent(m.name)
+                and all(mo.n.get(m.name, 0) == 0 or mo.s[m.name] == 0
+                        for mo in self.moments)]
+
+    def absent(self, name: str) -> bool:
+        """A figure these results do not hold (game feel and seat balance need the
+        engine's per-game records; a comparison built by hand may lack them)."""
+        if name == "seat_balance":
+            return "seat_win_0" not in self.moments[0].n
+        return name in L.FEEL_METRICS and all(name not in mo.n for mo in self.moments)
 
     def shown_metrics(self) -> list[MX.Metric]:
         zero = set(self.all_zero())
-        return [m for m in self.metrics if m.name not in zero]
+        return [m for m in self.metrics if m.name not in zero and not self.absent(m.name)]
 
     def metric(self, name: str) -> MX.Metric:
         for m in self.metrics:
@@ -178,31 +202,85 @@ class Comparison:
     def stat(self, vi: int, name: str) -> dict[str, float]:
         """Mean (or rate), its standard error and 95% interval for variant ``vi``."""
         mo = self.moments[vi]
+        if name == "seat_balance":
+            return self._balance_stat(vi)
         if name not in mo.n:
             return {"n": 0, "mean": math.nan, "se": math.nan, "ci_low": math.nan,
                     "ci_high": math.nan}
         n = mo.n[name]
+        sc = self.metric(name).scale
         mean, se = mean_se(mo.s[name], mo.ss[name], n)
+        mean, se = mean / sc, se / sc
         if self.metric(name).rate:
             lo, hi = wilson(mo.s[name], n)
         else:
             lo, hi = mean - Z95 * se, mean + Z95 * se
         return {"n": n, "mean": mean, "se": se, "ci_low": lo, "ci_high": hi}
 
+    def _seat_wins(self, vi: int) -> tuple[list[int], int]:
+        mo = self.moments[vi]
+        p = self.variants[vi].rules["players"]
+        if "seat_win_0" not in mo.n:
+            return [], 0
+        return [mo.s[f"seat_win_{s}"] for s in range(p)], mo.n["seat_win_0"]
+
+    def _balance_stat(self, vi: int) -> dict[str, float]:
+        """seat_balance (RULES.md 9b) with its standard error, the seats with the
+        highest and lowest rate taken as given."""
+        from unosim.reports.feel import seat_balance, seat_balance_se
+
+        wins, n = self._seat_wins(vi)
+        if n == 0:
+            return {"n": 0, "mean": math.nan, "se": math.nan, "ci_low": math.nan,
+                    "ci_high": math.nan}
+        b, se = seat_balance(wins, n), seat_balance_se(wins, n)
+        return {"n": n, "mean": b, "se": se, "ci_low": b - Z95 * se, "ci_high": b + Z95 * se}
+
+    def _balance_diff(self, vi: int) -> tuple[int, float, float]:
+        """Paired difference of seat_balance from the joint winners of the same games:
+        balance = 1 + mean f(winner), f = 1 at the lowest-rate seat, -1 at the
+        highest (each variant's own), so the difference is a mean per game."""
+        joint = self.joint[vi] if vi < len(self.joint) else None
+        if joint is None or joint.sum() == 0:
+            return 0, math.nan, math.nan
+
+        def f(v: int) -> np.ndarray:
+            wins, _ = self._seat_wins(v)
+            out = np.zeros(joint.shape[0])
+            if wins:
+                hi, lo = wins.index(max(wins)), wins.index(min(wins))
+                if hi != lo:
+                    out[hi + 1] -= 1
+                    out[lo + 1] += 1
+            return out
+
+        x = f(vi)[None, :] - f(0)[:, None]
+        n = int(joint.sum())
+        d, se = mean_se(float((joint * x).sum()), float((joint * x * x).sum()), n)
+        return n, d, se
+
     def diff(self, vi: int, name: str) -> dict[str, float]:
         """Paired difference variant ``vi`` - baseline with its 95% interval, and the
         independent-samples interval for reference."""
         nan = math.nan
         p = self.paired[vi]
-        if p is None or name not in p.n or p.n[name] == 0:
+        if name == "seat_balance":
+            pairs, d, se = self._balance_diff(vi)
+        elif p is None or name not in p.n or p.n[name] == 0:
+            pairs = 0
+        else:
+            pairs = p.n[name]
+            d, se = mean_se(p.s[name], p.ss[name], pairs)
+            sc = self.metric(name).scale
+            d, se = d / sc, se / sc
+        if pairs == 0 or not math.isfinite(d):
             return {"pairs": 0, "diff": nan, "se": nan, "ci_low": nan, "ci_high": nan,
                     "indep_ci_low": nan, "indep_ci_high": nan, "detected": False}
-        d, se = mean_se(p.s[name], p.ss[name], p.n[name])
         b, v = self.stat(0, name), self.stat(vi, name)
         _, ilo, ihi = diff_ci(b["mean"], b["se"], v["mean"], v["se"])
         lo, hi = d - Z95 * se, d + Z95 * se
         detected = bool(math.isfinite(lo) and (lo > 0 or hi < 0))
-        return {"pairs": p.n[name], "diff": d, "se": se, "ci_low": lo, "ci_high": hi,
+        return {"pairs": pairs, "diff": d, "se": se, "ci_low": lo, "ci_high": hi,
                 "indep_ci_low": ilo, "indep_ci_high": ihi, "detected": detected}
 
     # ---------------------------------------------------------------- verdicts
@@ -214,6 +292,41 @@ class Comparison:
                 if name in self.moments[vi].n and name in self.moments[0].n:
                     out.append(self.verdict(vi, name))
         return out
+
+    def feel_verdicts(self) -> list[str]:
+        """Plain-language verdicts on how the round unfolds (RULES.md 9b): comeback,
+        lead changes, first to UNO and seat balance, per variant against the baseline."""
+        out = []
+        if self.mode != "round":
+            return out
+        for vi in range(1, len(self.variants)):
+            for name in FEEL_VERDICTS:
+                if not self.absent(name):
+                    out.append(self.feel_verdict(vi, name))
+        return out
+
+    def feel_verdict(self, vi: int, name: str) -> str:
+        who, base = self.variants[vi].name, self.names[0]
+        rate = self.metric(name).rate
+        sc = 100.0 if rate else 1.0
+        v = self.stat(vi, name)["mean"] * sc
+        b = self.stat(0, name)["mean"] * sc
+        d = self.diff(vi, name)
+        what, up, down, unit = FEEL_PHRASES[name]
+        if not math.isfinite(d["diff"]):
+            return f"{who}: {what.format(v=f'{v:.1f}')}; not enough data for an interval"
+        x, lo, hi = d["diff"] * sc, d["ci_low"] * sc, d["ci_high"] * sc
+        dec = decimals_for(max((hi - lo) / 2, 1e-12))
+        vdec = max(1, dec) if rate else max(2, dec)
+        head = what.format(v=f"{v:.{vdec}f}")
+        if not d["detected"]:
+            return (f"{who}: {head} ({base} {b:.{vdec}f}{'%' if rate else ''}); no detectable "
+                    f"difference (95% CI {signed(lo, dec)} to {signed(hi, dec)}{unit})")
+        dec = dec_for_value(x, dec)
+        if x < 0:
+            lo, hi = -hi, -lo
+        return (f"{who}: {head}, {abs(x):.{dec}f}{unit} {up if x > 0 else down} than {base} "
+                f"(95% CI {lo:.{dec}f} to {hi:.{dec}f})")
 
     def comparable(self, vi: int, name: str) -> bool:
         """Final scores of matches mean the same only under the same scoring and target."""
@@ -306,6 +419,7 @@ class Comparison:
             "interval": "paired per-game difference, 95% normal (diff_ci_*); "
                         "independent samples for reference (indep_ci_*); Wilson for rates",
             "verdicts": self.verdicts(),
+            "feel_verdicts": self.feel_verdicts(),
             "rows": self.rows(),
             "summaries": self.summaries,
             "elapsed_s": self.elapsed_s,
@@ -316,6 +430,7 @@ class Comparison:
 
         df = pd.DataFrame(self.rows())
         df.attrs["verdicts"] = self.verdicts()
+        df.attrs["feel_verdicts"] = self.feel_verdicts()
         df.attrs["method"] = method_note(self.mode)
         return df
 
@@ -381,6 +496,12 @@ class Comparison:
         lines.append("")
         lines.append("Verdicts (95% confidence intervals)")
         lines += [f"  {v}" for v in self.verdicts()]
+        feel = self.feel_verdicts()
+        if feel:
+            lines.append("")
+            lines.append("How the round unfolds: Verdicts (RULES.md 9b; paired, 95% confidence "
+                         "intervals)")
+            lines += [f"  {v}" for v in feel]
         lines.append("")
         capped = []
         for vi, r in enumerate(self.results):
@@ -433,6 +554,22 @@ def _cell(s: dict[str, float], m: MX.Metric) -> str:
 # -------------------------------------------------------------------- running
 
 
+def winners(rec: np.ndarray) -> np.ndarray:
+    """Each round's winning seat plus one (0: capped), the index into a joint table."""
+    return np.where(rec[:, L.G_CAPPED] == 0, rec[:, L.G_WINNER], -1) + 1
+
+
+def new_joint() -> np.ndarray:
+    side = L.MAX_PLAYERS + 1
+    return np.zeros((side, side), np.int64)
+
+
+def add_joint(joint: np.ndarray, base: np.ndarray, other: np.ndarray) -> None:
+    """Count the pairs (baseline's winner, variant's winner) of the same games."""
+    side = joint.shape[0]
+    joint += np.bincount(base * side + other, minlength=side * side).reshape(side, side)
+
+
 def run_compare(
     variants: list[VariantSpec],
     games: int,
@@ -467,6 +604,7 @@ def run_compare(
     extract = MX.extractor(mode)
     moments = [MX.Moments() for _ in variants]
     paired: list[MX.Paired | None] = [None] + [MX.Paired() for _ in variants[1:]]
+    joint: list[np.ndarray | None] = [None] + [new_joint() for _ in variants[1:]]
     base: dict[str, Any] = {}
 
     def hook(vi: int) -> Callable[[int, np.ndarray], None]:
@@ -475,10 +613,13 @@ def run_compare(
         def cb(first: int, rec: np.ndarray) -> None:
             vals = extract(rec, players)
             moments[vi].add(vals)
+            w = winners(rec) if mode == "round" else None
             if vi == 0:
-                base["first"], base["vals"] = first, vals
+                base["first"], base["vals"], base["w"] = first, vals, w
             elif base.get("first") == first:
                 paired[vi].add(base["vals"], vals)  # type: ignore[union-attr]
+                if w is not None:
+                    add_joint(joint[vi], base["w"], w)  # type: ignore[arg-type]
             if on_records is not None:
                 on_records(vi, first, rec)
 
@@ -522,7 +663,7 @@ def run_compare(
     results = [replace(r, requested=games, elapsed_s=elapsed[vi], compile_s=compile_s[vi],
                        partial=partial) for vi, r in enumerate(results)]
     cmp = Comparison(variants, mode, seed, games, workers, max_rounds, results, moments,
-                     paired, total, partial)
+                     paired, total, partial, joint=joint)
     cmp.summaries = [summary_of(mode, r, v.name) for r, v in zip(results, variants, strict=True)]
     return cmp
 

@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from unosim.reports import metrics as MX
-from unosim.reports.compare import Comparison, VariantSpec, summary_of
+from unosim.reports.compare import (
+    Comparison,
+    VariantSpec,
+    add_joint,
+    new_joint,
+    summary_of,
+    winners,
+)
 
 TASK_GAMES = 1 << 18
 
@@ -40,19 +47,21 @@ def compare_range(payloads: list[tuple[dict[str, Any], list[str], list[dict[str,
     aggs = [Aggregate(players=r["players"]) for r, _ in tables]
     moments = [MX.Moments() for _ in tables]
     paired: list[MX.Paired | None] = [None] + [MX.Paired() for _ in tables[1:]]
+    joint: list[Any] = [None] + [new_joint() for _ in tables[1:]]
     for first in range(start, start + n, batch):
         count = min(batch, start + n - first)
-        base = None
+        base: Any = None
         for vi, (rules, seats) in enumerate(tables):
             rec = play_records(rules, seats, seed, first, count, chunks=8)
             aggs[vi].add_records(rec)
             vals = MX.extract_round(rec, rules["players"])
             moments[vi].add(vals)
             if vi == 0:
-                base = vals
+                base = (vals, winners(rec))
             else:
-                paired[vi].add(base, vals)  # type: ignore[union-attr]
-    return [aggs, moments, paired]
+                paired[vi].add(base[0], vals)  # type: ignore[union-attr]
+                add_joint(joint[vi], base[1], winners(rec))
+    return [aggs, moments, paired, joint]
 
 
 def skill_range(rule_values: list[dict[str, Any]], strategy: str,
@@ -118,6 +127,7 @@ class DaskRunner:
                         MX.merge_moments(merged[1][vi], part[1][vi])
                         if vi:
                             MX.merge_paired(merged[2][vi], part[2][vi])
+                            merged[3][vi] += part[3][vi]
                 n = part[0][0].games
                 if on_batch is not None:
                     on_batch(n * len(variants))
@@ -128,11 +138,11 @@ class DaskRunner:
             raise KeyboardInterrupt
         elapsed = time.perf_counter() - t0
         workers = len(self.client.scheduler_info().get("workers", {}))
-        aggs, moments, paired = merged
+        aggs, moments, paired, joint = merged
         results = [RunResult(v.rules, v.seats, seed, games, aggs[vi], elapsed, workers,
                              partial) for vi, v in enumerate(variants)]
         cmp = Comparison(variants, "round", seed, games, workers, DEFAULT_MAX_ROUNDS, results,
-                         moments, paired, elapsed, partial)
+                         moments, paired, elapsed, partial, joint=joint)
         cmp.summaries = [summary_of("round", r, v.name) for r, v in zip(results, variants,
                                                                          strict=True)]
         return cmp

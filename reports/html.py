@@ -94,6 +94,10 @@ def comparison_html(cmp: Any, svgs: dict[str, str], text: str) -> str:
     if len(cmp.variants) > 1:
         body.append("<h2>Verdicts</h2><ul class=\"verdicts\">"
                     + "".join(f"<li>{e(v)}</li>" for v in cmp.verdicts()) + "</ul>")
+        feel = cmp.feel_verdicts()
+        if feel:
+            body.append("<h2>How the round unfolds</h2><ul class=\"verdicts\">"
+                        + "".join(f"<li>{e(v)}</li>" for v in feel) + "</ul>")
         body.append(f'<p class="note">{e(method_note(cmp.mode))}</p>')
     body.append(f"<h2>Per {'round' if cmp.mode == 'round' else 'match'}</h2>")
     header = ["metric"] + [f"{n}: mean ± se / rate [95% CI]" for n in cmp.names]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from unosim.reports.render import plus_minus
+from unosim.reports.feel import feel_figures, feel_lines
+from unosim.reports.numbers import plus_minus
 from unosim.reports.stats import hist_quantile, mean_se, wilson
 from unosim.simulate.match import MatchAggregate, MatchResult
 
@@ -81,6 +82,7 @@ def summarize_matches(res: MatchResult, variant: str) -> dict[str, Any]:
                    ("final_score", "score")):
         for stat, value in _metric(agg, m).items():
             out[f"{key}_{stat}"] = value
+    out.update(feel_figures(agg))  # over the rounds the matches played
     return out
 
 
@@ -135,6 +137,9 @@ def render_match_table(s: dict[str, Any]) -> str:
     for p in range(s["players"]):
         lines.append(f"  player {p:<2} {s['player_score_mean'][p]:10.2f}"
                      f" {s['round_wins_mean'][p]:8.3f} {s['round_losses_mean'][p]:8.3f}")
+    if "feel_rounds" in s:
+        lines.append("")
+        lines += feel_lines(s)
     lines.append("")
     share = 100 * s["capped"] / n if n else math.nan
     lines.append(f"capped matches (stopped at {s['max_rounds']:,} rounds, no winner): "

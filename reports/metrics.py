@@ -33,6 +33,7 @@ class Metric:
     # verdict phrases for a positive and a negative difference ("{x}" is the size)
     more: str = ""
     less: str = ""
+    scale: int = 1  # the recorded values are the metric times this (fixed point)
 
 
 _ROUND_LABELS = {
@@ -88,7 +89,22 @@ def round_metrics(players: int) -> list[Metric]:
     out.insert(4, _m("cards_drawn", "cards drawn, no play + penalty", "cards"))
     out.append(_m("capped", "capped rounds", "%", rate=True))
     out += [_m(f"seat_win_{s}", f"seat {s} win rate", "%", rate=True) for s in range(players)]
+    out.append(Metric("seat_balance", "seat balance (1 - win rate spread)", "balance"))
+    out += feel_metrics()
     return out
+
+
+def feel_metrics() -> list[Metric]:
+    """The game-feel metrics of RULES.md 9b (rounds with a winner), in record order."""
+    from unosim.reports.feel import FEEL_LABELS, scale_of
+
+    return [Metric(m, FEEL_LABELS[m], "%" if m in L.FEEL_RATES else _FEEL_UNITS.get(m, ""),
+                   rate=m in L.FEEL_RATES, scale=scale_of(m)) for m in L.FEEL_METRICS]
+
+
+_FEEL_UNITS = {"lead_changes": "changes", "winner_max_deficit": "cards",
+               "winner_mean_deficit": "cards", "winner_behind_share": "share",
+               "lock_in": "share", "leader_gap": "cards"}
 
 
 def match_metrics(players: int) -> list[Metric]:
@@ -126,6 +142,8 @@ def extract_round(rec: np.ndarray, players: int) -> Values:
     w = rec[:, L.G_WINNER]
     for s in range(players):
         vals[f"seat_win_{s}"] = ((won & (w == s)).astype(np.int64), None)
+    for k, m in enumerate(L.FEEL_METRICS):  # over the rounds with a winner (RULES.md 9b)
+        vals[m] = (rec[:, L.G_FEEL + k].astype(np.int64), won)
     return vals
 
 

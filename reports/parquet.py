@@ -18,6 +18,7 @@ import numpy as np
 
 from unosim.common import temp_path
 from unosim.errors import UnosimError
+from unosim.simulate.layout import FEEL_SCALE, FIXED_POINT_FIELDS
 
 
 def check_parquet_path(path: str) -> Path:
@@ -52,7 +53,9 @@ class RecordWriter:
         self.constant_names = list(constants or {})
         cols = [pa.field("game", pa.int64())]
         cols += [pa.field(c, pa.dictionary(pa.int32(), pa.string())) for c in self.constant_names]
-        cols += [pa.field(f, pa.int32()) for f in fields]
+        # game-feel fractions are recorded in fixed point; the file holds their value
+        cols += [pa.field(f, pa.float64() if f in FIXED_POINT_FIELDS else pa.int32())
+                 for f in fields]
         self.schema = pa.schema(cols)
         self.tmp = temp_path(self.path)
         self.writer = pq.ParquetWriter(str(self.tmp), self.schema, compression="zstd")
@@ -68,7 +71,9 @@ class RecordWriter:
             value = (constants or {})[c]
             arrays.append(pa.DictionaryArray.from_arrays(
                 pa.array(np.zeros(n, np.int32)), pa.array([value])))
-        arrays += [pa.array(np.ascontiguousarray(rec[:, i])) for i in range(len(self.fields))]
+        arrays += [pa.array(rec[:, i] / FEEL_SCALE if f in FIXED_POINT_FIELDS
+                            else np.ascontiguousarray(rec[:, i]))
+                   for i, f in enumerate(self.fields)]
         self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
         self.rows += n
 

@@ -6,27 +6,11 @@ import json
 import math
 from typing import Any
 
+from unosim.reports.numbers import plus_minus
+
 
 def _f(x: float, digits: int = 2) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:,.{digits}f}"
-
-
-def decimals_for(half_width: float) -> int:
-    """Decimals that show a quantity known to +-half_width without false precision
-    (at most 4; 2 when the uncertainty is zero or unknown)."""
-    if half_width is None or not math.isfinite(half_width) or half_width <= 0:
-        return 2
-    return int(min(4, max(0, -math.floor(math.log10(half_width)))))
-
-
-def plus_minus(mean: float, se: float) -> str:
-    """``mean ± se`` to the standard error's first significant digit: a mean of
-    0.0041 per round is not printed as 0.004 ± 0.000."""
-    if mean is None or not math.isfinite(mean):
-        return "n/a"
-    dec = decimals_for(se)
-    return f"{mean:,.{dec}f} ± {se:.{dec}f}"
-
 
 
 def render_table(s: dict[str, Any]) -> str:
@@ -52,6 +36,10 @@ def render_table(s: dict[str, Any]) -> str:
             f"  seat {i:<2} {s['strategies'][i]:<14} {100 * rate:6.2f}%"
             f"   [{100 * ci[0]:.2f}%, {100 * ci[1]:.2f}%]"
         )
+    from unosim.reports.feel import feel_lines, seat_balance_line
+
+    if "seat_balance" in s:
+        lines.append(seat_balance_line(s))
     lines.append("")
     lines.append(f"{'Per round':<26}{'mean ± se':>18}{'median':>9}{'p90':>8}")
     rows = [
@@ -96,6 +84,9 @@ def render_table(s: dict[str, Any]) -> str:
         lines.append("Mean stage at the end of the round per seat (seven_rounds; 1 = last stage)")
         for i, m in enumerate(s["seat_mean_stage"]):
             lines.append(f"  seat {i:<2} {m:6.3f}")
+    if "feel_rounds" in s:
+        lines.append("")
+        lines += feel_lines(s)
     lines.append("")
     capped = s["capped"]
     share = 100 * capped / n if n else float("nan")

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from unosim.reports.feel import feel_figures, seat_balance, seat_balance_se
 from unosim.reports.stats import hist_quantile, mean_se, wilson
 from unosim.simulate.aggregate import Aggregate
 from unosim.simulate.runner import RunResult
@@ -50,6 +51,8 @@ def summarize(res: RunResult, variant: str) -> dict[str, Any]:
         "seat_wins": [int(w) for w in agg.wins[:players]],
         "seat_win_rate": rates,
         "seat_win_rate_ci95": cis,
+        "seat_balance": seat_balance([int(w) for w in agg.wins[:players]], n),
+        "seat_balance_se": seat_balance_se([int(w) for w in agg.wins[:players]], n),
         "seat_points_mean": [agg.seat_points[i] / n if n else float("nan") for i in range(players)],
         "turns_mean": turns["mean"],
         "turns_se": turns["se"],
@@ -73,6 +76,7 @@ def summarize(res: RunResult, variant: str) -> dict[str, Any]:
         "uno_caught_mean": metric_summary(agg, "uno_caught")["mean"],
         "challenges_mean": metric_summary(agg, "challenges")["mean"],
         **_house_rule_figures(res, agg),
+        **feel_figures(agg),
         "capped": agg.capped,
         "workers": res.workers,
         "games_per_sec": n / res.elapsed_s if res.elapsed_s > 0 else float("nan"),

@@ -18,7 +18,6 @@ from typing import Any
 
 from unosim.errors import UnosimError
 from unosim.reports.compare import Comparison, VariantSpec, run_compare
-from unosim.reports.stats import Z95
 
 #: (metric, label, kind): "rate" in percent, "share" 0..1 without a unit, else a mean
 SWEEP_METRICS: tuple[tuple[str, str, str], ...] = (
@@ -116,35 +115,13 @@ def run_sweep(points: list[Point], dims: list[Dim], games: int, seed: int,
     return r
 
 
-def seat_balance(cmp: Comparison, vi: int) -> dict[str, float]:
-    """``1 - (largest - smallest seat win rate)`` (RULES.md 9b) with a 95% interval.
-
-    The interval takes the two seats as given: the per-game value 1[a won] - 1[b won]
-    has variance r_a + r_b - (r_a - r_b)^2 (a round has one winner), so it is a little
-    narrow where several seats are within noise of the extremes."""
-    players = int(cmp.variants[vi].rules["players"])
-    rates = [cmp.stat(vi, f"seat_win_{s}") for s in range(players)]
-    n = rates[0]["n"]
-    if n == 0:
-        return {"n": 0, "mean": math.nan, "se": math.nan, "ci_low": math.nan,
-                "ci_high": math.nan}
-    r = [x["mean"] for x in rates]
-    hi, lo = max(r), min(r)
-    bal = 1.0 - (hi - lo)
-    se = math.sqrt(max(0.0, hi + lo - (hi - lo) ** 2) / n)
-    return {"n": n, "mean": bal, "se": se, "ci_low": max(0.0, bal - Z95 * se),
-            "ci_high": min(1.0, bal + Z95 * se)}
-
-
 def point_stats(cmp: Comparison, vi: int) -> dict[str, dict[str, float]]:
     """Every sweep metric of variant ``vi``: n, mean, se and 95% interval (rates by
     Wilson); a metric the engine does not report is left out."""
     out = {}
     names = {m.name for m in cmp.metrics}
     for name, _, _ in SWEEP_METRICS:
-        if name == "seat_balance":
-            out[name] = seat_balance(cmp, vi)
-        elif name in names and cmp.stat(vi, name)["n"] > 0:
+        if name in names and not cmp.absent(name) and cmp.stat(vi, name)["n"] > 0:
             out[name] = cmp.stat(vi, name)
     return out
 

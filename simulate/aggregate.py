@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from unosim.simulate import layout as L
-from unosim.simulate.fold_nb import fold_records
+from unosim.simulate.fold_nb import fold_feel, fold_records
 
 #: metric name -> column of the per-game record
 METRICS = {
@@ -34,6 +34,8 @@ METRICS = {
 }
 _COLS = np.array(list(METRICS.values()), np.int64)
 _WON_ONLY = np.array([m == "winner_points" for m in METRICS], np.bool_)
+#: game-feel metrics (RULES.md 9b), record columns G_FEEL + k; fixed point as recorded
+FEEL_METRICS = L.FEEL_METRICS
 #: histogram bins hold the values 0 .. HIST_BINS-2 exactly; the last bin holds the rest
 HIST_BINS = 8192
 
@@ -59,6 +61,13 @@ class Aggregate:
     hist: dict[str, np.ndarray] = field(
         default_factory=lambda: {m: np.zeros(HIST_BINS, np.int64) for m in METRICS}
     )
+    # game feel (RULES.md 9b) over the rounds with a winner: how many, and per metric
+    # the sum and sum of squares of the recorded (fixed-point) values
+    feel_rounds: int = 0
+    feel_sums: dict[str, int] = field(default_factory=lambda: {m: 0 for m in FEEL_METRICS})
+    feel_sumsq: dict[str, int] = field(default_factory=lambda: {m: 0 for m in FEEL_METRICS})
+    # winner_max_deficit: 0 .. 15, the last bin 16 and more
+    feel_hist: np.ndarray = field(default_factory=lambda: np.zeros(L.FEEL_HIST_BINS, np.int64))
 
     def add_records(self, rec: np.ndarray) -> None:
         """Fold per-game records (rows of ``layout.GAME_FIELDS``) into the totals."""
@@ -79,6 +88,13 @@ class Aggregate:
             self.sums[m] += int(stats[k, 1])
             self.sumsq[m] += int(stats[k, 2])
             self.hist[m] += hist[k]
+        fs = np.zeros((len(FEEL_METRICS), 2), np.int64)
+        fh = np.zeros(L.FEEL_HIST_BINS, np.int64)
+        self.feel_rounds += int(fold_feel(np.ascontiguousarray(rec, dtype=np.int32), fs, fh))
+        for k, m in enumerate(FEEL_METRICS):
+            self.feel_sums[m] += int(fs[k, 0])
+            self.feel_sumsq[m] += int(fs[k, 1])
+        self.feel_hist += fh
 
     def merge(self, other: Aggregate) -> Aggregate:
         """Add ``other`` into this aggregate (and return it)."""
@@ -93,6 +109,11 @@ class Aggregate:
             self.sums[m] += other.sums[m]
             self.sumsq[m] += other.sumsq[m]
             self.hist[m] += other.hist[m]
+        self.feel_rounds += other.feel_rounds
+        for m in FEEL_METRICS:
+            self.feel_sums[m] += other.feel_sums[m]
+            self.feel_sumsq[m] += other.feel_sumsq[m]
+        self.feel_hist += other.feel_hist
         return self
 
     def same_as(self, other: Aggregate) -> bool:
@@ -107,4 +128,8 @@ class Aggregate:
             and self.sums == other.sums
             and self.sumsq == other.sumsq
             and all(np.array_equal(self.hist[m], other.hist[m]) for m in METRICS)
+            and self.feel_rounds == other.feel_rounds
+            and self.feel_sums == other.feel_sums
+            and self.feel_sumsq == other.feel_sumsq
+            and np.array_equal(self.feel_hist, other.feel_hist)
         )

@@ -32,7 +32,7 @@ from unosim.simulate.aggregate import Aggregate
 
 FILE_NAME = "checkpoint.json"
 FORMAT = "unosim-checkpoint"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the totals carry the game-feel sums (RULES.md 9b)
 MODES = ("round", "match")
 
 
@@ -217,9 +217,13 @@ def check_totals(mode: str, agg: Any) -> None:
                 raise ValueError(f"totals: {c} values of {m} for {n} games")
         if int(agg.wins.sum()) != n - agg.capped:
             raise ValueError("totals: wins do not add up to the games with a winner")
+        if agg.feel_rounds != n - agg.capped:
+            raise ValueError("totals: feel_rounds do not add up to the games with a winner")
     else:
         if agg.count["rounds"] != n or agg.count["score"] != n * agg.players:
             raise ValueError(f"totals: the match counts do not fit {n} matches")
+    if int(agg.feel_hist.sum()) != agg.feel_rounds or (agg.feel_hist < 0).any():
+        raise ValueError("totals: the winner_max_deficit histogram does not fit feel_rounds")
 
 
 # ---------------------------------------------------------------- files

@@ -9,7 +9,15 @@ result is the same whatever order the rows are folded in.
 from __future__ import annotations
 
 from unosim.simulate.jit import kernel
-from unosim.simulate.layout import G_CAPPED, G_PLACES, G_POINTS, G_STAGES, G_WINNER
+from unosim.simulate.layout import (
+    G_CAPPED,
+    G_FEEL,
+    G_PLACES,
+    G_POINTS,
+    G_STAGES,
+    G_WINNER,
+    N_G,
+)
 
 
 @kernel
@@ -47,3 +55,24 @@ def fold_records(rec, players, cols, won_only, stats, hist, seats, places):
             if rec[i, G_PLACES + q] > 0:
                 places[q, rec[i, G_PLACES + q]] += 1
     return capped
+
+
+@kernel
+def fold_feel(rec, sums, hist):
+    """Add the game-feel columns of the rows of ``rec`` that have a winner (capped
+    rounds are left out, RULES.md 9b): ``sums[k]`` gets (sum, sum of squares) of
+    metric ``k``, ``hist`` the winner_max_deficit bins (the last holds the rest).
+    Returns how many rounds were counted."""
+    n_bins = hist.shape[0]
+    counted = 0
+    for i in range(rec.shape[0]):
+        if rec[i, G_CAPPED] != 0:
+            continue
+        counted += 1
+        for k in range(N_G - G_FEEL):
+            v = int(rec[i, G_FEEL + k])
+            sums[k, 0] += v
+            sums[k, 1] += v * v
+        b = int(rec[i, G_FEEL + 1])
+        hist[b if b < n_bins - 1 else n_bins - 1] += 1
+    return counted

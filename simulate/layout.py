@@ -56,6 +56,15 @@ S_JUMP_N = 36  # jump-in candidates
 S_UNO_CENTER = 37  # cards drawn for "UNO in the centre"
 S_SILENT = 38  # silences broken after a 2
 S_WENT_OUT = 39  # type of the card the first seat went out with
+# game-feel samples (RULES.md 9b; simulate/feel_nb.py)
+S_FEEL_N = 40  # samples taken so far (the next sample is t = S_FEEL_N)
+S_FEEL_LEAD = 41  # last sole leader + 1 among the folded samples (0: none yet)
+S_FEEL_CHANGES = 42  # lead changes so far
+S_FEEL_GAP = 43  # sum over samples of (second-smallest - smallest distance)
+S_FEEL_UNO = 44  # 1 once some player had distance <= 1 at a sample
+S_FEEL_PREV = 45  # sole leader + 1 at the last folded sample (0: a tie)
+S_FEEL_RUN = 46  # first t of that sole leader's current unbroken run
+S_FEEL_BUF = 47  # samples waiting in the buffer (OFF_FEEL_BUF), not folded yet
 N_STATE = 48
 
 # ---- rules (absolute indices into G) ----
@@ -91,6 +100,9 @@ R_TARGET_SCORE = OFF_R + 27
 R_DEALER_ROTATION = OFF_R + 28
 R_TURN_CAP = OFF_R + 29
 R_DECK_SIZE = OFF_R + 30
+# internal, never set by a rule: 1 skips the game-feel samples (work that never
+# reports them, such as a search player's rollouts); rules.lower leaves it 0
+R_FEEL_OFF = OFF_R + 31
 N_RULES = 32
 
 # ---- probabilities, stored as thresholds: chance(p) <=> 53 random bits < ceil(p * 2**53)
@@ -134,7 +146,22 @@ OFF_DISC = OFF_DRAW + MAX_DECK  # discard pile, bottom first
 OFF_DECK = OFF_DISC + MAX_DECK  # the deck dealt from, one entry per card
 OFF_MOVES = OFF_DECK + MAX_DECK  # legal_moves writes moves here ...
 OFF_WEIGHTS = OFF_MOVES + 96  # ... and the copies held of each here
-G_SIZE = OFF_WEIGHTS + 96
+# per-seat game-feel accumulators (RULES.md 9b): seat p, column c at
+# OFF_FEEL + p * N_FEELF + c, updated when buffered samples are folded (feel_nb.py)
+OFF_FEEL = OFF_WEIGHTS + 96
+FE_DEF_SUM = 0  # sum over samples of d_p - m
+FE_DEF_MAX = 1  # largest d_p - m
+FE_BEHIND = 2  # samples with d_p > m
+FE_UNO = 3  # bit 1: d_p <= 1 at some sample; bit 2: at the first sample anyone had;
+# bit 4 (the winner's, folded alone): another seat had d <= 1 at some sample
+N_FEELF = 4
+# sample buffer: each sample's distances packed 16 bits a seat, 4 seats a word
+OFF_FEEL_MODE = OFF_FEEL + MAX_PLAYERS * N_FEELF  # 0 off, 1 one word a sample, 2 any
+OFF_FEEL_BUF = OFF_FEEL_MODE + 1
+FEEL_BUF = 768
+# a code per buffered sample, written by the first pass of the fold (feel_nb)
+OFF_FEEL_SCRATCH = OFF_FEEL_BUF + FEEL_BUF
+G_SIZE = OFF_FEEL_SCRATCH + FEEL_BUF
 
 # ---- phases: whose decision is pending ----
 PH_TURN = 0  # play a card or draw
@@ -183,6 +210,8 @@ GAME_FIELDS = (
     *(f"points_{i}" for i in range(MAX_PLAYERS)),
     *(f"place_{i}" for i in range(MAX_PLAYERS)),
     *(f"stage_{i}" for i in range(MAX_PLAYERS)),
+    *("lead_changes", "winner_max_deficit", "comeback", "winner_mean_deficit",
+      "winner_behind_share", "lock_in", "first_uno_wins", "rival_on_uno", "leader_gap"),
 )
 G_TURNS = 0
 G_PLAYED = 1
@@ -204,4 +233,19 @@ G_SILENT = 16
 G_POINTS = 17  # MAX_PLAYERS columns each
 G_PLACES = G_POINTS + MAX_PLAYERS
 G_STAGES = G_PLACES + MAX_PLAYERS
-N_G = G_STAGES + MAX_PLAYERS
+G_FEEL = G_STAGES + MAX_PLAYERS  # FEEL_METRICS, in that order
+N_G = G_FEEL + 9
+
+#: game-feel metrics of RULES.md 9b, in record order (columns G_FEEL + k); 0 in a capped round
+FEEL_METRICS = GAME_FIELDS[G_FEEL:]
+#: the fractional ones are recorded in fixed point: the value times FEEL_SCALE, rounded
+#: half up, so every total stays an exact integer sum (identical on any split)
+FEEL_SCALE = 10000
+FEEL_FIXED = ("winner_mean_deficit", "winner_behind_share", "lock_in", "leader_gap")
+#: record fields held in fixed point (per round, and the per-match sums of match
+#: mode): Parquet and the DataFrame API divide them by FEEL_SCALE
+FIXED_POINT_FIELDS = frozenset(FEEL_FIXED) | frozenset(f"{m}_sum" for m in FEEL_FIXED)
+#: the 0/1 ones, reported as rates with a Wilson interval
+FEEL_RATES = ("comeback", "first_uno_wins", "rival_on_uno")
+#: winner_max_deficit histogram: 0 .. 15 exactly, the last bin 16 and more
+FEEL_HIST_BINS = 17

@@ -63,6 +63,16 @@ class MatchAggregate:
     hist: dict[str, np.ndarray] = field(
         default_factory=lambda: {m: np.zeros(HIST_BINS, np.int64) for m in MATCH_METRICS}
     )
+    # game feel (RULES.md 9b) over the rounds the matches played (capped rounds left
+    # out). Rounds of one match are a cluster: per metric the sum S of the recorded
+    # values, and over matches the sums of S*S and S*n (n = rounds counted in the
+    # match), with the sum of n*n, give the ratio mean and its cluster standard error.
+    feel_rounds: int = 0
+    feel_sums: dict[str, int] = field(default_factory=lambda: {m: 0 for m in L.FEEL_METRICS})
+    feel_ss: dict[str, int] = field(default_factory=lambda: {m: 0 for m in L.FEEL_METRICS})
+    feel_sn: dict[str, int] = field(default_factory=lambda: {m: 0 for m in L.FEEL_METRICS})
+    feel_nn: int = 0
+    feel_hist: np.ndarray = field(default_factory=lambda: np.zeros(L.FEEL_HIST_BINS, np.int64))
 
     def add_records(self, rec: np.ndarray) -> None:
         n = self.players
@@ -82,6 +92,16 @@ class MatchAggregate:
             self.sums[m] += int(v.sum())
             self.sumsq[m] += int((v * v).sum())
             self.hist[m] += np.bincount(np.clip(v, 0, HIST_BINS - 1), minlength=HIST_BINS)
+        nr = rec[:, M.M_FEEL_ROUNDS].astype(np.int64)
+        self.feel_rounds += int(nr.sum())
+        self.feel_nn += int((nr * nr).sum())
+        for k, m in enumerate(L.FEEL_METRICS):
+            sm = rec[:, M.M_FEEL_SUM + k].astype(np.int64)
+            self.feel_sums[m] += int(sm.sum())
+            self.feel_ss[m] += int((sm.astype(object) ** 2).sum()) if sm.size else 0  # exact
+            self.feel_sn[m] += int((sm * nr).sum())
+        self.feel_hist += rec[:, M.M_FEEL_HIST : M.M_FEEL_HIST + L.FEEL_HIST_BINS].sum(
+            0, dtype=np.int64)
 
     def merge(self, other: MatchAggregate) -> MatchAggregate:
         self.games += other.games
@@ -95,6 +115,13 @@ class MatchAggregate:
             self.sums[m] += other.sums[m]
             self.sumsq[m] += other.sumsq[m]
             self.hist[m] += other.hist[m]
+        self.feel_rounds += other.feel_rounds
+        self.feel_nn += other.feel_nn
+        for m in L.FEEL_METRICS:
+            self.feel_sums[m] += other.feel_sums[m]
+            self.feel_ss[m] += other.feel_ss[m]
+            self.feel_sn[m] += other.feel_sn[m]
+        self.feel_hist += other.feel_hist
         return self
 
 

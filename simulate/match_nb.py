@@ -36,8 +36,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from unosim.simulate.feel_nb import feel_finish, feel_value
 from unosim.simulate.jit import kernel
 from unosim.simulate.layout import (
+    FEEL_HIST_BINS,
+    FEEL_METRICS,
     G_SIZE,
     HC_POINTS,
     HW,
@@ -58,6 +61,8 @@ from unosim.simulate.layout import (
 from unosim.simulate.rng_nb import rand_below, seed_game
 from unosim.simulate.round_nb import play_round, play_round_with
 
+N_FEEL = len(FEEL_METRICS)
+
 # ---- scoring ids (rules._CHOICE_IDS["scoring"]) ----
 SC_WINNER_TAKES = 0
 SC_LOSERS_SCORE = 1
@@ -75,13 +80,20 @@ M_LOSER = 6  # player with the highest total at the end (losers_score, game101),
 M_SCORE = 7  # + player: final score (lazy: round wins)
 M_ROUND_WINS = M_SCORE + MAX_PLAYERS  # + player: rounds won
 M_ROUND_LOSSES = M_ROUND_WINS + MAX_PLAYERS  # + player: rounds ended with most points in hand
-N_M = M_ROUND_LOSSES + MAX_PLAYERS
+# game-feel metrics (RULES.md 9b) over the rounds of the match that have a winner
+M_FEEL_ROUNDS = M_ROUND_LOSSES + MAX_PLAYERS  # rounds counted (capped rounds left out)
+M_FEEL_SUM = M_FEEL_ROUNDS + 1  # + k: sum of metric k of layout.FEEL_METRICS (as recorded)
+M_FEEL_HIST = M_FEEL_SUM + N_FEEL  # + b: rounds whose winner_max_deficit fell in bin b
+N_M = M_FEEL_HIST + FEEL_HIST_BINS
 
 MATCH_FIELDS = (
     ("rounds", "winner", "capped", "capped_rounds", "tied", "turns", "loser")
     + tuple(f"score_{i}" for i in range(MAX_PLAYERS))
     + tuple(f"round_wins_{i}" for i in range(MAX_PLAYERS))
     + tuple(f"round_losses_{i}" for i in range(MAX_PLAYERS))
+    + ("feel_rounds",)
+    + tuple(f"{m}_sum" for m in FEEL_METRICS)
+    + tuple(f"winner_max_deficit_hist_{b}" for b in range(FEEL_HIST_BINS))
 )
 
 
@@ -126,6 +138,17 @@ def _start_match(out, row):
 
 
 @kernel
+def _feel_round(G, out, row):
+    """Add the game-feel metrics of the round just won into the match's sums."""
+    feel_finish(G)
+    out[row, M_FEEL_ROUNDS] += 1
+    for k in range(N_FEEL):
+        out[row, M_FEEL_SUM + k] += feel_value(G, k)
+    b = feel_value(G, 1)
+    out[row, M_FEEL_HIST + (b if b < FEEL_HIST_BINS - 1 else FEEL_HIST_BINS - 1)] += 1
+
+
+@kernel
 def _settle_round(G, T, out, row, off, wp):
     """Score the round just played on ``G`` (seat ``s`` held player ``(s + off) %
     n``) into ``out[row]``; return (match over, next ``off``, last round winner)."""
@@ -137,6 +160,7 @@ def _settle_round(G, T, out, row, off, wp):
         return False, (off + 1) % n, wp
     wp = (w + off) % n
     out[row, M_ROUND_WINS + wp] += 1
+    _feel_round(G, out, row)
     # the round's loser: most points left in hand, first in seat order on ties
     ls = -1
     best = -1

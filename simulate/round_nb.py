@@ -17,12 +17,14 @@ import numpy as np
 from numba import njit, prange
 
 from unosim.simulate.cards import N_TYPES, WILD, WILD_DRAW_FOUR
+from unosim.simulate.feel_nb import feel_finish, feel_record
 from unosim.simulate.jit import kernel
 from unosim.simulate.layout import (
     G_CAPPED,
     G_CHALLENGES,
     G_DEFLECTS,
     G_DRAWN_NO_PLAY,
+    G_FEEL,
     G_JUMP_INS,
     G_MAX_STACK,
     G_PEN_DRAWN,
@@ -104,7 +106,7 @@ def play_round(G, RNG):
 
 @kernel
 def record_round(G, winner_points, out, row):
-    """Write one round's metrics (RULES.md 9) into row ``row`` of ``out``."""
+    """Write one round's metrics (RULES.md 9 and 9b) into row ``row`` of ``out``."""
     out[row, G_TURNS] = G[S_TURNS]
     out[row, G_PLAYED] = G[S_PLAYED]
     out[row, G_DRAWN_NO_PLAY] = G[S_DRAWN_NO_PLAY]
@@ -128,6 +130,8 @@ def record_round(G, winner_points, out, row):
         out[row, G_POINTS + q] = hand_value(G, q) if seated else 0
         out[row, G_PLACES + q] = G[hx(q, HC_PLACE)] if seated else 0
         out[row, G_STAGES + q] = G[hx(q, HC_STAGE)] if seated else 0
+    feel_finish(G)
+    feel_record(G, out, row, G_FEEL)
 
 
 @njit(cache=True, parallel=True)

@@ -30,6 +30,7 @@ from unosim.simulate.cards import (
     WILD,
     WILD_DRAW_FOUR,
 )
+from unosim.simulate.feel_nb import feel_reset, feel_sample, feel_stop
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.layout import (
     HC_COLOUR,
@@ -347,6 +348,7 @@ def deal(G, RNG):
     n_players = G[R_PLAYERS]
     for i in range(OFF_H, OFF_H + n_players * HW):
         G[i] = 0
+    feel_reset(G)
     G[S_DIR] = 1
     G[S_WINNER] = -1
     G[S_ACTIVE] = n_players
@@ -576,6 +578,7 @@ def apply_move(G, RNG, move):
         # a card from the hand; all card plays share one _play below, so the big
         # pipeline is compiled once (it is inlined into the game loop)
         if ph == PH_TURN or ph == PH_SKIP or ph == PH_JUMP or ph == PH_PENALTY:
+            feel_sample(G)  # a turn starts (RULES.md 9b), before the player acts
             G[S_TURNS] += 1  # a drawn card played (PH_DRAWN) is part of the draw's turn
         if ph == PH_SKIP:
             G[S_DEFLECTS] += 1
@@ -589,6 +592,7 @@ def apply_move(G, RNG, move):
                 G[S_DEFLECTS] += 1
         _play(G, RNG, p, move)
     elif ph == PH_TURN:
+        feel_sample(G)
         G[S_TURNS] += 1
         _draw_turn(G, RNG, p)
     else:
@@ -604,6 +608,7 @@ def _decide(G, RNG, ph, p, move):
         _challenge(G, RNG, p, move == MV_CHALLENGE)
     elif ph == PH_PENALTY:
         if G[R_STACKING] != 0:
+            feel_sample(G)
             G[S_TURNS] += 1  # under stacking, taking the penalty is a turn
         _draw_penalty(G, RNG, p, G[S_PENDING])
         _clear_penalty(G)
@@ -998,6 +1003,9 @@ def _hand_emptied(G, RNG, p, t):
         G[hx(p, HC_STAGE)] -= 1
         G[S_REFILL] += _draw_n(G, RNG, p, G[hx(p, HC_STAGE)])
         return False
+    if G[S_WINNER] < 0:
+        feel_sample(G)  # the last sample: the winner's last card left its hand (RULES.md 9b)
+        feel_stop(G)
     if G[R_ELIMINATION] != 0 and G[S_ACTIVE] > 2:
         _leave_table(G, RNG, p, t)
         return True

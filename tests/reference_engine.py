@@ -8,7 +8,11 @@ used; all randomness comes from one ``random.Random`` per round.
 Supported rules: the official game, ``stacking="none"`` or ``"progressive"``
 (with ``stack_cards="same"``), ``first_card`` ``"official"`` / ``"number_only"``,
 ``draw_rule`` ``"draw_one"`` / ``"draw_until_playable"`` / ``"draw_one_pass"``,
-``scoring`` ``"winner_takes"`` / ``"losers_score"``.  Every seat plays the
+``scoring`` ``"winner_takes"`` / ``"losers_score"``, ``seven_o`` (a 7 swaps
+with the opponent holding the fewest cards, a 0 rotates every hand) and
+``jump_in`` without stacking (an identical card jumps in, the jumper chosen at
+random among the takers, its card acting instead). Each round
+also yields the game-feel metrics of RULES.md 9b (``feel_metrics``).  Every seat plays the
 reference strategy ``random`` (RULES.md section 10): it never bluffs, never
 challenges, always calls UNO (so no UNO penalty ever happens), always stacks
 when it can and always plays a playable drawn card.
@@ -89,7 +93,11 @@ class Round:
         turn_cap: int = 5000,
         scoring: str = "winner_takes",
         hand_size: int = 7,
+        seven_o: bool = False,
+        jump_in: bool = False,
     ):
+        if jump_in and stacking != "none":
+            raise ValueError("jump_in is only modelled with stacking='none'")
         if not 2 <= players <= 10:
             raise ValueError(f"players must be 2..10, got {players}")
         if stacking not in STACKING_MODES:
@@ -110,6 +118,8 @@ class Round:
         self.turn_cap = turn_cap
         self.scoring = scoring
         self.hand_size = hand_size
+        self.seven_o = seven_o
+        self.jump_in = jump_in
         self.rng = random.Random(seed)
 
         self.hands: list[list[tuple]] = [[] for _ in range(players)]
@@ -129,6 +139,9 @@ class Round:
         self.winner = -1
         self.capped = False
         self.finished = False
+        # game feel (RULES.md 9b): the hand sizes when each turn starts and when the
+        # winner goes out
+        self.samples: list[list[int]] = []
 
     # ------------------------------------------------------------------ basics
 
@@ -281,6 +294,7 @@ class Round:
 
         if not hand:
             # the round is over; a pending penalty is still drawn (not a turn)
+            self.samples.append([len(h) for h in self.hands])  # before that penalty
             self.winner = seat
             self.finished = True
             total = self.pending + amount
@@ -289,6 +303,28 @@ class Round:
                 self.take_penalty(self.next_seat(seat), total)
             return
 
+        if self.seven_o and rank == "7":
+            # swap with the opponent holding the fewest cards, ties at random
+            others = [q for q in range(self.players) if q != seat]
+            fewest = min(len(self.hands[q]) for q in others)
+            target = self.rng.choice([q for q in others if len(self.hands[q]) == fewest])
+            self.hands[seat], self.hands[target] = self.hands[target], self.hands[seat]
+        elif self.seven_o and rank == "0":
+            # every hand passes to the next player in the direction of play
+            old = self.hands
+            self.hands = [None] * self.players
+            for q in range(self.players):
+                self.hands[self.next_seat(q)] = old[q]
+        if self.jump_in and rank != "wild4":
+            # the window: whoever holds an identical card jumps in (random always
+            # does; several takers: one at random); its card acts instead of this one
+            takers = [q for q in range(self.players) if card in self.hands[q]]
+            if takers:
+                jumper = self.rng.choice(takers)
+                self.samples.append([len(h) for h in self.hands])  # a jump-in is a turn
+                self.turns += 1
+                self.play_card(jumper, card)
+                return
         if rank == "skip":
             self.current = self.next_seat(seat, 2)
         elif rank == "reverse":
@@ -350,6 +386,7 @@ class Round:
                 self.capped = True
                 break
             seat = self.current
+            self.samples.append([len(h) for h in self.hands])
             self.turns += 1
             if self.pending:
                 self.face_pending(seat)
@@ -373,6 +410,8 @@ class Round:
             "reshuffles": self.reshuffles,
             "capped": self.capped,
             "points": points,
+            **(feel_metrics(self.samples, self.winner) if self.winner >= 0 and self.samples
+               else {}),
         }
 
 
@@ -384,6 +423,8 @@ def play_round(
     draw_rule: str = "draw_one",
     turn_cap: int = 5000,
     scoring: str = "winner_takes",
+    seven_o: bool = False,
+    jump_in: bool = False,
 ) -> dict:
     """Play one round with every seat on the ``random`` strategy; return its metrics."""
     game = Round(
@@ -394,8 +435,54 @@ def play_round(
         draw_rule=draw_rule,
         turn_cap=turn_cap,
         scoring=scoring,
+        seven_o=seven_o,
+        jump_in=jump_in,
     )
     return game.play().result()
+
+
+# ------------------------------------------------------------ game feel (RULES.md 9b)
+
+FEEL_METRICS = ("lead_changes", "winner_max_deficit", "comeback", "winner_mean_deficit",
+                "winner_behind_share", "lock_in", "first_uno_wins", "rival_on_uno",
+                "leader_gap")
+
+
+def feel_metrics(samples: list[list[int]], winner: int) -> dict:
+    """The per-round metrics of RULES.md 9b from the distance vectors sampled at
+    t = 0..T (``samples[t][seat]``), written straight from the definitions."""
+    T = len(samples) - 1
+
+    def sole_leader(d: list[int]) -> int | None:
+        m = min(d)
+        return d.index(m) if d.count(m) == 1 else None
+
+    changes, last = 0, None
+    for d in samples:
+        lead = sole_leader(d)
+        if lead is not None:
+            if last is not None and lead != last:
+                changes += 1
+            last = lead
+    deficits = [d[winner] - min(d) for d in samples]
+    s = T + 1  # the start of the winner's last run alone in the lead
+    while s > 0 and sole_leader(samples[s - 1]) == winner:
+        s -= 1
+    if s == T + 1:
+        s = T
+    first = next(t for t, d in enumerate(samples) if min(d) <= 1)
+    return {
+        "lead_changes": changes,
+        "winner_max_deficit": max(deficits),
+        "comeback": int(max(deficits) >= 3),
+        "winner_mean_deficit": sum(deficits) / (T + 1),
+        "winner_behind_share": sum(x > 0 for x in deficits) / (T + 1),
+        "lock_in": (T - s) / T if T else 1.0,
+        "first_uno_wins": int(samples[first][winner] <= 1),
+        "rival_on_uno": int(any(d[q] <= 1 for d in samples for q in range(len(d))
+                                if q != winner)),
+        "leader_gap": sum(sorted(d)[1] - sorted(d)[0] for d in samples) / (T + 1),
+    }
 
 
 def game_seed(seed: int, index: int) -> int:

@@ -90,7 +90,7 @@ def test_compare_writes_table_verdicts_charts_and_data(capsys, tmp_path):
     assert float(turns[1]["diff_ci_low"]) <= float(turns[1]["diff"]) <= float(
         turns[1]["diff_ci_high"])
     html = (out_dir / "report.html").read_text(encoding="utf-8")
-    assert html.count("<svg") == 4 and verdicts[0].split(":")[0] in html
+    assert html.count("<svg") == 6 and verdicts[0].split(":")[0] in html  # + feel, comeback
     t = pq.read_table(out_dir / "games.parquet")
     assert t.num_rows == 6000
     assert t.column_names == ["game", "variant", *L.GAME_FIELDS]

@@ -76,4 +76,4 @@ def test_run_save_games_and_report(capsys, tmp_path):
     assert {"summary.json", "summary.csv", "report.html", "seat_win_rates.png",
             "round_length.svg", "winner_points.png", "cards_drawn.svg"} <= names
     html = (tmp_path / "o" / "report.html").read_text(encoding="utf-8")
-    assert "unosim run: official" in html and html.count("<svg") == 4
+    assert "unosim run: official" in html and html.count("<svg") == 6  # + feel, comeback

@@ -11,7 +11,7 @@ import pytest
 
 from unosim.reports import metrics as MX
 from unosim.reports.compare import Comparison, VariantSpec, dec_for_value
-from unosim.reports.render import decimals_for, plus_minus
+from unosim.reports.numbers import decimals_for, plus_minus
 from unosim.reports.stats import Z95, diff_ci, hist_quantile, mean_se, wilson
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy

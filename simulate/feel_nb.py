@@ -1,0 +1,407 @@
+"""Game-feel metrics of RULES.md 9b, compiled: a sample buffer and per-seat
+accumulators in ``G``.
+
+The step contract calls ``feel_sample`` when a turn starts (before the player
+acts) and once more when the round's winner goes out (before any penalty its
+last card causes). A turn of the engine costs some 50 ns, so a sample must cost
+a few: it only packs the distances (16 bits a seat) into a buffer in ``G``
+(layout.OFF_FEEL_BUF). ``feel_fold`` walks the buffered samples in order and
+updates the round's scalars (S_FEEL_*) and the per-seat accumulators
+(layout.OFF_FEEL): when the buffer is full (long rounds; every seat), and once
+at the round's end, when the winner is known (only the winner's accumulators
+are then needed; up to 4 players ``_fold_winner4`` does it in two passes, the
+first on vector instructions). The fold carries its state in ``G``, so the result
+does not depend on where the buffer was cut; the paths are tested equal against
+the plain definitions. Nothing is allocated.
+
+``feel_of_distances`` runs the very same code on a hand-made sequence of
+distance vectors (tests pin every definition with it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from unosim.simulate.jit import kernel, kernel_inline
+from unosim.simulate.layout import (
+    FE_BEHIND,
+    FE_DEF_MAX,
+    FE_DEF_SUM,
+    FE_UNO,
+    FEEL_BUF,
+    FEEL_SCALE,
+    G_SIZE,
+    HC_SIZE,
+    HC_STAGE,
+    HW,
+    N_FEELF,
+    OFF_FEEL,
+    OFF_FEEL_BUF,
+    OFF_FEEL_MODE,
+    OFF_FEEL_SCRATCH,
+    OFF_H,
+    R_FEEL_OFF,
+    R_PLAYERS,
+    R_SEVEN_ROUNDS,
+    S_CAPPED,
+    S_FEEL_BUF,
+    S_FEEL_CHANGES,
+    S_FEEL_GAP,
+    S_FEEL_LEAD,
+    S_FEEL_N,
+    S_FEEL_PREV,
+    S_FEEL_RUN,
+    S_FEEL_UNO,
+    S_WINNER,
+)
+
+BIG = 1 << 40
+
+
+@kernel
+def feel_reset(G):
+    """Clear the per-seat accumulators (the S_FEEL_* scalars are cleared with the
+    state) and set the sampling mode: 0 off (R_FEEL_OFF), 1 one word of four hand
+    sizes (up to 4 players, no seven_rounds), 2 any table."""
+    for i in range(OFF_FEEL, OFF_FEEL + G[R_PLAYERS] * N_FEELF):
+        G[i] = 0
+    if G[R_FEEL_OFF] != 0:
+        G[OFF_FEEL_MODE] = 0
+    elif G[R_PLAYERS] <= 4 and G[R_SEVEN_ROUNDS] == 0:
+        G[OFF_FEEL_MODE] = 1
+    else:
+        G[OFF_FEEL_MODE] = 2
+
+
+@kernel
+def feel_stop(G):
+    """The winner went out: no more samples this round (elimination plays on)."""
+    G[OFF_FEEL_MODE] = 0
+
+
+@kernel
+def distance(G, q):
+    """Cards ``q`` still has to play to win if it never drew again: its hand, plus
+    under seven_rounds the refills still to come (stage k: k(k-1)/2)."""
+    d = G[OFF_H + q * HW + HC_SIZE]
+    if G[R_SEVEN_ROUNDS] != 0:
+        k = G[OFF_H + q * HW + HC_STAGE]
+        d += k * (k - 1) // 2
+    return d
+
+
+@kernel_inline
+def feel_sample(G):
+    """Buffer sample t = S_FEEL_N of the distances; nothing once the winner is out
+    (``feel_stop``: elimination plays on without samples) or when switched off
+    (R_FEEL_OFF). Up to 4 players without seven_rounds, one word of four hand sizes."""
+    mode = G[OFF_FEEL_MODE]
+    if mode == 0:
+        return
+    b = G[S_FEEL_BUF]
+    if mode == 1:
+        h = OFF_H + HC_SIZE
+        G[OFF_FEEL_BUF + b] = (G[h] | (G[h + HW] << 16) | (G[h + 2 * HW] << 32)
+                               | (G[h + 3 * HW] << 48))
+        G[S_FEEL_N] += 1
+        G[S_FEEL_BUF] = b + 1
+        if b + 2 > FEEL_BUF:
+            feel_fold(G, -1)
+        return
+    _sample_any(G, b)
+
+
+@kernel
+def _sample_any(G, b):
+    """``feel_sample`` for any table: ceil(players / 4) words, distances with the
+    seven_rounds refills still to come."""
+    n = G[R_PLAYERS]
+    wps = (n + 3) >> 2
+    pos = OFF_FEEL_BUF + b * wps
+    for w in range(wps):
+        word = 0
+        for j in range(4):
+            q = 4 * w + j
+            if q < n:
+                word |= distance(G, q) << (16 * j)
+        G[pos + w] = word
+    G[S_FEEL_N] += 1
+    G[S_FEEL_BUF] = b + 1
+    if (b + 2) * wps > FEEL_BUF:
+        feel_fold(G, -1)
+
+
+@kernel
+def _fold_winner4(G, w):
+    """``feel_fold`` for seat ``w`` alone at up to 4 players (one word a sample),
+    the common case, run once per round, in two passes. The first has no state
+    carried from sample to sample but sums, so it runs on vector instructions
+    (several samples at once): smallest and second-smallest distance (each lane
+    tagged with its seat, so the smallest carries the leader), the winner's
+    deficit, the last sample the winner did not lead alone, the first sample
+    anyone was on one card, and each sample's sole leader (+ 1, or 0) written to
+    a scratch region. The second walks those leaders in order to count lead
+    changes. Same definitions as ``feel_fold``; tested equal."""
+    n = G[R_PLAYERS]
+    keep = 0
+    fill = 0
+    for q in range(4):
+        if q < n:
+            keep |= 0xFFFF << (16 * q)
+        else:
+            fill |= 0xFFFF << (16 * q)
+    cnt = G[S_FEEL_BUF]
+    f = OFF_FEEL + w * N_FEELF
+    sh = 16 * w
+    w1 = w + 1
+    gap = 0
+    dsum = 0
+    dmax = G[f + FE_DEF_MAX]
+    behind = 0
+    lastnot = 0  # 1 + the last buffered sample the winner did not lead alone
+    first_uno = cnt  # the first buffered sample anyone had distance <= 1
+    w_one = 0  # the winner had distance <= 1 at some sample
+    rival = 0  # another seat had
+    for i in range(cnt):
+        x = (G[OFF_FEEL_BUF + i] & keep) | fill
+        a = (x & 0xFFFF) << 2
+        b = (((x >> 16) & 0xFFFF) << 2) | 1
+        c = (((x >> 32) & 0xFFFF) << 2) | 2
+        d = (((x >> 48) & 0xFFFF) << 2) | 3
+        lo1 = min(a, b)
+        lo2 = min(c, d)
+        m1 = min(lo1, lo2)
+        m2 = min(max(lo1, lo2), min(max(a, b), max(c, d)))
+        v1 = m1 >> 2
+        v2 = m2 >> 2
+        gap += v2 - v1
+        dw = (x >> sh) & 0xFFFF
+        dd = dw - v1
+        dsum += dd
+        dmax = max(dmax, dd)
+        behind += int(dd > 0)
+        lead = ((m1 & 3) + 1) * int(v2 > v1)
+        lastnot = max(lastnot, (i + 1) * int(lead != w1))
+        first_uno = min(first_uno, i + cnt * int(v1 > 1))
+        w_one |= int(dw <= 1)
+        rival |= int(int(a < 8) + int(b < 8) + int(c < 8) + int(d < 8) > int(dw <= 1))
+        G[OFF_FEEL_SCRATCH + i] = lead
+    last_lead = G[S_FEEL_LEAD]
+    changes = G[S_FEEL_CHANGES]
+    for i in range(cnt):  # the sole leaders in order: lead changes
+        lead = G[OFF_FEEL_SCRATCH + i]
+        changes += int(lead != 0) & int(last_lead != 0) & int(lead != last_lead)
+        last_lead = lead if lead != 0 else last_lead
+    t0 = G[S_FEEL_N] - cnt
+    if lastnot > 0:
+        G[S_FEEL_RUN] = t0 + lastnot
+    elif G[S_FEEL_PREV] != w1:
+        G[S_FEEL_RUN] = t0
+    if cnt > 0:
+        G[S_FEEL_PREV] = G[OFF_FEEL_SCRATCH + cnt - 1]
+    wuno = G[f + FE_UNO] | w_one | (4 * rival)
+    if first_uno < cnt and G[S_FEEL_UNO] == 0:
+        if ((G[OFF_FEEL_BUF + first_uno] >> sh) & 0xFFFF) <= 1:
+            wuno |= 2
+        G[S_FEEL_UNO] = 1
+    G[f + FE_DEF_SUM] += dsum
+    G[f + FE_DEF_MAX] = dmax
+    G[f + FE_BEHIND] += behind
+    G[f + FE_UNO] = wuno
+    G[S_FEEL_LEAD] = last_lead
+    G[S_FEEL_CHANGES] = changes
+    G[S_FEEL_GAP] += gap
+    G[S_FEEL_BUF] = 0
+
+
+@kernel
+def feel_fold(G, only):
+    """Fold the buffered samples, oldest first, into the round's scalars and the
+    per-seat accumulators (of seat ``only`` alone when ``only >= 0``: the winner,
+    at the round's end), and empty the buffer."""
+    n = G[R_PLAYERS]
+    wps = (n + 3) >> 2
+    cnt = G[S_FEEL_BUF]
+    t = G[S_FEEL_N] - cnt
+    last_lead = G[S_FEEL_LEAD]
+    prev = G[S_FEEL_PREV]
+    run = G[S_FEEL_RUN]
+    changes = G[S_FEEL_CHANGES]
+    gap = G[S_FEEL_GAP]
+    uno = G[S_FEEL_UNO]
+    q0 = 0 if only < 0 else only
+    q1 = n if only < 0 else only + 1
+    for i in range(cnt):
+        pos = OFF_FEEL_BUF + i * wps
+        m1 = BIG
+        m2 = BIG
+        lead = 0
+        for q in range(n):
+            d = (G[pos + (q >> 2)] >> (16 * (q & 3))) & 0xFFFF
+            if d < m1:
+                m2 = m1
+                m1 = d
+                lead = q
+            elif d < m2:
+                m2 = d
+        gap += m2 - m1
+        if m2 > m1:  # a sole leader
+            if last_lead != 0 and last_lead != lead + 1:
+                changes += 1
+            last_lead = lead + 1
+            if prev != lead + 1:
+                run = t
+            prev = lead + 1
+        else:
+            prev = 0
+        for q in range(q0, q1):
+            f = OFF_FEEL + q * N_FEELF
+            dd = ((G[pos + (q >> 2)] >> (16 * (q & 3))) & 0xFFFF) - m1
+            G[f + FE_DEF_SUM] += dd
+            if dd > G[f + FE_DEF_MAX]:
+                G[f + FE_DEF_MAX] = dd
+            if dd > 0:
+                G[f + FE_BEHIND] += 1
+        if m1 <= 1:  # someone is on one card (or out): every seat's UNO bits
+            bits = 1 if uno != 0 else 3
+            for q in range(n):
+                if ((G[pos + (q >> 2)] >> (16 * (q & 3))) & 0xFFFF) <= 1:
+                    G[OFF_FEEL + q * N_FEELF + FE_UNO] |= bits
+            uno = 1
+        t += 1
+    G[S_FEEL_LEAD] = last_lead
+    G[S_FEEL_PREV] = prev
+    G[S_FEEL_RUN] = run
+    G[S_FEEL_CHANGES] = changes
+    G[S_FEEL_GAP] = gap
+    G[S_FEEL_UNO] = uno
+    G[S_FEEL_BUF] = 0
+
+
+@kernel
+def feel_finish(G):
+    """At the round's end: fold what is still buffered, for the winner only (a
+    capped round reports no feel metrics and is skipped)."""
+    if G[S_WINNER] >= 0 and G[S_CAPPED] == 0 and G[S_FEEL_BUF] > 0:
+        if G[R_PLAYERS] <= 4:
+            _fold_winner4(G, G[S_WINNER])
+        else:
+            feel_fold(G, G[S_WINNER])
+
+
+@kernel
+def _fixed(num, den):
+    """num / den in fixed point (times FEEL_SCALE), rounded half up; exact integers."""
+    return (2 * num * FEEL_SCALE + den) // (2 * den)
+
+
+@kernel
+def _fixed_by(num, den, inv):
+    """``_fixed(num, den)`` given inv = 1 / (2 den): a floating estimate, then
+    corrected to the exact integer (an integer division costs more than the rest
+    of a round's record)."""
+    top = 2 * num * FEEL_SCALE + den
+    q = int(top * inv)
+    if q * 2 * den > top:
+        q -= 1
+    elif (q + 1) * 2 * den <= top:
+        q += 1
+    return q
+
+
+@kernel
+def feel_value(G, k):
+    """Metric ``k`` of layout.FEEL_METRICS for the round in ``G`` (0 when it has no
+    winner or no samples); ``feel_finish`` must have run."""
+    w = G[S_WINNER]
+    samples = G[S_FEEL_N]
+    if w < 0 or G[S_CAPPED] != 0 or samples == 0:
+        return 0
+    f = OFF_FEEL + w * N_FEELF
+    last = samples - 1  # T
+    if k == 0:  # lead_changes
+        return G[S_FEEL_CHANGES]
+    if k == 1:  # winner_max_deficit
+        return G[f + FE_DEF_MAX]
+    if k == 2:  # comeback
+        return 1 if G[f + FE_DEF_MAX] >= 3 else 0
+    if k == 3:  # winner_mean_deficit
+        return _fixed(G[f + FE_DEF_SUM], samples)
+    if k == 4:  # winner_behind_share
+        return _fixed(G[f + FE_BEHIND], samples)
+    if k == 5:  # lock_in = (T - s) / T, s = the start of the winner's last sole run
+        if last == 0:
+            return FEEL_SCALE
+        s = G[S_FEEL_RUN] if G[S_FEEL_PREV] == w + 1 else last
+        return _fixed(last - s, last)
+    if k == 6:  # first_uno_wins
+        return 1 if G[f + FE_UNO] & 2 else 0
+    if k == 7:  # rival_on_uno
+        if G[f + FE_UNO] & 4:
+            return 1
+        for q in range(G[R_PLAYERS]):
+            if q != w and G[OFF_FEEL + q * N_FEELF + FE_UNO] & 1:
+                return 1
+        return 0
+    if k == 8:  # leader_gap
+        return _fixed(G[S_FEEL_GAP], samples)
+    return 0
+
+
+@kernel
+def feel_record(G, out, row, col):
+    """The round's metrics into ``out[row, col .. col + 9]`` (one call per round,
+    not nine), after ``feel_finish``."""
+    for k in range(9):
+        out[row, col + k] = 0
+    w = G[S_WINNER]
+    samples = G[S_FEEL_N]
+    if w < 0 or G[S_CAPPED] != 0 or samples == 0:
+        return
+    f = OFF_FEEL + w * N_FEELF
+    last = samples - 1
+    dmax = G[f + FE_DEF_MAX]
+    out[row, col] = G[S_FEEL_CHANGES]
+    out[row, col + 1] = dmax
+    out[row, col + 2] = 1 if dmax >= 3 else 0
+    inv = 0.5 / samples
+    out[row, col + 3] = _fixed_by(G[f + FE_DEF_SUM], samples, inv)
+    out[row, col + 4] = _fixed_by(G[f + FE_BEHIND], samples, inv)
+    if last == 0:
+        out[row, col + 5] = FEEL_SCALE
+    else:
+        s = G[S_FEEL_RUN] if G[S_FEEL_PREV] == w + 1 else last
+        out[row, col + 5] = _fixed_by(last - s, last, 0.5 / last)
+    out[row, col + 6] = 1 if G[f + FE_UNO] & 2 else 0
+    rival = 1 if G[f + FE_UNO] & 4 else 0
+    for q in range(G[R_PLAYERS]):
+        if q != w and G[OFF_FEEL + q * N_FEELF + FE_UNO] & 1:
+            rival = 1
+    out[row, col + 7] = rival
+    out[row, col + 8] = _fixed_by(G[S_FEEL_GAP], samples, inv)
+
+
+@njit(cache=True)
+def feel_of_distances(D, winner, out, seven=0):
+    """The metrics (``out``, layout.FEEL_METRICS order, fixed point as recorded) of a
+    round whose samples t = 0..T are the rows of ``D`` (int64[T + 1, players]),
+    won by ``winner``: the engine's own sampling code on a hand-made sequence."""
+    G = np.zeros(G_SIZE, np.int64)
+    G[R_PLAYERS] = D.shape[1]
+    G[S_WINNER] = -1
+    G[R_SEVEN_ROUNDS] = seven
+    feel_reset(G)
+    for t in range(D.shape[0]):
+        for q in range(D.shape[1]):
+            G[OFF_H + q * HW + HC_SIZE] = D[t, q]
+        feel_sample(G)
+    G[S_WINNER] = winner
+    feel_finish(G)
+    for k in range(out.shape[0]):
+        out[k] = feel_value(G, k)
+    row = np.zeros((1, out.shape[0]), np.int64)
+    feel_record(G, row, 0, 0)
+    for k in range(out.shape[0]):
+        if row[0, k] != out[k]:  # the two readers of the accumulators must agree
+            out[k] = -1
