@@ -134,7 +134,14 @@ OFF_DISC = OFF_DRAW + MAX_DECK  # discard pile, bottom first
 OFF_DECK = OFF_DISC + MAX_DECK  # the deck dealt from, one entry per card
 OFF_MOVES = OFF_DECK + MAX_DECK  # legal_moves writes moves here ...
 OFF_WEIGHTS = OFF_MOVES + 96  # ... and the copies held of each here
-G_SIZE = OFF_WEIGHTS + 96
+# ---- parameters of the parametric strategies (weighted, tuned, adaptive, gang-up):
+# slot s (the template seat that declared them) at OFF_SPARAM + s * N_SPARAM, fixed
+# point (value * SPARAM_SCALE). The slot is carried in the strategy id (see
+# strategies/builtin_nb.py), so the parameters follow a player who changes seats.
+OFF_SPARAM = OFF_WEIGHTS + 96
+N_SPARAM = 32
+SPARAM_SCALE = 1000
+G_SIZE = OFF_SPARAM + MAX_PLAYERS * N_SPARAM
 
 # ---- phases: whose decision is pending ----
 PH_TURN = 0  # play a card or draw
