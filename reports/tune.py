@@ -457,6 +457,9 @@ def run_study(setup: TuneSetup, storage: str, study_name: str, trials: int,
     t0 = time.perf_counter()
     study = open_study(setup, storage, study_name)
     before = trial_counts(study)
+    if before["trials"] == 0:  # a new study starts from the documented defaults
+        study.enqueue_trial({k: p.default for k, (lo, hi, p) in setup.space.items()
+                             if lo < hi and lo <= p.default <= hi})
     interrupted = False
     try:
         study.optimize(make_objective(setup, study, on_trial), n_trials=trials,
