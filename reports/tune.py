@@ -361,7 +361,8 @@ def render(s: dict[str, Any]) -> str:
     c = s["counts"]
     lines = [
         f"unosim tune {s['strategy']} · {s['players']} players · field {s['field']} · "
-        f"{'matches' if s['mode'] == 'match' else 'rounds'} · variant {s['variant']} · seed {s['seed']}",
+        f"{'matches' if s['mode'] == 'match' else 'rounds'} · variant {s['variant']} · "
+        f"seed {s['seed']}",
         f"study {s['study']} in {s['storage']} · sampler {s['sampler']} · pruner {s['pruner']}",
         f"trials: {c['trials']} in the study: {c['complete']} complete, {c['pruned']} pruned, "
         f"{c['skipped']} skipped (parameters already played), {c['failed']} failed"
