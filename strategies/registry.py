@@ -146,7 +146,22 @@ STRATEGY_PARAMS: dict[str, tuple[Param, ...]] = {
 }
 #: the weights `tuned` plays (by table size: 2 = heads-up, 3 = three or more players),
 #: found by `unosim tune weighted` (TUNE_RESULTS.md); missing ones take the defaults
-TUNED_WEIGHTS: dict[int, dict[str, float]] = {2: {}, 3: {}}
+TUNED_WEIGHTS: dict[int, dict[str, float]] = {
+    # study weighted-2p-vs-random-round-official, trial 176 (TUNE_RESULTS.md)
+    2: {
+        "action": 1.398, "attack": 0.425, "by_number": -2.288, "col_held": 4.928,
+        "col_lack": 1.718, "colour": 0.304, "danger_points": 0.012, "draw": -18.925,
+        "keep": 3.384, "mobility": -0.344, "next_lacks": 9.743, "points": -0.043,
+        "wd4": 0.084, "wild": -5.778,
+    },
+    # study weighted-4p-vs-random-round-official, trial 187 (TUNE_RESULTS.md)
+    3: {
+        "action": 2.089, "attack": 4.203, "by_number": 7.345, "col_held": 2.748,
+        "col_lack": 1.072, "colour": 3.145, "danger_points": 0.07, "draw": -19.282,
+        "keep": 7.56, "mobility": 1.899, "next_lacks": 5.152, "points": -0.106,
+        "wd4": -2.445, "wild": -8.867,
+    },
+}
 
 
 def tuned_weights(players: int) -> dict[str, float]:
