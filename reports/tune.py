@@ -117,7 +117,7 @@ class Table:
     rules: Rules
     field: list[SeatStrategy]
     mode: str = "round"
-    seed: int = 0
+    seed: int | None = 0  # None: the study's own seed, or a new one (open_study)
     workers: int = 1
     max_rounds: int = 1000
 
@@ -194,34 +194,52 @@ class TuneSetup:
         }
 
 
-def open_study(setup: TuneSetup, storage: str, study_name: str) -> Any:
-    """Create or load the study (an unreadable storage is a one-line error; a study
-    of that name made with another setup is refused: its trials would not share
-    the deals)."""
-    optuna = require_optuna()
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    if setup.sampler == "cmaes":
+def _sampler(optuna: Any, name: str, seed: int) -> Any:
+    if name == "cmaes":
         try:
-            sampler = optuna.samplers.CmaEsSampler(seed=setup.table.seed,
-                                                   warn_independent_sampling=False)
+            return optuna.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False)
         except Exception as e:  # noqa: BLE001 - the cmaes package is missing
             raise UnosimError(f"--sampler cmaes: {e}".splitlines()[0]) from None
-    else:
-        sampler = optuna.samplers.TPESampler(seed=setup.table.seed, multivariate=True,
-                                             n_startup_trials=10)
-    rungs = rung_sizes(setup.games_per_trial, setup.table.players)
-    pruner = optuna.pruners.SuccessiveHalvingPruner(
-        min_resource=rungs[0] * setup.table.players, reduction_factor=REDUCTION)
-    try:
-        store = optuna.storages.RDBStorage(storage)
-        study = optuna.create_study(study_name=study_name, storage=store, sampler=sampler,
-                                    pruner=pruner, direction="maximize", load_if_exists=True)
-    except Exception as e:  # noqa: BLE001 - any storage failure is bad input here
-        msg = " ".join(str(e).split())[:200]
-        raise UnosimError(f"--storage {storage}: cannot open it ({type(e).__name__}: "
-                          f"{msg})") from None
-    fp = setup.fingerprint()
+    return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=10)
+
+
+def open_study(setup: TuneSetup, storage: str, study_name: str,
+               draw_seed: Callable[[], int] | None = None) -> Any:
+    """Create or load the study (an unreadable storage is a one-line error; a study
+    of that name made with another setup is refused: its trials would not share
+    the deals). Without a seed (``setup.table.seed`` None) a study continues with
+    its own seed, and a new one takes ``draw_seed()``."""
+    optuna = require_optuna()
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    for attempt in range(6):
+        try:
+            store = optuna.storages.RDBStorage(storage)
+            study = optuna.create_study(study_name=study_name, storage=store,
+                                        direction="maximize", load_if_exists=True)
+            break
+        except Exception as e:  # noqa: BLE001 - any storage failure is bad input here
+            racing = ("already exists", "UNIQUE constraint", "database is locked")
+            if attempt < 5 and any(w in str(e) for w in racing):
+                # two processes made the tables of a new database at once: the other
+                # one won, open it again
+                time.sleep(0.2 * (attempt + 1))
+                continue
+            msg = " ".join(str(e).split())[:200]
+            raise UnosimError(f"--storage {storage}: cannot open it ({type(e).__name__}: "
+                              f"{msg})") from None
     old = study.user_attrs.get("setup")
+    if setup.table.seed is None:
+        if old is not None:
+            setup.table.seed = int(old["seed"])
+        else:
+            setup.table.seed = draw_seed() if draw_seed is not None else 0
+    rungs = rung_sizes(setup.games_per_trial, setup.table.players)
+    # seeded by the trials so far too: a continued study does not replay the random
+    # start-up points of the session before it
+    study.sampler = _sampler(optuna, setup.sampler, setup.table.seed + len(study.trials))
+    study.pruner = optuna.pruners.SuccessiveHalvingPruner(
+        min_resource=rungs[0] * setup.table.players, reduction_factor=REDUCTION)
+    fp = setup.fingerprint()
     if old is None:
         study.set_user_attr("setup", fp)
     elif old != fp:
@@ -394,21 +412,40 @@ def render(s: dict[str, Any]) -> str:
 # ------------------------------------------------------------------ files
 
 
+def flat_summary(summary: dict[str, Any]) -> dict[str, Any]:
+    """One CSV key per figure: counts, ranges and the re-evaluated candidates."""
+    flat = {k: v for k, v in summary.items()
+            if k not in ("counts", "space", "reevaluation", "rules_changed")}
+    flat.update({f"trials.{k}": v for k, v in summary["counts"].items()})
+    for k, (lo, hi) in summary["space"].items():
+        flat[f"range.{k}.low"], flat[f"range.{k}.high"] = lo, hi
+    for i, row in enumerate(summary["reevaluation"]):
+        for k, v in row.items():
+            if k == "win_rate_ci95":
+                flat[f"candidate_{i}.win_rate_low"], flat[f"candidate_{i}.win_rate_high"] = v
+            else:
+                flat[f"candidate_{i}.{k}"] = v
+    return flat
+
+
 def write_files(study: Any, summary: dict[str, Any], out: Any) -> list[str]:
-    """trials.csv, result.json, history and importance charts (PNG and SVG)."""
+    """summary.json (the result), summary.csv (the same, one key a row), trials.csv,
+    and the history and importance charts (PNG and SVG)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     from unosim.common import write_text_atomic
+    from unosim.reports.export import summary_csv
 
     optuna = require_optuna()
     written = []
     df = study.trials_dataframe()
     write_text_atomic(out / "trials.csv", df.to_csv(index=False))
-    write_text_atomic(out / "result.json", json.dumps(summary, indent=2) + "\n")
-    written += ["trials.csv", "result.json"]
+    write_text_atomic(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    write_text_atomic(out / "summary.csv", summary_csv(flat_summary(summary)))
+    written += ["trials.csv", "summary.json", "summary.csv"]
     S = optuna.trial.TrialState
     done = [t for t in study.get_trials(deepcopy=False, states=(S.COMPLETE,))]
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -453,14 +490,19 @@ def write_files(study: Any, summary: dict[str, Any], out: Any) -> list[str]:
 
 
 def run_study(setup: TuneSetup, storage: str, study_name: str, trials: int,
-              on_trial: Callable[[], None] | None = None) -> tuple[Any, TuneResult]:
+              on_trial: Callable[[], None] | None = None,
+              draw_seed: Callable[[], int] | None = None) -> tuple[Any, TuneResult]:
     """Run ``trials`` more trials (Ctrl-C keeps the finished ones), then re-evaluate."""
+    from unosim.strategies.registry import tuned_weights
+
     t0 = time.perf_counter()
-    study = open_study(setup, storage, study_name)
+    study = open_study(setup, storage, study_name, draw_seed)
     before = trial_counts(study)
-    if before["trials"] == 0:  # a new study starts from the documented defaults
-        study.enqueue_trial({k: p.default for k, (lo, hi, p) in setup.space.items()
-                             if lo < hi and lo <= p.default <= hi})
+    if before["trials"] == 0:  # a new study starts from the strategy's own defaults
+        start = (tuned_weights(setup.table.players) if setup.strategy == "tuned"
+                 else {k: p.default for k, (_, _, p) in setup.space.items()})
+        study.enqueue_trial({k: start[k] for k, (lo, hi, _) in setup.space.items()
+                             if lo < hi and lo <= start[k] <= hi})
     interrupted = False
     try:
         study.optimize(make_objective(setup, study, on_trial), n_trials=trials,

@@ -4,6 +4,7 @@ Ctrl-C keeps the finished trials, and bad input is one line with exit code 2."""
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import subprocess
@@ -52,13 +53,30 @@ def test_a_tiny_study_finds_parameters_writes_storage_and_continues(capsys, tmp_
         lo, hi = r["win_rate_ci95"]
         assert lo <= r["win_rate"] <= hi
     for name in ("history.png", "history.svg", "importances.png", "importances.svg",
-                 "trials.csv", "result.json"):
+                 "trials.csv", "summary.json", "summary.csv"):
         assert (tmp_path / "out" / name).stat().st_size > 0
-    assert json.loads((tmp_path / "out" / "result.json").read_text())["best"] == first["best"]
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["best"] == first["best"]
+    rows_csv = dict(csv.reader((tmp_path / "out" / "summary.csv").open()))
+    assert rows_csv["best"] == first["best"]
     # the same command continues the same study
     second = tune_json(capsys, tmp_path, "--trials", "3")
     assert second["counts"]["trials"] == 7
     assert second["study"] == "tiny"
+
+
+def test_without_a_seed_a_study_continues_with_its_own(capsys, tmp_path):
+    db = f"sqlite:///{tmp_path / 'seedless.db'}"
+    args = ["tune", "weighted", "--players", "2", "--games-per-trial", "900", "--param",
+            "wild=-5..5", "--storage", db, "--study", "s", "--trials", "1", "--format", "json"]
+    code, out, err = invoke(capsys, args)
+    assert code == 0, err
+    seed = json.loads(out)["seed"]
+    assert f"seed {seed} (drawn at random" in err
+    code, out, err = invoke(capsys, args)
+    assert code == 0, err
+    again = json.loads(out)
+    assert again["seed"] == seed and again["counts"]["trials"] == 2
+    assert "drawn at random" not in err
 
 
 def test_the_best_string_plays(capsys, tmp_path):

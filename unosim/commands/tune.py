@@ -39,17 +39,14 @@ from unosim.errors import UnosimError
 @click.option("--study", "study_name", default=None,
               help="Study name; the same name and storage continue the study. Default: "
                    "from the strategy, players, field and mode.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the deals every trial plays (common random numbers).")
+@opt.seed
 @opt.workers
 @opt.fmt
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Directory for history and importance charts (PNG, SVG), trials.csv and "
-                   "result.json.")
+@opt.out
 @opt.strategy_file
 def tune(strategy: str, param: tuple[str, ...], against: str, players: int | None,
          variant: tuple[str, ...], rule: tuple[str, ...], mode: str, trials: int,
-         games_text: str, sampler: str, storage: str, study_name: str | None, seed: int,
+         games_text: str, sampler: str, storage: str, study_name: str | None, seed: int | None,
          workers: int | None, fmt: str, out: str | None) -> None:
     """Search the parameters of STRATEGY (weighted, adaptive, gang-up, tuned) that
     maximise its win rate against the field, its seat rotated. Every trial plays the
@@ -57,7 +54,9 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     the laggards pruned; the best few are re-evaluated on fresh deals with 95%
     intervals, and the best parameter string is printed for --strategy, --seat and
     tournament. Ctrl-C keeps every finished trial; the same command continues the
-    study."""
+    study (without --seed, with the study's own seed). With --out: summary.json and
+    summary.csv (the result), trials.csv, and the optimisation history and parameter
+    importances as charts (PNG and SVG)."""
     from unosim.reports import tune as T
 
     T.require_optuna()
@@ -81,8 +80,8 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     if mode == "match":
         check_match_rules(rules, 1000)
     check_workers(workers)
-    if seed < 0:
-        raise UnosimError(f"--seed must be 0 or more, got {seed}")
+    if seed is not None:
+        seed = opt.pick_seed(seed, announce=False)  # checked
     out_dir = opt.prepare_out(out)
     n = int(rules["players"])
     if study_name is None:
@@ -90,7 +89,8 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
                       f"-{variant_label(variant)}")
     table = T.Table(rules, field, mode, seed, use_workers(workers))
     setup = T.TuneSetup(name, space, table, games, sampler, against, variant_label(variant))
-    study, result = T.run_study(setup, storage, study_name, trials)
+    study, result = T.run_study(setup, storage, study_name, trials,
+                                draw_seed=lambda: opt.pick_seed(None, announce=True))
     summary = T.summarize(result)
     click.echo(render_json(summary) if fmt == "json" else T.render(summary))
     if out_dir is not None:
