@@ -167,3 +167,10 @@ def test_without_optuna_it_says_how_to_install_it(capsys, monkeypatch):
     code, out, err = invoke(capsys, ["tune", "weighted"])
     assert code == 2
     assert err.count("\n") == 1 and 'pip install "unosim[tune]"' in err
+
+
+def test_cma_es_sampler_runs_a_study(capsys, tmp_path):
+    pytest.importorskip("cmaes")
+    out = tune_json(capsys, tmp_path, "--trials", "3", "--sampler", "cmaes")
+    assert out["sampler"] == "cmaes" and out["counts"]["trials"] == 3
+    assert parse_strategy(out["best"]).name == "weighted"
