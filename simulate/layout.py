@@ -161,7 +161,14 @@ OFF_FEEL_BUF = OFF_FEEL_MODE + 1
 FEEL_BUF = 768
 # a code per buffered sample, written by the first pass of the fold (feel_nb)
 OFF_FEEL_SCRATCH = OFF_FEEL_BUF + FEEL_BUF
-G_SIZE = OFF_FEEL_SCRATCH + FEEL_BUF
+# ---- parameters of the parametric strategies (weighted, tuned, adaptive, gang-up):
+# slot s (the template seat that declared them) at OFF_SPARAM + s * N_SPARAM, fixed
+# point (value * SPARAM_SCALE). The slot is carried in the strategy id (see
+# strategies/builtin_nb.py), so the parameters follow a player who changes seats.
+OFF_SPARAM = OFF_FEEL_SCRATCH + FEEL_BUF
+N_SPARAM = 32
+SPARAM_SCALE = 1000
+G_SIZE = OFF_SPARAM + MAX_PLAYERS * N_SPARAM
 
 # ---- phases: whose decision is pending ----
 PH_TURN = 0  # play a card or draw

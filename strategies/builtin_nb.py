@@ -26,7 +26,9 @@ from unosim.simulate.layout import (
     HC_COLOUR,
     HC_LACKS,
     HC_PLACE,
+    HC_POINTS,
     HC_SIZE,
+    HC_WILDS,
     MV_ACCEPT,
     MV_CHALLENGE,
     MV_COLOUR,
@@ -36,9 +38,11 @@ from unosim.simulate.layout import (
     MV_PLAY_END,
     MV_TAKE,
     MV_TARGET,
+    N_SPARAM,
     OFF_DECK,
     OFF_DISC,
     OFF_MOVES,
+    OFF_SPARAM,
     OFF_STRAT,
     OFF_WEIGHTS,
     PH_CHALLENGE,
@@ -63,6 +67,7 @@ from unosim.simulate.layout import (
     SF_BLUFF,
     SF_CHALLENGE,
     SF_INFORMED,
+    SPARAM_SCALE,
 )
 from unosim.simulate.rng_nb import chance, rand_below
 from unosim.simulate.step_nb import (
@@ -83,6 +88,14 @@ OFFENSIVE = 3
 COLOUR_KEEPER = 4
 ATTACKER = 5
 PLUGIN_BASE = 100  # plug-in k of a run has id PLUGIN_BASE + k
+# the parametric strategies (their parameters live in G, see layout.OFF_SPARAM): the
+# seat's id is KIND + SLOT_STRIDE * slot, slot = the parameter slot of the player
+WEIGHTED = 10
+ADAPTIVE = 11
+GANG_UP = 12
+TUNED = 13  # weighted, with the shipped weights of the table size (registry.py)
+PARAM_SID = WEIGHTED  # the lowest parametric kind
+SLOT_STRIDE = 1000
 
 #: attacker: the next player is "close to going out" with this many cards or fewer
 THREAT_CARDS = 2
@@ -370,6 +383,8 @@ def _choose(sid, G, rng):
             return MV_DRAW
         t = nth_playable(G, p, bluff_ok, rand_below(rng, 1, total))
         return _with_colour(sid, G, p, t, rng)
+    if sid >= PARAM_SID:
+        return choose_param(sid, G, rng)
     m = _choose_rest(sid, G, rng, ph, p)
     if sid == ATTACKER:
         return _attacker_colour(G, p, m, rng)
@@ -466,3 +481,274 @@ def highest_value_card(G, p, rng, first):
                 return t
             pick -= k
     return -1
+
+
+# ------------------------------------------------------------ parametric strategies
+#
+# weighted / tuned: the slot holds one weight per feature (W_*, fixed point, times
+# SPARAM_SCALE); a play's score is the weighted sum of its features, the best play is
+# played (ties uniform over physical cards), drawing (or keeping a drawn card) scores
+# W_DRAW. A wild names the colour with the best W_COL_HELD * cards held of it +
+# W_COL_LACK * (the next player was seen lacking it).
+W_POINTS = 0  # the card's points (numbers face value, action 20, wilds 50)
+W_ACTION = 1  # Skip, Reverse, Draw Two, Wild Draw Four (any draw card)
+W_WILD = 2  # any wild
+W_WD4 = 3  # Wild Draw Four (on top of W_WILD and W_ACTION)
+W_KEEP = 4  # the resulting colour is the current colour
+W_COLOUR_COUNT = 5  # cards of the resulting colour still held after the play
+W_BY_NUMBER = 6  # a coloured card that changes the colour (matched by number/symbol)
+W_ATTACK = 7  # action card while the next player holds 2 cards or fewer
+W_NEXT_LACKS = 8  # the next player was seen lacking the resulting colour
+W_MOBILITY = 9  # cards still held that could follow the played card
+W_DRAW = 10  # drawing instead of playing (a voluntary draw, keeping a drawn card)
+W_COL_HELD = 11  # wild colour: cards held of it
+W_COL_LACK = 12  # wild colour: the next player was seen lacking it
+W_DANGER_POINTS = 13  # the card's points while an opponent holds 2 cards or fewer
+N_WEIGHTS = 14
+# adaptive: offensive until an opponent holds A_CARDS cards or fewer, or its own hand
+# is worth A_POINTS or more; then defensive
+A_CARDS = 0
+A_POINTS = 1
+# gang-up: the leader is the opponent with the fewest cards (the lowest seat on a tie,
+# so every gang-up seat picks the same one) when it holds GU_CARDS cards or fewer
+GU_CARDS = 0
+#: the hand size that counts as close to going out for W_ATTACK and W_DANGER_POINTS
+DANGER_CARDS = 2
+
+
+@kernel
+def choose_param(sid, G, rng):
+    """A parametric strategy (id KIND + SLOT_STRIDE * slot) picks a legal move."""
+    kind = sid % SLOT_STRIDE
+    base = OFF_SPARAM + (sid // SLOT_STRIDE) * N_SPARAM
+    ph = G[S_PHASE]
+    p = G[S_ACTOR]
+    if kind == WEIGHTED or kind == TUNED:
+        if ph == PH_TURN or ph == PH_DRAWN:
+            return _weighted_move(G, p, base, rng, ph)
+        if ph == PH_COLOUR:
+            return MV_COLOUR + _weighted_colour(G, p, base)
+        return _choose_rest(OFFENSIVE, G, rng, ph, p)
+    if kind == ADAPTIVE:
+        sub = DEFENSIVE if _adaptive_triggered(G, p, base) else OFFENSIVE
+        return _choose_rest(sub, G, rng, ph, p)
+    if kind == GANG_UP:
+        lead = gang_leader(G, p, G[base + GU_CARDS] // SPARAM_SCALE)
+        if lead < 0:
+            return _choose_rest(OFFENSIVE, G, rng, ph, p)
+        if ph == PH_TURN:
+            return _gang_turn(G, p, lead, rng)
+        if ph == PH_COLOUR:
+            return MV_COLOUR + _gang_colour(G, p, lead, rng)
+        m = _choose_rest(OFFENSIVE, G, rng, ph, p)
+        if 0 <= m < MV_PLAY_END and m % 64 >= WILD:
+            return m % 64 + 64 * _gang_colour(G, p, lead, rng)
+        return m
+    return _choose_rest(RANDOM, G, rng, ph, p)
+
+
+@kernel
+def min_opponent_cards(G, p):
+    """The fewest cards an opponent still playing holds."""
+    best = 1 << 30
+    for q in range(G[R_PLAYERS]):
+        if q != p and G[hx(q, HC_PLACE)] == 0 and G[hx(q, HC_SIZE)] < best:
+            best = G[hx(q, HC_SIZE)]
+    return best
+
+
+@kernel
+def _adaptive_triggered(G, p, base):
+    """adaptive's switch: an opponent at A_CARDS cards or fewer, or its own hand
+    worth A_POINTS points or more (both public to the seat)."""
+    if min_opponent_cards(G, p) * SPARAM_SCALE <= G[base + A_CARDS]:
+        return True
+    return G[hx(p, HC_POINTS)] * SPARAM_SCALE >= G[base + A_POINTS]
+
+
+@kernel
+def _weighted_colour(G, p, base):
+    """The colour a weighted seat names: the best W_COL_HELD * held + W_COL_LACK *
+    (next player seen lacking it); ties to the colour held most, then the lowest."""
+    lacks = G[hx(next_seat(G, p, 1), HC_LACKS)]
+    best = -(1 << 62)
+    bc = 0
+    for c in range(4):
+        k = G[hx(p, HC_COLOUR + c)]
+        s = G[base + W_COL_HELD] * k + (G[base + W_COL_LACK] if lacks & (1 << c) else 0)
+        if s > best or (s == best and k > G[hx(p, HC_COLOUR + bc)]):
+            best = s
+            bc = c
+    return bc
+
+
+@kernel
+def weighted_score(G, p, base, t, wc, nsmall, lacks, danger):
+    """The weighted score of playing ``t`` (a wild naming ``wc``): the sum of the
+    W_* weights times the features of the play (see the W_* list)."""
+    pts = _POINTS[t]
+    s = G[base + W_POINTS] * pts
+    if danger:
+        s += G[base + W_DANGER_POINTS] * pts
+    action = t == WILD_DRAW_FOUR or penalty_of(G, t) > 0 or (
+        t < WILD and t % N_RANKS >= RANK_SKIP)
+    if action:
+        s += G[base + W_ACTION]
+        if nsmall:
+            s += G[base + W_ATTACK]
+    if t >= WILD:
+        s += G[base + W_WILD]
+        if t == WILD_DRAW_FOUR:
+            s += G[base + W_WD4]
+        rc = wc
+        own = G[hx(p, HC_COLOUR + rc)]
+        mob = own + G[hx(p, HC_WILDS)] - 1
+    else:
+        rc = t // N_RANKS
+        own = G[hx(p, HC_COLOUR + rc)] - 1
+        mob = own + G[hx(p, HC_WILDS)]
+        r = t % N_RANKS
+        for oc in range(4):
+            if oc != rc:
+                mob += G[hx(p, oc * N_RANKS + r)]
+    if rc == G[S_COLOUR]:
+        s += G[base + W_KEEP]
+    elif t < WILD:
+        s += G[base + W_BY_NUMBER]
+    s += G[base + W_COLOUR_COUNT] * own
+    if lacks & (1 << rc):
+        s += G[base + W_NEXT_LACKS]
+    s += G[base + W_MOBILITY] * mob
+    return s
+
+
+@kernel
+def _weighted_move(G, p, base, rng, ph):
+    """weighted on its turn (PH_TURN) or with a drawn card (PH_DRAWN): the best
+    play by ``weighted_score``; drawing or keeping the card scores W_DRAW."""
+    n = legal_moves(G)
+    bluff_ok = chance(rng, 1, seat_param(G, p, SF_BLUFF))
+    wc = _weighted_colour(G, p, base)
+    v = next_seat(G, p, 1)
+    nsmall = G[hx(v, HC_SIZE)] <= DANGER_CARDS
+    lacks = G[hx(v, HC_LACKS)]
+    danger = min_opponent_cards(G, p) <= DANGER_CARDS
+    best = -(1 << 62)
+    total = 0
+    other = -1  # the move that is not a play: MV_DRAW or MV_PASS
+    for i in range(n):
+        t = G[OFF_MOVES + i]
+        if t >= MV_PLAY_END:
+            if t == MV_DRAW or t == MV_PASS:
+                other = t
+            continue
+        if not _allowed(G, p, t, bluff_ok):
+            continue
+        s = weighted_score(G, p, base, t, wc, nsmall, lacks, danger)
+        if s > best:
+            best = s
+            total = G[OFF_WEIGHTS + i]
+        elif s == best:
+            total += G[OFF_WEIGHTS + i]
+    if total == 0:
+        return other if other >= 0 else (MV_DRAW if ph == PH_TURN else MV_PASS)
+    if other >= 0 and G[base + W_DRAW] > best:
+        return other
+    r = rand_below(rng, 1, total)
+    for i in range(n):
+        t = G[OFF_MOVES + i]
+        if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
+            continue
+        if weighted_score(G, p, base, t, wc, nsmall, lacks, danger) == best:
+            if r < G[OFF_WEIGHTS + i]:
+                return t + 64 * wc if t >= WILD else t
+            r -= G[OFF_WEIGHTS + i]
+    return other
+
+
+@kernel
+def gang_leader(G, p, k):
+    """The opponent gang-up aims at: the fewest cards among those still playing
+    (the lowest seat on a tie, a choice every gang-up seat makes alike), if it
+    holds ``k`` cards or fewer; else -1."""
+    best = 1 << 30
+    lead = -1
+    for q in range(G[R_PLAYERS]):
+        if q != p and G[hx(q, HC_PLACE)] == 0 and G[hx(q, HC_SIZE)] < best:
+            best = G[hx(q, HC_SIZE)]
+            lead = q
+    return lead if best <= k else -1
+
+
+@kernel
+def _gang_colour(G, p, lead, rng):
+    """A colour the leader was seen to lack (the one ``p`` holds most of), else
+    the colour ``p`` holds most."""
+    lacks = G[hx(lead, HC_LACKS)]
+    if lacks == 0:
+        return most_held_colour(G, p, rng)
+    bc = -1
+    for c in range(4):
+        if lacks & (1 << c) and (bc < 0 or G[hx(p, HC_COLOUR + c)] > G[hx(p, HC_COLOUR + bc)]):
+            bc = c
+    return bc
+
+
+@kernel
+def _gang_score(G, p, lead, nxt, prv, t):
+    """gang-up's preference for play ``t`` while ``lead`` is close to going out."""
+    lacks = G[hx(lead, HC_LACKS)]
+    r = t % N_RANKS if t < WILD else -1
+    bonus = 10 if t < WILD and lacks & (1 << (t // N_RANKS)) else 0
+    if lead == nxt:
+        if penalty_of(G, t) > 0:
+            return 400 if t != WILD_DRAW_FOUR else 390
+        if r == RANK_SKIP or (r == RANK_REVERSE and G[S_ACTIVE] == 2):
+            return 300
+        if r == RANK_REVERSE:
+            return 250  # the leader becomes the last to play
+        if t >= WILD:
+            return 105 if lacks else 50
+        return 100 + bonus
+    if r == RANK_REVERSE and lead == prv and G[S_ACTIVE] > 2:
+        return 0  # would make the leader the next to play
+    if t >= WILD:
+        return 5 if t == WILD_DRAW_FOUR else 10
+    if r >= RANK_SKIP or penalty_of(G, t) > 0:
+        return 50 + bonus  # kept for when the leader is next
+    return 100 + bonus
+
+
+@kernel
+def _gang_turn(G, p, lead, rng):
+    """gang-up's turn while ``lead`` is close to going out: the best play by
+    ``_gang_score`` (ties uniform over physical cards), wilds naming a colour the
+    leader lacks; draws only without a play."""
+    n = legal_moves(G)
+    bluff_ok = chance(rng, 1, seat_param(G, p, SF_BLUFF))
+    nxt = next_seat(G, p, 1)
+    prv = next_seat(G, p, G[S_ACTIVE] - 1) if G[S_ACTIVE] > 1 else nxt
+    best = -(1 << 30)
+    total = 0
+    for i in range(n):
+        t = G[OFF_MOVES + i]
+        if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
+            continue
+        s = _gang_score(G, p, lead, nxt, prv, t)
+        if s > best:
+            best = s
+            total = G[OFF_WEIGHTS + i]
+        elif s == best:
+            total += G[OFF_WEIGHTS + i]
+    if total == 0:
+        return MV_DRAW
+    r = rand_below(rng, 1, total)
+    for i in range(n):
+        t = G[OFF_MOVES + i]
+        if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
+            continue
+        if _gang_score(G, p, lead, nxt, prv, t) == best:
+            if r < G[OFF_WEIGHTS + i]:
+                return t + 64 * _gang_colour(G, p, lead, rng) if t >= WILD else t
+            r -= G[OFF_WEIGHTS + i]
+    return MV_DRAW

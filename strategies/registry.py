@@ -60,7 +60,142 @@ BUILTINS: dict[str, tuple[int, str]] = {
         "received a card since); otherwise it plays numbers, colours the next player lacks "
         "first, and keeps action cards and wilds.",
     ),
+    "weighted": (
+        B.WEIGHTED,
+        "Scores every legal play by a weighted sum of features of the move and the table "
+        "and plays the best (ties at random over physical cards); drawing, or keeping a "
+        "drawn card, scores the weight `draw`; a wild names the colour with the best "
+        "col_held x cards held of it + col_lack x (next player seen lacking it). The "
+        "weights are its parameters (see below); other decisions (stacking, jump-ins, "
+        "targets) as offensive.",
+    ),
+    "adaptive": (
+        B.ADAPTIVE,
+        "Seed 001's switch: plays offensive (holds wilds) until a trigger, then defensive "
+        "(dumps high cards): an opponent holds `cards` cards or fewer, or its own hand is "
+        "worth `points` points or more.",
+    ),
+    "gang-up": (
+        B.GANG_UP,
+        "Seed 001's fashion: when some opponent holds `cards` cards or fewer (the leader: "
+        "fewest cards, lowest seat on a tie, so every gang-up seat picks the same one from "
+        "what the table shows), aims at it: Draw Two / Wild Draw Four, then Skip, then "
+        "Reverse when the leader is next, no Reverse that would make it next, and colours "
+        "it was seen to lack; otherwise plays offensive.",
+    ),
+    "tuned": (
+        B.TUNED,
+        "`weighted` with the weights found by `unosim tune` (TUNE_RESULTS.md): one weight "
+        "set heads-up, one for 3 or more players (the table size is public). Its "
+        "parameters override single weights.",
+    ),
 }
+
+
+@dataclass(frozen=True)
+class Param:
+    """A numeric parameter of a parametric strategy: ``lo..hi`` is its domain (what
+    a strategy string may set) and the range ``unosim tune`` searches by default."""
+
+    name: str
+    slot: int  # index in the strategy's parameter slot (builtin_nb's W_*, A_*, GU_*)
+    default: float
+    lo: float
+    hi: float
+    help: str
+    integer: bool = False
+
+
+_W = [
+    Param("points", B.W_POINTS, 0.02, -0.5, 0.5, "per point of the card played"),
+    Param("action", B.W_ACTION, 0.5, -10, 10, "Skip, Reverse, Draw Two, Wild Draw Four"),
+    Param("wild", B.W_WILD, -3.0, -10, 10, "any wild"),
+    Param("wd4", B.W_WD4, -1.0, -10, 10, "Wild Draw Four (on top of wild and action)"),
+    Param("keep", B.W_KEEP, 0.0, -10, 10, "keeps the current colour"),
+    Param("colour", B.W_COLOUR_COUNT, 0.5, -5, 5,
+          "per card of the resulting colour still held"),
+    Param("by_number", B.W_BY_NUMBER, 0.0, -10, 10, "changes the colour by number or symbol"),
+    Param("attack", B.W_ATTACK, 2.0, -10, 10,
+          "action card while the next player holds 2 cards or fewer"),
+    Param("next_lacks", B.W_NEXT_LACKS, 1.0, -10, 10,
+          "the next player was seen lacking the resulting colour"),
+    Param("mobility", B.W_MOBILITY, 0.3, -5, 5,
+          "per card still held that could follow the card played"),
+    Param("draw", B.W_DRAW, -10.0, -20, 20,
+          "draw instead of playing (voluntary draw; keep a drawn card)"),
+    Param("col_held", B.W_COL_HELD, 1.0, -5, 5, "wild colour: per card held of it"),
+    Param("col_lack", B.W_COL_LACK, 0.5, -10, 10,
+          "wild colour: the next player was seen lacking it"),
+    Param("danger_points", B.W_DANGER_POINTS, 0.0, -0.5, 0.5,
+          "per point of the card while an opponent holds 2 cards or fewer"),
+]
+#: numeric parameters of each parametric strategy, declared once (parse, lower, tune)
+STRATEGY_PARAMS: dict[str, tuple[Param, ...]] = {
+    "weighted": tuple(_W),
+    "tuned": tuple(_W),
+    "adaptive": (
+        Param("cards", B.A_CARDS, 2, 0, 20, "switch when an opponent holds this many "
+              "cards or fewer", integer=True),
+        Param("points", B.A_POINTS, 150, 0, 600, "switch when its own hand is worth this "
+              "many points or more", integer=True),
+    ),
+    "gang-up": (
+        Param("cards", B.GU_CARDS, 2, 1, 20, "gang up on an opponent holding this many "
+              "cards or fewer", integer=True),
+    ),
+}
+#: the weights `tuned` plays (by table size: 2 = heads-up, 3 = three or more players),
+#: found by `unosim tune weighted` (TUNE_RESULTS.md); missing ones take the defaults
+TUNED_WEIGHTS: dict[int, dict[str, float]] = {
+    # study weighted-2p-vs-random-round-official, trial 176 (TUNE_RESULTS.md)
+    2: {
+        "action": 1.398, "attack": 0.425, "by_number": -2.288, "col_held": 4.928,
+        "col_lack": 1.718, "colour": 0.304, "danger_points": 0.012, "draw": -18.925,
+        "keep": 3.384, "mobility": -0.344, "next_lacks": 9.743, "points": -0.043,
+        "wd4": 0.084, "wild": -5.778,
+    },
+    # study weighted-4p-vs-random-round-official, trial 187 (TUNE_RESULTS.md)
+    3: {
+        "action": 2.089, "attack": 4.203, "by_number": 7.345, "col_held": 2.748,
+        "col_lack": 1.072, "colour": 3.145, "danger_points": 0.07, "draw": -19.282,
+        "keep": 7.56, "mobility": 1.899, "next_lacks": 5.152, "points": -0.106,
+        "wd4": -2.445, "wild": -8.867,
+    },
+}
+
+
+def tuned_weights(players: int) -> dict[str, float]:
+    """Every weight `tuned` plays at a table of ``players``."""
+    out = {p.name: p.default for p in STRATEGY_PARAMS["tuned"]}
+    out.update(TUNED_WEIGHTS[2 if players <= 2 else 3])
+    return out
+
+
+def tuned_label(players: int) -> str:
+    """The `weighted:...` string equal to `tuned` at a table of ``players``."""
+    w = tuned_weights(players)
+    return "weighted:" + ",".join(f"{k}={w[k]:g}" for k in sorted(w))
+
+
+def params_help(name: str) -> str:
+    """One line per parameter of ``name``: key, default, range, meaning."""
+    return "\n".join(f"{p.name}={p.default:g} ({p.lo:g}..{p.hi:g}"
+                     f"{', whole' if p.integer else ''}): {p.help}"
+                     for p in STRATEGY_PARAMS.get(name, ()))
+
+
+def _numeric_param(name: str, key: str, raw: str) -> float:
+    spec = {p.name: p for p in STRATEGY_PARAMS[name]}[key]
+    try:
+        v = float(raw)
+    except ValueError:
+        raise UnosimError(f"strategy {name}: {key} must be a number, got {raw!r}") from None
+    if not spec.lo <= v <= spec.hi:
+        raise UnosimError(f"strategy {name}: {key} must be within {spec.lo:g}..{spec.hi:g}, "
+                          f"got {raw}")
+    if spec.integer and v != int(v):
+        raise UnosimError(f"strategy {name}: {key} must be a whole number, got {raw}")
+    return int(v) if spec.integer else v
 
 #: the values ``challenge=`` takes besides a probability
 CHALLENGE_WORDS = {"never": 0.0, "always": 1.0}
@@ -125,9 +260,13 @@ def parse_strategy(text: str) -> SeatStrategy:
         key, eq, raw = part.partition("=")
         key = key.strip()
         raw = raw.strip()
+        if eq and key in {p.name for p in STRATEGY_PARAMS.get(name, ())}:
+            params[key] = _numeric_param(name, key, raw)
+            continue
         if not eq or key not in _PARAMS:
+            own = "".join(f"{p.name}=X, " for p in STRATEGY_PARAMS.get(name, ()))
             raise UnosimError(
-                f"strategy {name}: bad parameter {part!r} (use bluff=P, "
+                f"strategy {name}: bad parameter {part!r} (use {own}bluff=P, "
                 "challenge=P|never|always|informed, forget=P with P in 0..1)"
             )
         if key == "challenge" and raw.lower() == "informed":
@@ -163,7 +302,9 @@ def strategy_ids(seats: list[SeatStrategy]) -> list[int]:
     fns = plugin_functions(seats)
     out = []
     for s in seats:
-        if s.plugin is None:
+        if s.plugin is None and s.name in STRATEGY_PARAMS:
+            out.append(s.sid + B.SLOT_STRIDE * len(out))  # its parameters: slot = seat
+        elif s.plugin is None:
             out.append(s.sid)
         else:
             out.append(B.PLUGIN_BASE + next(k for k, f in enumerate(fns) if f is s.plugin))
@@ -187,4 +328,17 @@ def seat_template(template: np.ndarray, seats: list[SeatStrategy], uno_forget_pr
         for key, slot in _PARAMS.items():
             G[base + slot] = probability_threshold(params.get(key, 0.0))
         G[base + L.SF_INFORMED] = 1 if informed else 0
+        if s is not None and s.name in STRATEGY_PARAMS:
+            _lower_params(G, p, s, int(template[L.R_PLAYERS]))
     return G
+
+
+def _lower_params(G: np.ndarray, p: int, s: SeatStrategy, players: int) -> None:
+    """Write the numeric parameters of seat ``p``'s strategy into its slot (fixed
+    point): its own values, else the defaults (for `tuned`, the table size's set)."""
+    base = L.OFF_SPARAM + p * L.N_SPARAM
+    values = (tuned_weights(players) if s.name == "tuned"
+              else {q.name: q.default for q in STRATEGY_PARAMS[s.name]})
+    for q in STRATEGY_PARAMS[s.name]:
+        v = s.params.get(q.name, values[q.name])
+        G[base + q.slot] = int(round(float(v) * L.SPARAM_SCALE))

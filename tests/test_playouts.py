@@ -29,6 +29,11 @@ STRATS = [
     "random:bluff=1",
     "colour-keeper:bluff=0.3,challenge=informed",
     "attacker:challenge=informed,forget=0.2",
+    "weighted",
+    "weighted:draw=5,wild=2,next_lacks=-3,col_lack=-4,mobility=-1,bluff=0.3",
+    "adaptive:cards=3,points=80,challenge=informed",
+    "gang-up:cards=4,bluff=0.5",
+    "tuned:forget=0.1",
 ]
 
 

@@ -35,7 +35,7 @@ from unosim.simulate.round_nb import record_round
 from unosim.simulate.rules import SCHEMA, resolve
 from unosim.simulate.runner import play_records
 from unosim.simulate.step_nb import cap_round
-from unosim.strategies.registry import BUILTINS, parse_strategy
+from unosim.strategies.registry import BUILTINS, STRATEGY_PARAMS, parse_strategy
 
 # bounded for CI: the whole file runs in about half a minute
 CI = settings(deadline=None, derandomize=True, database=None,
@@ -55,6 +55,11 @@ def strategy_labels(draw: st.DrawFn) -> str:
         params.append(f"challenge={c}")
     if draw(st.booleans()):
         params.append(f"forget={draw(probability)!r}")
+    for q in STRATEGY_PARAMS.get(name, ()):  # weights and triggers across their domain
+        if draw(st.booleans()):
+            v = draw(st.integers(int(q.lo), int(q.hi)) if q.integer
+                     else st.floats(q.lo, q.hi).map(lambda x: round(x, 3)))
+            params.append(f"{q.name}={v!r}")
     return name + (":" + ",".join(params) if params else "")
 
 

@@ -31,6 +31,7 @@ COMMANDS = {
     "bench": "bench:bench",
     "replay": "replay:replay_command",
     "selfcheck": "selfcheck:selfcheck",
+    "tune": "tune:tune",
 }
 
 

@@ -26,11 +26,25 @@ def strategies() -> None:
     from pathlib import Path
 
     import unosim.strategies as pkg
-    from unosim.strategies.registry import BUILTINS, PARAMS_HELP, PLUGINS
+    from unosim.strategies.registry import (
+        BUILTINS,
+        PARAMS_HELP,
+        PLUGINS,
+        STRATEGY_PARAMS,
+        params_help,
+        tuned_label,
+    )
 
     for name, (_, desc) in BUILTINS.items():
         click.echo(name)
         click.echo(textwrap.indent(textwrap.fill(desc, 76), "  "))
+        if name == "tuned":
+            for size, players in (("heads-up", 2), ("3 or more players", 4)):
+                click.echo(f"  {size} (the same string, to copy):")
+                click.echo(f"    {tuned_label(players)}")  # one line, never wrapped
+        elif name in STRATEGY_PARAMS:
+            click.echo("  parameters (default, range):")
+            click.echo(textwrap.indent(params_help(name), "    "))
     for name, plug in PLUGINS.items():
         click.echo(f"{name}  (plug-in, {plug.source})")
         doc = (plug.fn.py_func.__doc__ or "").strip()

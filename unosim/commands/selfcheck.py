@@ -116,7 +116,7 @@ def random_overrides(rnd: random.Random) -> dict[str, Any]:
 
 def random_seats(rnd: random.Random, players: int) -> list[str]:
     """A strategy per seat: a built-in, sometimes with bluff/challenge/forget."""
-    from unosim.strategies.registry import BUILTINS
+    from unosim.strategies.registry import BUILTINS, STRATEGY_PARAMS
 
     names = list(BUILTINS)
     out = []
@@ -126,6 +126,10 @@ def random_seats(rnd: random.Random, players: int) -> list[str]:
         for key in ("bluff", "challenge", "forget"):
             if rnd.random() < 0.3:
                 params.append(f"{key}={rnd.choice(PARAM_VALUES)}")
+        for q in STRATEGY_PARAMS.get(name, ()):  # weights and triggers across their domain
+            if rnd.random() < 0.3:
+                v = rnd.uniform(q.lo, q.hi)
+                params.append(f"{q.name}={round(v) if q.integer else round(v, 3)}")
         out.append(name + (":" + ",".join(params) if params else ""))
     return out
 

@@ -1,0 +1,99 @@
+"""``unosim tune``: search a parametric strategy's parameters on Optuna (the engine is
+reports/tune.py: objective, racing, re-evaluation, files)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from unosim import options as opt
+from unosim.errors import UnosimError
+
+
+@click.command(short_help="Tune a parametric strategy's parameters (Optuna).")
+@click.argument("strategy", metavar="STRATEGY")
+@click.option("--param", "param", multiple=True, metavar="NAME=LO..HI",
+              help="Search NAME over LO..HI (repeatable); the others keep their defaults. "
+                   "Default: every parameter over its documented range (unosim strategies).")
+@click.option("--against", default="random", show_default=True, metavar="FIELD",
+              help="The strategies in the other seats, cycled: offensive,random fills "
+                   "them offensive, random, offensive ...")
+@opt.players
+@opt.variant
+@opt.rule
+@click.option("--mode", type=click.Choice(["round", "match"]), default="round",
+              show_default=True, help="Maximise the share of rounds won, or of matches.")
+@click.option("--trials", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
+              help="Trials to add to the study.")
+@click.option("--games-per-trial", "games_text", default="2e5", show_default=True,
+              help="Games a trial plays if it is not pruned (over all seat rotations; "
+                   "rounded up to whole rungs); the re-evaluation plays as many per "
+                   "candidate.")
+@click.option("--sampler", type=click.Choice(["tpe", "cmaes"]), default="tpe",
+              show_default=True, help="Optuna sampler: TPE, or CMA-ES (pip install cmaes).")
+@click.option("--storage", default="sqlite:///unosim-tune.db", show_default=True,
+              help="Where the study lives: an SQLite file (the default, nothing to start) or "
+                   "any SQLAlchemy URL (postgresql://... lets several machines run trials "
+                   "of one study).")
+@click.option("--study", "study_name", default=None,
+              help="Study name; the same name and storage continue the study. Default: "
+                   "from the strategy, players, field and mode.")
+@opt.seed
+@opt.workers
+@opt.fmt
+@opt.out
+@opt.strategy_file
+def tune(strategy: str, param: tuple[str, ...], against: str, players: int | None,
+         variant: tuple[str, ...], rule: tuple[str, ...], mode: str, trials: int,
+         games_text: str, sampler: str, storage: str, study_name: str | None, seed: int | None,
+         workers: int | None, fmt: str, out: str | None) -> None:
+    """Search the parameters of STRATEGY (weighted, adaptive, gang-up, tuned) that
+    maximise its win rate against the field, its seat rotated. Every trial plays the
+    same deals (common random numbers); trials are raced on growing game counts and
+    the laggards pruned; the best few are re-evaluated on fresh deals with 95%
+    intervals, and the best parameter string is printed for --strategy, --seat and
+    tournament. Ctrl-C keeps every finished trial; the same command continues the
+    study (without --seed, with the study's own seed). With --out: summary.json and
+    summary.csv (the result), trials.csv, and the optimisation history and parameter
+    importances as charts (PNG and SVG)."""
+    from unosim.reports import tune as T
+
+    T.require_optuna()
+    from unosim.reports.compare import variant_label
+    from unosim.reports.render import render_json
+    from unosim.simulate.match import check_match_rules
+    from unosim.simulate.runner import check_workers, use_workers
+    from unosim.strategies.registry import parse_strategy
+
+    name = strategy.strip()
+    if ":" in name:
+        raise UnosimError(f"tune takes a strategy name without parameters, got {strategy!r}; "
+                          "fix a parameter with --param NAME=V..V")
+    parse_strategy(name)  # unknown names: the registry's message
+    space = T.search_space(name, list(param))
+    field = [parse_strategy(x) for x in against.split(",") if x.strip()]
+    if not field:
+        raise UnosimError("--against needs at least one strategy")
+    games = opt.parse_games(games_text, "--games-per-trial")
+    rules = opt.resolve_rules(variant, rule, players)
+    if mode == "match":
+        check_match_rules(rules, 1000)
+    check_workers(workers)
+    if seed is not None:
+        seed = opt.pick_seed(seed, announce=False)  # checked
+    out_dir = opt.prepare_out(out)
+    n = int(rules["players"])
+    if study_name is None:
+        study_name = (f"{name}-{n}p-vs-{against.replace(',', '+')}-{mode}"
+                      f"-{variant_label(variant)}")
+    table = T.Table(rules, field, mode, seed, use_workers(workers))
+    setup = T.TuneSetup(name, space, table, games, sampler, against, variant_label(variant))
+    study, result = T.run_study(setup, storage, study_name, trials,
+                                draw_seed=lambda: opt.pick_seed(None, announce=True))
+    summary = T.summarize(result)
+    click.echo(render_json(summary) if fmt == "json" else T.render(summary))
+    if out_dir is not None:
+        T.write_files(study, summary, out_dir)
+    if result.interrupted:
+        sys.exit(130)
