@@ -18,6 +18,7 @@ from typing import Any
 
 from unosim.errors import UnosimError
 from unosim.reports.compare import Comparison, VariantSpec, run_compare
+from unosim.reports.numbers import decimals_for
 
 #: (metric, label, kind): "rate" in percent, "share" 0..1 without a unit, else a mean
 SWEEP_METRICS: tuple[tuple[str, str, str], ...] = (
@@ -171,8 +172,9 @@ def cell(s: dict[str, float] | None, metric: str) -> str:
         return "n/a"
     half = (s["ci_high"] - s["ci_low"]) / 2
     if KINDS[metric] == "rate":
-        return f"{100 * s['mean']:.1f}% ±{100 * half:.1f}"
-    dec = 3 if KINDS[metric] == "share" else (1 if s["mean"] >= 10 else 2)
+        dec = max(1, decimals_for(100 * half))
+        return f"{100 * s['mean']:.{dec}f}% ±{100 * half:.{dec}f}"
+    dec = decimals_for(half)
     return f"{s['mean']:.{dec}f} ±{half:.{dec}f}"
 
 
