@@ -22,11 +22,11 @@ BLUE = "#0072B2"
 
 
 def _scale(metric: str) -> float:
-    return 100.0 if KINDS[metric] == "rate" else 1.0
+    return 100.0 if KINDS[metric] in ("rate", "pp") else 1.0
 
 
 def _unit(metric: str) -> str:
-    return " (%)" if KINDS[metric] == "rate" else ""
+    return {"rate": " (%)", "pp": " (pp)"}.get(KINDS[metric], "")
 
 
 def _show(v: Any) -> str:

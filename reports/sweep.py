@@ -20,10 +20,12 @@ from unosim.errors import UnosimError
 from unosim.reports.compare import Comparison, VariantSpec, run_compare
 from unosim.reports.numbers import decimals_for
 
-#: (metric, label, kind): "rate" in percent, "share" 0..1 without a unit, else a mean
+#: (metric, label, kind): "rate" in percent, "pp" a difference of rates in percentage
+#: points, "share" 0..1 without a unit, else a mean
 SWEEP_METRICS: tuple[tuple[str, str, str], ...] = (
     ("turns", "round length (turns)", "mean"),
     ("seat_win_0", "seat 0 win rate", "rate"),
+    ("seat_0_edge", "seat 0 edge (win rate - 1/P)", "pp"),
     ("seat_balance", "seat balance", "share"),
     ("winner_points", "winner points", "mean"),
     ("cards_drawn", "cards drawn per round", "mean"),
@@ -112,7 +114,8 @@ def run_sweep(points: list[Point], dims: list[Dim], games: int, seed: int,
     cmp = play_variants(specs, games, seed, workers, on_batch, runner)
     r = SweepResult(dims, points, cmp, seed, games)
     it = iter(range(len(specs)))
-    r.stats = [point_stats(cmp, next(it)) if p.spec is not None else None for p in points]
+    r.stats = [_order(point_stats(cmp, next(it))) if p.spec is not None else None
+               for p in points]
     return r
 
 
@@ -124,11 +127,21 @@ def point_stats(cmp: Comparison, vi: int) -> dict[str, dict[str, float]]:
     for name, _, _ in SWEEP_METRICS:
         if name in names and not cmp.absent(name) and cmp.stat(vi, name)["n"] > 0:
             out[name] = cmp.stat(vi, name)
+    if "seat_win_0" in out:
+        # the first seat's edge over its fair share: where does it vanish?
+        fair = 1 / int(cmp.variants[vi].rules["players"])
+        w = out["seat_win_0"]
+        out["seat_0_edge"] = {"n": w["n"], "mean": w["mean"] - fair, "se": w["se"],
+                              "ci_low": w["ci_low"] - fair, "ci_high": w["ci_high"] - fair}
     return out
 
 
 def shown_metrics(r: SweepResult) -> list[str]:
     return [m for m, _, _ in SWEEP_METRICS if any(s and m in s for s in r.stats)]
+
+
+def _order(st: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    return {m: st[m] for m, _, _ in SWEEP_METRICS if m in st}
 
 
 def rows(r: SweepResult) -> list[dict[str, Any]]:
@@ -171,8 +184,10 @@ def cell(s: dict[str, float] | None, metric: str) -> str:
     if s is None or s["n"] == 0 or not math.isfinite(s["mean"]):
         return "n/a"
     half = (s["ci_high"] - s["ci_low"]) / 2
-    if KINDS[metric] == "rate":
+    if KINDS[metric] in ("rate", "pp"):
         dec = max(1, decimals_for(100 * half))
+        if KINDS[metric] == "pp":
+            return f"{100 * s['mean']:+.{dec}f} pp ±{100 * half:.{dec}f}"
         return f"{100 * s['mean']:.{dec}f}% ±{100 * half:.{dec}f}"
     dec = decimals_for(half)
     return f"{s['mean']:.{dec}f} ±{half:.{dec}f}"
