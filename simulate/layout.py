@@ -134,7 +134,31 @@ OFF_DISC = OFF_DRAW + MAX_DECK  # discard pile, bottom first
 OFF_DECK = OFF_DISC + MAX_DECK  # the deck dealt from, one entry per card
 OFF_MOVES = OFF_DECK + MAX_DECK  # legal_moves writes moves here ...
 OFF_WEIGHTS = OFF_MOVES + 96  # ... and the copies held of each here
-G_SIZE = OFF_WEIGHTS + 96
+
+# ---- what the table inferred, and the search strategy (strategies/search_nb.py) ----
+# per seat p, OFF_PUB + p: what its last draw turn showed it held none of, on the
+# assumption that a player draws only without a playable card and plays a playable
+# drawn card: bits 0-3 colours, bit 4 Wild and Wild Draw Four, bits 8-20 ranks.
+# Set from the public history alone (the colour and top card when it drew; what it
+# got since), never from the hand, unlike HC_LACKS (DESIGN.md).
+OFF_PUB = OFF_WEIGHTS + 96
+PUB_WILD = 4
+PUB_RANK = 8
+# per seat p, OFF_SP + p * N_SP + SP_*: the search's parameters
+OFF_SP = OFF_PUB + MAX_PLAYERS
+SP_ROLLOUTS = 0
+SP_POLICY = 1  # built-in id of the rollout policy
+N_SP = 2
+G_CORE = OFF_SP + MAX_PLAYERS * N_SP  # a game: what a search world copies
+# the search's scratch space (one game array per thread already, so no allocation):
+OFF_W0 = G_CORE  # a sampled world
+OFF_W = OFF_W0 + G_CORE  # the world a rollout is played in
+OFF_WRNG = OFF_W + G_CORE  # the worlds' generators (8 words, as uint64), then a saved copy
+OFF_CAND = OFF_WRNG + 16  # candidate moves ...
+OFF_SCORE = OFF_CAND + 96  # ... and the rollouts each won
+OFF_POOL = OFF_SCORE + 96  # the cards the deciding seat has not seen
+OFF_SCOUNT = OFF_POOL + MAX_DECK  # searched decisions, rollouts (counters for bench)
+G_SIZE = OFF_SCOUNT + 2
 
 # ---- phases: whose decision is pending ----
 PH_TURN = 0  # play a card or draw

@@ -6,6 +6,8 @@ A seat's strategy is written ``NAME`` or ``NAME:key=value,...`` with keys
 probability, or ``informed`` by the cards seen) and ``forget`` (chance to forget
 calling UNO; defaults to the table's ``uno_forget_prob``). ``NAME`` is a built-in
 or a plug-in registered from a ``--strategy-file`` (strategies/plugins.py).
+``search`` also takes ``rollouts`` (per decision) and ``policy`` (the built-in
+that plays the rollouts), declared in ``SEARCH_PARAMS``.
 """
 
 from __future__ import annotations
@@ -60,7 +62,43 @@ BUILTINS: dict[str, tuple[int, str]] = {
         "received a card since); otherwise it plays numbers, colours the next player lacks "
         "first, and keeps action cards and wilds.",
     ),
+    "search": (
+        B.SEARCH,
+        "Looks ahead with the engine itself (flat Monte Carlo): at each decision with a real "
+        "choice it deals the cards it has not seen at random to the other hands and the draw "
+        "pile (a player whose last draw showed it held no card of a colour or rank, or no "
+        "wild, gets none), plays each candidate move and rolls the round out with a rollout "
+        "policy, and plays the move that won most often. Dominated moves are pruned first "
+        "(voluntary draws, keeping a playable drawn card, a Wild while a coloured card fits, "
+        "naming a colour it does not hold). It maximises the chance to win the round, in "
+        "match mode too: under winner_takes the round's winner is the only one who scores. "
+        "Parameters: rollouts=N per decision (default 200) and policy=NAME, the built-in "
+        "that plays every seat in the rollouts (default random); bluff and forget as for "
+        "every strategy, challenge only inside rollouts (it searches its own challenges).",
+    ),
 }
+
+#: the search's own parameters: name -> (default, check and convert)
+SEARCH_DEFAULTS = {"rollouts": 200, "policy": "random"}
+MAX_ROLLOUTS = 1_000_000
+
+
+def _search_param(key: str, raw: str) -> Any:
+    if key == "rollouts":
+        try:
+            v = int(float(raw))
+        except ValueError:
+            raise UnosimError(f"strategy search: rollouts must be a whole number, got {raw!r}"
+                              ) from None
+        if not 1 <= v <= MAX_ROLLOUTS or v != float(raw):
+            raise UnosimError(f"strategy search: rollouts must be a whole number within "
+                              f"1..{MAX_ROLLOUTS}, got {raw}")
+        return v
+    if raw not in BUILTINS or raw == "search":
+        names = ", ".join(n for n in BUILTINS if n != "search")
+        raise UnosimError(f"strategy search: policy must be one of {names}, got {raw!r}")
+    return raw
+
 
 #: the values ``challenge=`` takes besides a probability
 CHALLENGE_WORDS = {"never": 0.0, "always": 1.0}
@@ -70,7 +108,9 @@ PARAMS_HELP = (
     "0..1: bluff = chance to play a Wild Draw Four illegally (holding the current colour); "
     "challenge = never, always, a probability, or informed (challenge when the cards seen "
     "make it more likely than 1 in 5 that the player still held the colour); forget = "
-    "chance to forget calling UNO (default: the rule uno_forget_prob)."
+    "chance to forget calling UNO (default: the rule uno_forget_prob). search also takes "
+    "rollouts=N (rollouts per decision, default 200) and policy=NAME (the built-in that "
+    "plays its rollouts, default random)."
 )
 
 #: plug-ins registered in this process: name -> strategies.plugins.Plugin
@@ -85,6 +125,14 @@ class SeatStrategy:
     name: str
     params: dict[str, Any] = field(default_factory=dict)
     plugin: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def cost(self) -> int:
+        """Rollouts per decision (0 for a strategy that does not search): what
+        a game costs, for sizing batches so that progress stays visible."""
+        if self.name != "search" or self.plugin is not None:
+            return 0
+        return int(self.params.get("rollouts", SEARCH_DEFAULTS["rollouts"]))
 
     @property
     def sid(self) -> int:
@@ -124,10 +172,14 @@ def parse_strategy(text: str) -> SeatStrategy:
         key, eq, raw = part.partition("=")
         key = key.strip()
         raw = raw.strip()
+        if eq and name == "search" and key in SEARCH_DEFAULTS:
+            params[key] = _search_param(key, raw)
+            continue
         if not eq or key not in _PARAMS:
             raise UnosimError(
                 f"strategy {name}: bad parameter {part!r} (use bluff=P, "
-                "challenge=P|never|always|informed, forget=P with P in 0..1)"
+                "challenge=P|never|always|informed, forget=P with P in 0..1"
+                + ("; rollouts=N, policy=NAME" if name == "search" else "") + ")"
             )
         if key == "challenge" and raw.lower() == "informed":
             params[key] = "informed"
@@ -186,4 +238,7 @@ def seat_template(template: np.ndarray, seats: list[SeatStrategy], uno_forget_pr
         for key, slot in _PARAMS.items():
             G[base + slot] = probability_threshold(params.get(key, 0.0))
         G[base + L.SF_INFORMED] = 1 if informed else 0
+        sp = {**SEARCH_DEFAULTS, **(s.params if s else {})}
+        G[L.OFF_SP + p * L.N_SP + L.SP_ROLLOUTS] = sp["rollouts"]
+        G[L.OFF_SP + p * L.N_SP + L.SP_POLICY] = BUILTINS[sp["policy"]][0]
     return G
