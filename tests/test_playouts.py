@@ -29,6 +29,8 @@ STRATS = [
     "random:bluff=1",
     "colour-keeper:bluff=0.3,challenge=informed",
     "attacker:challenge=informed,forget=0.2",
+    "search:rollouts=4,bluff=0.3,forget=0.1",
+    "search:rollouts=3,policy=attacker,challenge=informed",
 ]
 
 

@@ -55,6 +55,9 @@ def strategy_labels(draw: st.DrawFn) -> str:
         params.append(f"challenge={c}")
     if draw(st.booleans()):
         params.append(f"forget={draw(probability)!r}")
+    if name == "search":  # a small budget: the properties are about legality, not strength
+        params.append(f"rollouts={draw(st.integers(1, 6))}")
+        params.append(f"policy={draw(st.sampled_from(sorted(set(BUILTINS) - {'search'})))}")
     return name + (":" + ",".join(params) if params else "")
 
 

@@ -125,6 +125,8 @@ def random_seats(rnd: random.Random, players: int) -> list[str]:
         for key in ("bluff", "challenge", "forget"):
             if rnd.random() < 0.3:
                 params.append(f"{key}={rnd.choice(PARAM_VALUES)}")
+        if name == "search":  # a small budget: selfcheck is about legality
+            params.append(f"rollouts={rnd.randint(1, 4)}")
         out.append(name + (":" + ",".join(params) if params else ""))
     return out
 
