@@ -226,7 +226,7 @@ def run_tournament(
     """Play every lineup for the same ``ceil(games / lineups)`` games of ``seed``."""
     import time
 
-    from unosim.simulate.runner import base_seed, game_template, use_workers
+    from unosim.simulate.runner import base_seed, batch_size, game_template, use_workers
     from unosim.strategies.plugins import batch_for
 
     labels = [s.label() for s in strategies]
@@ -245,9 +245,10 @@ def run_tournament(
         seats = [strategies[i] for i in lineup]
         template = game_template(rules, seats)
         play = batch_for(seats, seed)
+        step = batch_size(seats, BATCH, workers)  # small for a search, so progress shows
         done = 0
         while done < per:
-            k = min(BATCH, per - done)
+            k = min(step, per - done)
             rec = out[:k]
             play(template, key, done, rec, workers * 8)
             add_records(totals, lineup, rec, rules)
