@@ -103,3 +103,14 @@ def test_a_worker_refuses_a_different_plugin_file(tmp_path):
             "plugin": {"spec": f"{f}:random_copy", "sha256": "0" * 64}}
     with pytest.raises(UnosimError, match="changed on this worker"):
         play_range(resolve().as_dict(), ["random"] * 4, 1, 0, 10, plugin_seats=[seat])
+
+
+def test_dask_search_equals_local(client):
+    """The search seat's worlds come from the game's own generator: the same
+    totals on Dask workers as in one local thread."""
+    rules = resolve([], [("players", 3)])
+    seats = [parse_strategy(s) for s in ("search:rollouts=6", "random", "offensive")]
+    d = run_dask(rules, seats, 300, seed=5, client=client, task_games=70)
+    loc = run(rules, seats, 300, seed=5, workers=1)
+    assert d.agg.games == 300
+    assert d.agg.same_as(loc.agg)
