@@ -148,7 +148,8 @@ PUB_RANK = 8
 OFF_SP = OFF_PUB + MAX_PLAYERS
 SP_ROLLOUTS = 0
 SP_POLICY = 1  # built-in id of the rollout policy
-N_SP = 2
+SP_INFER = 2  # 1: deal worlds under the inference from draws (OFF_PUB); 0: ignore it
+N_SP = 3
 G_CORE = OFF_SP + MAX_PLAYERS * N_SP  # a game: what a search world copies
 # the search's scratch space (one game array per thread already, so no allocation):
 OFF_W0 = G_CORE  # a sampled world

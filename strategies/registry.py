@@ -73,17 +73,22 @@ BUILTINS: dict[str, tuple[int, str]] = {
         "naming a colour it does not hold). It maximises the chance to win the round, in "
         "match mode too: under winner_takes the round's winner is the only one who scores. "
         "Parameters: rollouts=N per decision (default 200) and policy=NAME, the built-in "
-        "that plays every seat in the rollouts (default random); bluff and forget as for "
+        "that plays every seat in the rollouts (default random); infer=0 deals its worlds "
+        "without the inference from draws (to measure what it is worth); bluff and forget as for "
         "every strategy, challenge only inside rollouts (it searches its own challenges).",
     ),
 }
 
 #: the search's own parameters: name -> (default, check and convert)
-SEARCH_DEFAULTS = {"rollouts": 200, "policy": "random"}
+SEARCH_DEFAULTS: dict[str, Any] = {"rollouts": 200, "policy": "random", "infer": 1}
 MAX_ROLLOUTS = 1_000_000
 
 
 def _search_param(key: str, raw: str) -> Any:
+    if key == "infer":
+        if raw not in ("0", "1"):
+            raise UnosimError(f"strategy search: infer must be 0 or 1, got {raw!r}")
+        return int(raw)
     if key == "rollouts":
         try:
             v = int(float(raw))
@@ -110,7 +115,8 @@ PARAMS_HELP = (
     "make it more likely than 1 in 5 that the player still held the colour); forget = "
     "chance to forget calling UNO (default: the rule uno_forget_prob). search also takes "
     "rollouts=N (rollouts per decision, default 200) and policy=NAME (the built-in that "
-    "plays its rollouts, default random)."
+    "plays its rollouts, default random) and infer=0|1 (use the inference from draws, "
+    "default 1)."
 )
 
 #: plug-ins registered in this process: name -> strategies.plugins.Plugin
@@ -179,7 +185,7 @@ def parse_strategy(text: str) -> SeatStrategy:
             raise UnosimError(
                 f"strategy {name}: bad parameter {part!r} (use bluff=P, "
                 "challenge=P|never|always|informed, forget=P with P in 0..1"
-                + ("; rollouts=N, policy=NAME" if name == "search" else "") + ")"
+                + ("; rollouts=N, policy=NAME, infer=0|1" if name == "search" else "") + ")"
             )
         if key == "challenge" and raw.lower() == "informed":
             params[key] = "informed"
@@ -241,4 +247,5 @@ def seat_template(template: np.ndarray, seats: list[SeatStrategy], uno_forget_pr
         sp = {**SEARCH_DEFAULTS, **(s.params if s else {})}
         G[L.OFF_SP + p * L.N_SP + L.SP_ROLLOUTS] = sp["rollouts"]
         G[L.OFF_SP + p * L.N_SP + L.SP_POLICY] = BUILTINS[sp["policy"]][0]
+        G[L.OFF_SP + p * L.N_SP + L.SP_INFER] = sp["infer"]
     return G

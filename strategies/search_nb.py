@@ -104,6 +104,7 @@ from unosim.simulate.layout import (
     S_TURNS,
     S_WINNER,
     SF_BLUFF,
+    SP_INFER,
     SP_POLICY,
     SP_ROLLOUTS,
 )
@@ -326,18 +327,20 @@ def _sample_world(G, W, R, p, m):
     G[OFF_POOL .. + m] dealt to the opponents (those with an inference first) and
     the draw pile."""
     n = G[R_PLAYERS]
+    infer = G[OFF_SP + p * N_SP + SP_INFER] != 0
     pos = 0
     for rnd in range(2):  # constrained seats first
         for j in range(1, n):
             q = (p + j) % n
-            pub = G[OFF_PUB + q]
+            pub = G[OFF_PUB + q] if infer else 0
             if (pub != 0) == (rnd == 0):
                 pos = _deal_hand(G, W, R, q, pos, m, pub)
     d = W[S_DRAW_LEN]
     for i in range(d):
         W[OFF_DRAW + i] = G[OFF_POOL + pos + i] if pos + i < m else 0
     for q in range(n):
-        W[hx(q, HC_LACKS)] = G[OFF_PUB + q] & 15  # the public colours, for attacker rollouts
+        # the public colours, for attacker rollouts
+        W[hx(q, HC_LACKS)] = G[OFF_PUB + q] & 15 if infer else 0
     if W[S_PEND_KIND] == 4 or W[S_PHASE] == PH_CHALLENGE:
         off = W[S_LAST]
         W[S_BLUFF] = 1 if W[hx(off, HC_COLOUR + W[S_PREV_COLOUR])] > 0 else 0

@@ -260,7 +260,7 @@ def test_search_parameters_are_checked_and_labelled():
     assert s.cost == 50 and s.label() == "search:bluff=0.1,policy=offensive,rollouts=50"
     assert parse_strategy("search").cost == 200 and parse_strategy("random").cost == 0
     for bad in ("search:rollouts=0", "search:rollouts=2.5", "search:policy=search",
-                "search:policy=nobody", "random:rollouts=5"):
+                "search:infer=2", "search:policy=nobody", "random:rollouts=5"):
         with pytest.raises(UnosimError):
             parse_strategy(bad)
 
@@ -294,3 +294,24 @@ def test_search_beats_random_heads_up():
     games = 2 * n
     threshold = games / 2 + 3.72 * (games * 0.25) ** 0.5
     assert wins > threshold, (wins, threshold)
+
+
+def test_infer_0_deals_worlds_without_the_inference():
+    rules = resolve([], [("players", 2)])
+    seats = [parse_strategy("search:rollouts=4,infer=0"), parse_strategy("random")]
+    G = game_template(rules, seats)
+    RNG = np.zeros(8, np.uint64)
+    seed_game(base_seed(4), 2, RNG)
+    deal(G, RNG)
+    G[L.OFF_PUB + 1] = 15 | (1 << L.PUB_WILD)  # "holds nothing": impossible to honour
+    S._copy_world(G, 0, L.OFF_W0, 2)
+    m = S._unseen_pool(G, 0)
+    W0 = G[L.OFF_W0: L.OFF_W]
+    R = np.zeros(8, np.uint64)
+    seed_game(base_seed(9), 0, R)
+    coloured = 0
+    for _ in range(20):
+        S._sample_world(G, W0, R, 0, m)
+        coloured += sum(int(W0[hx(1, L.HC_COLOUR + c)]) for c in range(4))
+        assert W0[hx(1, L.HC_LACKS)] == 0
+    assert coloured > 0
