@@ -702,6 +702,7 @@ def _play(G, RNG, p, move):
     if t == WILD_DRAW_FOUR:
         G[S_PREV_COLOUR] = G[S_COLOUR]
         G[S_BLUFF] = 0 if wd4_is_legal(G, p) else 1
+        G[OFF_PUB + p] |= 1 << G[S_COLOUR]  # the table infers it held none (unless a bluff)
     _hand_remove(G, p, t)
     nd = G[S_DISC_LEN]
     G[OFF_DISC + nd] = t

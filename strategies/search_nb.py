@@ -32,9 +32,12 @@ measured": with few rollouts per move, noise otherwise picks dominated moves):
 no voluntary draw while a card can be played; a playable drawn card is played;
 no plain Wild while a non-wild card fits; a wild names only colours the seat
 holds (any colour when it holds none); no bluffed Wild Draw Four unless the
-seat's ``bluff`` chance fires; a jump-in is always taken (deciding it would
-need the other candidates' hidden cards). A decision with one candidate left is
-not searched.
+seat's ``bluff`` chance fires; no challenge of a Wild Draw Four whose player
+the table infers held none of the replaced colour (OFF_PUB: the engine infers
+it from the play itself, assuming players do not bluff, so the search does not
+challenge unless ``challenge=P`` makes it challenge by chance); a jump-in is
+always taken (deciding it would need the other candidates' hidden cards). A
+decision with one candidate left is not searched.
 
 No allocation: the worlds, generators, candidates and unseen cards live in the
 scratch tail of the game array (layout.OFF_W0 ..), which every batch makes once
@@ -56,6 +59,8 @@ from unosim.simulate.layout import (
     HC_SIZE,
     HW,
     MAX_PLAYERS,
+    MV_ACCEPT,
+    MV_CHALLENGE,
     MV_COLOUR,
     MV_DRAW,
     MV_PASS,
@@ -104,6 +109,7 @@ from unosim.simulate.layout import (
     S_TURNS,
     S_WINNER,
     SF_BLUFF,
+    SF_CHALLENGE,
     SP_INFER,
     SP_POLICY,
     SP_ROLLOUTS,
@@ -212,6 +218,14 @@ def candidates(G, rng):
             for c in range(4):
                 k = _add(G, k, MV_COLOUR + c)
         return k
+    if ph == PH_CHALLENGE:
+        th = seat_param(G, p, SF_CHALLENGE)
+        if th > 0:  # challenge=P or always: by chance, as every strategy
+            return _add(G, k, MV_CHALLENGE if chance(rng, 1, th) else MV_ACCEPT)
+        if G[OFF_PUB + G[S_LAST]] & (1 << G[S_PREV_COLOUR]):
+            # the table infers (assuming no bluff) that it held none of the colour: in
+            # every world a challenge fails and costs 2 more cards
+            return _add(G, k, MV_ACCEPT)
     if ph == PH_JUMP:
         t = G[OFF_MOVES]
         if t < WILD:
