@@ -57,6 +57,7 @@ from unosim.simulate.layout import (
     HC_PLACE,
     HC_POINTS,
     HC_SIZE,
+    HC_STAGE,
     HW,
     MAX_PLAYERS,
     MV_ACCEPT,
@@ -94,6 +95,7 @@ from unosim.simulate.layout import (
     R_COLOR_ROTATION,
     R_DECK_SIZE,
     R_PLAYERS,
+    R_SEVEN_ROUNDS,
     R_TURN_CAP,
     S_ACTOR,
     S_BLUFF,
@@ -127,6 +129,9 @@ from unosim.simulate.step_nb import (
 from unosim.strategies.builtin_nb import SEARCH, _choose, most_held_colour
 
 _POINTS = POINTS
+#: rollout turns after the decision before a rollout is scored by the lead in cards
+#: (an official round takes some 40 turns; a seven_rounds one many hundreds)
+HORIZON = 300
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -377,15 +382,46 @@ def _apply(W, R, m):
 
 
 @kernel
+def _distance(W, q):
+    """Cards ``q`` still has to play to win if it never drew again (RULES.md 9b)."""
+    d = W[hx(q, HC_SIZE)]
+    if W[R_SEVEN_ROUNDS] != 0:
+        k = W[hx(q, HC_STAGE)]
+        d += k * (k - 1) // 2
+    return d
+
+
+@kernel
+def _lead(W, p, placing):
+    """A rollout cut at the horizon, scored by the lead in cards: 1 if ``p`` is
+    the sole leader (``placing``: the seats still playing that are further away)."""
+    dp = _distance(W, p)
+    ahead = 0
+    for q in range(W[R_PLAYERS]):
+        if q != p and W[hx(q, HC_PLACE)] == 0:
+            dq = _distance(W, q)
+            if placing:
+                ahead += 1 if dq > dp else 0
+            elif dq <= dp:
+                return 0
+    return ahead if placing else 1
+
+
+@kernel
 def _rollout(W, R, move, p, placing):
     """Play ``move`` in world ``W``, then the rollout policy to the first seat
-    out (or the turn cap): 1 if ``p`` went out first, else 0. With ``placing``
-    (elimination, once the round has its winner) play to the end: the number of
-    seats ``p`` finished ahead of."""
+    out: 1 if ``p`` went out first, else 0. With ``placing`` (elimination, once
+    the round has its winner) play to the end: the number of seats ``p``
+    finished ahead of. A rollout still going HORIZON turns after the decision
+    (very long rounds: seven_rounds, big hands) is scored by the lead in cards
+    instead; one that reaches the turn cap scores 0."""
     _apply(W, R, move)
     cap = W[R_TURN_CAP]
+    limit = min(cap, W[S_TURNS] + HORIZON)
     while W[S_PHASE] != PH_OVER and (placing or W[S_WINNER] < 0):
-        if W[S_TURNS] >= cap:
+        if W[S_TURNS] >= limit:
+            if limit < cap:
+                return _lead(W, p, placing)
             break
         _apply(W, R, _choose(W[OFF_STRAT + W[S_ACTOR]], W, R))
     if placing:
