@@ -51,6 +51,8 @@ from unosim.simulate.cards import N_RANKS, POINTS, WILD, WILD_DRAW_FOUR
 GAME_COL = {name: i for i, name in enumerate(L.GAME_FIELDS)}
 #: numeric strategy parameters drawn for seats
 PARAM_VALUES = (0.0, 0.25, 0.5, 1.0)
+#: compiled games per table when a seat searches (``--games`` otherwise)
+SEARCH_BATCH_GAMES = 60
 
 
 class CheckFailure(AssertionError):
@@ -354,6 +356,10 @@ def check_combo(combo: Combo, seed: int, py_games: int, batch_games: int,
 
     rules = combo.rules
     seats = [parse_strategy(s) for s in combo.seats]
+    if any(s.cost for s in seats):
+        # a table with a search seat plays each of its decisions rollouts times over:
+        # fewer games, or a seven-rounds table with big hands passes for a hang
+        batch_games = min(batch_games, SEARCH_BATCH_GAMES)
     rec = play_records(rules, seats, seed, 0, batch_games, chunks=1)
     check_records(rec, rules)
     cov.batch_games += batch_games
