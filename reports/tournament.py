@@ -227,7 +227,7 @@ def run_tournament(
     import time
 
     from unosim.simulate.plugin_batch import batch_for
-    from unosim.simulate.runner import base_seed, game_template, use_workers
+    from unosim.simulate.runner import base_seed, batch_size, game_template, use_workers
 
     labels = [s.label() for s in strategies]
     dup = sorted({x for x in labels if labels.count(x) > 1})
@@ -245,9 +245,10 @@ def run_tournament(
         seats = [strategies[i] for i in lineup]
         template = game_template(rules, seats)
         play = batch_for(seats, seed)
+        step = batch_size(seats, BATCH, workers)  # small for a search, so progress shows
         done = 0
         while done < per:
-            k = min(BATCH, per - done)
+            k = min(step, per - done)
             rec = out[:k]
             play(template, key, done, rec, workers * 8)
             add_records(totals, lineup, rec, rules)

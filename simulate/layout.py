@@ -146,9 +146,25 @@ OFF_DISC = OFF_DRAW + MAX_DECK  # discard pile, bottom first
 OFF_DECK = OFF_DISC + MAX_DECK  # the deck dealt from, one entry per card
 OFF_MOVES = OFF_DECK + MAX_DECK  # legal_moves writes moves here ...
 OFF_WEIGHTS = OFF_MOVES + 96  # ... and the copies held of each here
+
+# ---- what the table inferred, and the search strategy (strategies/search_nb.py) ----
+# per seat p, OFF_PUB + p: what its last draw turn showed it held none of, on the
+# assumption that a player draws only without a playable card and plays a playable
+# drawn card: bits 0-3 colours, bit 4 Wild and Wild Draw Four, bits 8-20 ranks.
+# Set from the public history alone (the colour and top card when it drew; what it
+# got since), never from the hand, unlike HC_LACKS (DESIGN.md).
+OFF_PUB = OFF_WEIGHTS + 96
+PUB_WILD = 4
+PUB_RANK = 8
+# per seat p, OFF_SP + p * N_SP + SP_*: the search's parameters
+OFF_SP = OFF_PUB + MAX_PLAYERS
+SP_ROLLOUTS = 0
+SP_POLICY = 1  # built-in id of the rollout policy
+SP_INFER = 2  # 1: deal worlds under the inference from draws (OFF_PUB); 0: ignore it
+N_SP = 3
 # per-seat game-feel accumulators (RULES.md 9b): seat p, column c at
 # OFF_FEEL + p * N_FEELF + c, updated when buffered samples are folded (feel_nb.py)
-OFF_FEEL = OFF_WEIGHTS + 96
+OFF_FEEL = OFF_SP + MAX_PLAYERS * N_SP
 FE_DEF_SUM = 0  # sum over samples of d_p - m
 FE_DEF_MAX = 1  # largest d_p - m
 FE_BEHIND = 2  # samples with d_p > m
@@ -161,11 +177,23 @@ OFF_FEEL_BUF = OFF_FEEL_MODE + 1
 FEEL_BUF = 768
 # a code per buffered sample, written by the first pass of the fold (feel_nb)
 OFF_FEEL_SCRATCH = OFF_FEEL_BUF + FEEL_BUF
+# a game: the span a search world occupies (the feel region inside it, so a step in a
+# world never reaches past it; the search keeps the world's feel sampling off)
+G_CORE = OFF_FEEL_SCRATCH + FEEL_BUF
+# the search's scratch space (one game array per thread already, so no allocation):
+OFF_W0 = G_CORE  # a sampled world
+OFF_W = OFF_W0 + G_CORE  # the world a rollout is played in
+OFF_WRNG = OFF_W + G_CORE  # the worlds' generators (8 words, as uint64), then a saved copy
+OFF_CAND = OFF_WRNG + 16  # candidate moves ...
+OFF_SCORE = OFF_CAND + 96  # ... and the rollouts each won
+OFF_POOL = OFF_SCORE + 96  # the cards the deciding seat has not seen
+OFF_SCOUNT = OFF_POOL + MAX_DECK  # searched decisions, rollouts (counters for bench)
 # ---- parameters of the parametric strategies (weighted, tuned, adaptive, gang-up):
 # slot s (the template seat that declared them) at OFF_SPARAM + s * N_SPARAM, fixed
 # point (value * SPARAM_SCALE). The slot is carried in the strategy id (see
 # strategies/builtin_nb.py), so the parameters follow a player who changes seats.
-OFF_SPARAM = OFF_FEEL_SCRATCH + FEEL_BUF
+# Outside the search's worlds: a rollout policy is never a parametric strategy.
+OFF_SPARAM = OFF_SCOUNT + 2
 N_SPARAM = 32
 SPARAM_SCALE = 1000
 G_SIZE = OFF_SPARAM + MAX_PLAYERS * N_SPARAM

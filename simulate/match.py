@@ -19,12 +19,15 @@ from unosim.simulate import match_nb as M
 from unosim.simulate.aggregate import HIST_BINS
 from unosim.simulate.plugin_batch import match_batch_for
 from unosim.simulate.rules import Rules
-from unosim.simulate.runner import base_seed, game_template, use_workers
+from unosim.simulate.runner import base_seed, batch_size, game_template, use_workers
 from unosim.strategies.registry import SeatStrategy
 
 MATCH_FIELDS = M.MATCH_FIELDS
 DEFAULT_MAX_ROUNDS = 1000
 DEFAULT_MATCH_BATCH = 1 << 12
+#: rounds a match takes, roughly (8 to 10 under winner_takes to 500): sizes batches of
+#: matches with a search seat (runner.batch_size)
+MATCH_ROUNDS_GUESS = 8
 
 #: per-match metric -> how to read it from the records (see ``match_values``)
 MATCH_METRICS = ("rounds", "turns", "winner_score", "score")
@@ -187,6 +190,7 @@ def run_matches(
         raise UnosimError(f"{len(seats)} strategies given for {rules['players']} players")
     check_match_rules(rules, max_rounds)
     workers = use_workers(workers)
+    batch = batch_size(seats, batch, workers, rounds=MATCH_ROUNDS_GUESS)
     template = game_template(rules, seats)
     key = base_seed(seed)
     agg = resume_from if resume_from is not None else MatchAggregate(players=rules["players"])

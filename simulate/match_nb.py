@@ -46,8 +46,10 @@ from unosim.simulate.layout import (
     HW,
     MAX_PLAYERS,
     N_SEATF,
+    N_SP,
     OFF_H,
     OFF_SEATF,
+    OFF_SP,
     OFF_STRAT,
     R_DEALER_ROTATION,
     R_PLAYERS,
@@ -107,6 +109,8 @@ def seat_players(G, T, off):
         G[OFF_STRAT + s] = T[OFF_STRAT + pl]
         for k in range(N_SEATF):
             G[OFF_SEATF + s * N_SEATF + k] = T[OFF_SEATF + pl * N_SEATF + k]
+        for k in range(N_SP):
+            G[OFF_SP + s * N_SP + k] = T[OFF_SP + pl * N_SP + k]
 
 
 try:  # the engine's own hand value (house rules such as zero_fifty adjust it)

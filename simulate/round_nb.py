@@ -88,7 +88,7 @@ from unosim.simulate.step_nb import (
     score_hands,
     wd4_is_legal,
 )
-from unosim.strategies.builtin_nb import choose_move
+from unosim.strategies.search_nb import choose_move  # every built-in, the search too
 
 
 @kernel

@@ -59,6 +59,7 @@ from unosim.simulate.layout import (
     OFF_H,
     OFF_MOVES,
     OFF_ORDER,
+    OFF_PUB,
     OFF_SEATF,
     OFF_WEIGHTS,
     PH_CHALLENGE,
@@ -71,6 +72,8 @@ from unosim.simulate.layout import (
     PH_SKIP,
     PH_TARGET,
     PH_TURN,
+    PUB_RANK,
+    PUB_WILD,
     R_COLOR_ROTATION,
     R_DECK_SIZE,
     R_DRAW_RULE,
@@ -263,6 +266,7 @@ def _draw_card(G, RNG, p):
     t = _take_random(G, RNG)
     _hand_add(G, p, t)
     G[hx(p, HC_LACKS)] = 0  # a card the table did not see: nothing is known to be lacking
+    G[OFF_PUB + p] = 0
     return t
 
 
@@ -349,6 +353,8 @@ def deal(G, RNG):
     for i in range(OFF_H, OFF_H + n_players * HW):
         G[i] = 0
     feel_reset(G)
+    for p in range(n_players):
+        G[OFF_PUB + p] = 0
     G[S_DIR] = 1
     G[S_WINNER] = -1
     G[S_ACTIVE] = n_players
@@ -603,6 +609,7 @@ def apply_move(G, RNG, move):
 def _decide(G, RNG, ph, p, move):
     """The moves that are not a card: pass, take, challenge, colour, target, give."""
     if ph == PH_DRAWN:
+        G[OFF_PUB + p] = 0  # it kept a playable card: its hand may hold anything
         _next_turn(G, p)  # keep the drawn card
     elif ph == PH_CHALLENGE:
         _challenge(G, RNG, p, move == MV_CHALLENGE)
@@ -681,6 +688,15 @@ def _seen_lacking(G, p):
     c = G[S_COLOUR]
     if G[hx(p, HC_COLOUR + c)] == 0:
         G[hx(p, HC_LACKS)] |= 1 << c
+    if G[R_DRAW_RULE] != 2:
+        # OFF_PUB, from what the table saw alone: it drew, so (unless it drew by
+        # choice) it held nothing playable; a drawn card it kept was not playable
+        # (draw_one_pass: it may have been, so nothing is inferred)
+        top = G[S_TOP]
+        pub = (1 << c) | (1 << PUB_WILD)
+        if top < WILD:
+            pub |= 1 << (PUB_RANK + top % N_RANKS)
+        G[OFF_PUB + p] |= pub
 
 
 @kernel_inline
@@ -691,6 +707,7 @@ def _play(G, RNG, p, move):
     if t == WILD_DRAW_FOUR:
         G[S_PREV_COLOUR] = G[S_COLOUR]
         G[S_BLUFF] = 0 if wd4_is_legal(G, p) else 1
+        G[OFF_PUB + p] |= 1 << G[S_COLOUR]  # the table infers it held none (unless a bluff)
     _hand_remove(G, p, t)
     nd = G[S_DISC_LEN]
     G[OFF_DISC + nd] = t
@@ -757,6 +774,9 @@ def _swap_rows(G, a, b):
     x = G[hx(a, HC_LACKS)]  # what the table knows goes with the hand
     G[hx(a, HC_LACKS)] = G[hx(b, HC_LACKS)]
     G[hx(b, HC_LACKS)] = x
+    x = G[OFF_PUB + a]
+    G[OFF_PUB + a] = G[OFF_PUB + b]
+    G[OFF_PUB + b] = x
 
 
 @kernel
@@ -802,6 +822,8 @@ def _give_chosen(G, RNG, p, t):
     _hand_add(G, giver, t)
     G[hx(p, HC_LACKS)] = 0  # each side got a card the table did not see
     G[hx(giver, HC_LACKS)] = 0
+    G[OFF_PUB + p] = 0
+    G[OFF_PUB + giver] = 0
     G[S_SWAPS] += 1
     _open_window(G, RNG)
 
@@ -966,6 +988,7 @@ def _take_back(G, offender):
     G[S_TOP] = G[OFF_DISC + nd - 1]
     G[S_COLOUR] = G[S_PREV_COLOUR]
     G[hx(offender, HC_SKIP_NEXT)] = 1
+    G[OFF_PUB + offender] = 0  # it holds a Wild Draw Four again
 
 
 @kernel

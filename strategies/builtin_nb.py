@@ -8,6 +8,9 @@ a legal move; for a wild it adds the colour (t + 64 * c).
 
 Ids ``PLUGIN_BASE`` and up are user plug-ins (strategies/plugins.py); they never
 reach ``choose_move``, whose plug-in-free path stays the cached, inlined one.
+The ``search`` strategy (id SEARCH) lives in strategies/search_nb.py, whose
+``choose_move`` is the engine's dispatch: ``_choose`` here knows only the
+strategies a search rollout may use, so the search never calls itself.
 """
 
 from __future__ import annotations
@@ -87,6 +90,7 @@ DEFENSIVE = 2
 OFFENSIVE = 3
 COLOUR_KEEPER = 4
 ATTACKER = 5
+SEARCH = 6  # dispatched by strategies/search_nb.choose_move, never by ``_choose``
 PLUGIN_BASE = 100  # plug-in k of a run has id PLUGIN_BASE + k
 # the parametric strategies (their parameters live in G, see layout.OFF_SPARAM): the
 # seat's id is KIND + SLOT_STRIDE * slot, slot = the parameter slot of the player

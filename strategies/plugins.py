@@ -40,6 +40,7 @@ from numba.core.dispatcher import Dispatcher
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.strategies import builtin_nb as B
+from unosim.strategies import search_nb as S
 from unosim.strategies.registry import SeatStrategy, plugin_functions, register_plugin
 
 #: the argument types a plug-in is compiled for: the game array and the generators
@@ -151,7 +152,7 @@ def chooser(fns: list[Any]) -> Any:
     key = tuple(id(f) for f in fns)
     if key in _CHOOSERS:
         return _CHOOSERS[key][1]
-    ns: dict[str, Any] = {"np": np, "builtin_move": B.builtin_move,
+    ns: dict[str, Any] = {"np": np, "builtin_move": S.builtin_move,
                           "OFF_STRAT": L.OFF_STRAT, "S_ACTOR": L.S_ACTOR}
     lines = ["def choose(G, rng):", "    sid = G[OFF_STRAT + G[S_ACTOR]]"]
     for k, f in enumerate(fns):
@@ -168,7 +169,7 @@ def chooser(fns: list[Any]) -> Any:
 def chooser_for(seats: list[SeatStrategy]) -> Any:
     """The compiled chooser of a table: ``choose_move`` when it has no plug-ins."""
     fns = plugin_functions(seats)
-    return chooser(fns) if fns else B.choose_move
+    return chooser(fns) if fns else S.choose_move
 
 
 def has_plugins(seats: list[SeatStrategy]) -> bool:

@@ -6,6 +6,8 @@ A seat's strategy is written ``NAME`` or ``NAME:key=value,...`` with keys
 probability, or ``informed`` by the cards seen) and ``forget`` (chance to forget
 calling UNO; defaults to the table's ``uno_forget_prob``). ``NAME`` is a built-in
 or a plug-in registered from a ``--strategy-file`` (strategies/plugins.py).
+``search`` also takes ``rollouts`` (per decision) and ``policy`` (the built-in
+that plays the rollouts), declared in ``SEARCH_PARAMS``.
 """
 
 from __future__ import annotations
@@ -88,6 +90,22 @@ BUILTINS: dict[str, tuple[int, str]] = {
         "`weighted` with the weights found by `unosim tune` (TUNE_RESULTS.md): one weight "
         "set heads-up, one for 3 or more players (the table size is public). Its "
         "parameters override single weights.",
+    ),
+    "search": (
+        B.SEARCH,
+        "Looks ahead with the engine itself (flat Monte Carlo): at each decision with a real "
+        "choice it deals the cards it has not seen at random to the other hands and the draw "
+        "pile (a player whose last draw showed it held no card of a colour or rank, or no "
+        "wild, gets none), plays each candidate move and rolls the round out with a rollout "
+        "policy, and plays the move that won most often. Dominated moves are pruned first "
+        "(voluntary draws, keeping a playable drawn card, a Wild while a coloured card fits, "
+        "naming a colour it does not hold). It maximises the chance to win the round, in "
+        "match mode too: under winner_takes the round's winner is the only one who scores. "
+        "Parameters: rollouts=N per decision (default 200) and policy=NAME, the built-in "
+        "that plays every seat in the rollouts (default random); infer=0 deals its worlds "
+        "without the inference from draws (to measure what it is worth); bluff and forget as for "
+        "every strategy; challenge=P or always challenges by chance, never (the default) or "
+        "informed leave it to the search, which assumes players do not bluff and so accepts.",
     ),
 }
 
@@ -197,6 +215,34 @@ def _numeric_param(name: str, key: str, raw: str) -> float:
         raise UnosimError(f"strategy {name}: {key} must be a whole number, got {raw}")
     return int(v) if spec.integer else v
 
+
+#: the search's own parameters: name -> (default, check and convert)
+SEARCH_DEFAULTS: dict[str, Any] = {"rollouts": 200, "policy": "random", "infer": 1}
+MAX_ROLLOUTS = 1_000_000
+
+
+def _search_param(key: str, raw: str) -> Any:
+    if key == "infer":
+        if raw not in ("0", "1"):
+            raise UnosimError(f"strategy search: infer must be 0 or 1, got {raw!r}")
+        return int(raw)
+    if key == "rollouts":
+        try:
+            v = int(float(raw))
+        except ValueError:
+            raise UnosimError(f"strategy search: rollouts must be a whole number, got {raw!r}"
+                              ) from None
+        if not 1 <= v <= MAX_ROLLOUTS or v != float(raw):
+            raise UnosimError(f"strategy search: rollouts must be a whole number within "
+                              f"1..{MAX_ROLLOUTS}, got {raw}")
+        return v
+    if raw not in BUILTINS or raw == "search" or raw in STRATEGY_PARAMS:
+        # a rollout world holds no parameter slots: the policy is a rule-based built-in
+        names = ", ".join(n for n in BUILTINS if n != "search" and n not in STRATEGY_PARAMS)
+        raise UnosimError(f"strategy search: policy must be one of {names}, got {raw!r}")
+    return raw
+
+
 #: the values ``challenge=`` takes besides a probability
 CHALLENGE_WORDS = {"never": 0.0, "always": 1.0}
 _PARAMS = {"bluff": L.SF_BLUFF, "challenge": L.SF_CHALLENGE, "forget": L.SF_UNO_FORGET}
@@ -205,7 +251,10 @@ PARAMS_HELP = (
     "0..1: bluff = chance to play a Wild Draw Four illegally (holding the current colour); "
     "challenge = never, always, a probability, or informed (challenge when the cards seen "
     "make it more likely than 1 in 5 that the player still held the colour); forget = "
-    "chance to forget calling UNO (default: the rule uno_forget_prob)."
+    "chance to forget calling UNO (default: the rule uno_forget_prob). search also takes "
+    "rollouts=N (rollouts per decision, default 200) and policy=NAME (the built-in that "
+    "plays its rollouts, default random) and infer=0|1 (use the inference from draws, "
+    "default 1)."
 )
 
 #: plug-ins registered in this process: name -> strategies.plugins.Plugin
@@ -220,6 +269,14 @@ class SeatStrategy:
     name: str
     params: dict[str, Any] = field(default_factory=dict)
     plugin: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def cost(self) -> int:
+        """Rollouts per decision (0 for a strategy that does not search): what
+        a game costs, for sizing batches so that progress stays visible."""
+        if self.name != "search" or self.plugin is not None:
+            return 0
+        return int(self.params.get("rollouts", SEARCH_DEFAULTS["rollouts"]))
 
     @property
     def sid(self) -> int:
@@ -263,11 +320,15 @@ def parse_strategy(text: str) -> SeatStrategy:
         if eq and key in {p.name for p in STRATEGY_PARAMS.get(name, ())}:
             params[key] = _numeric_param(name, key, raw)
             continue
+        if eq and name == "search" and key in SEARCH_DEFAULTS:
+            params[key] = _search_param(key, raw)
+            continue
         if not eq or key not in _PARAMS:
             own = "".join(f"{p.name}=X, " for p in STRATEGY_PARAMS.get(name, ()))
             raise UnosimError(
                 f"strategy {name}: bad parameter {part!r} (use {own}bluff=P, "
-                "challenge=P|never|always|informed, forget=P with P in 0..1)"
+                "challenge=P|never|always|informed, forget=P with P in 0..1"
+                + ("; rollouts=N, policy=NAME, infer=0|1" if name == "search" else "") + ")"
             )
         if key == "challenge" and raw.lower() == "informed":
             params[key] = "informed"
@@ -330,6 +391,10 @@ def seat_template(template: np.ndarray, seats: list[SeatStrategy], uno_forget_pr
         G[base + L.SF_INFORMED] = 1 if informed else 0
         if s is not None and s.name in STRATEGY_PARAMS:
             _lower_params(G, p, s, int(template[L.R_PLAYERS]))
+        sp = {**SEARCH_DEFAULTS, **(s.params if s and s.name == "search" else {})}
+        G[L.OFF_SP + p * L.N_SP + L.SP_ROLLOUTS] = sp["rollouts"]
+        G[L.OFF_SP + p * L.N_SP + L.SP_POLICY] = BUILTINS[sp["policy"]][0]
+        G[L.OFF_SP + p * L.N_SP + L.SP_INFER] = sp["infer"]
     return G
 
 

@@ -151,3 +151,14 @@ def test_grids_on_dask_equal_this_machine(client):
     for ta, tb in zip(a.totals, b.totals, strict=True):
         assert (ta.deals, ta.wins, ta.wins_sq, ta.diff, ta.diff_sq) == (
             tb.deals, tb.wins, tb.wins_sq, tb.diff, tb.diff_sq)
+
+
+def test_dask_search_equals_local(client):
+    """The search seat's worlds come from the game's own generator: the same
+    totals on Dask workers as in one local thread."""
+    rules = resolve([], [("players", 3)])
+    seats = [parse_strategy(s) for s in ("search:rollouts=6", "random", "offensive")]
+    d = run_dask(rules, seats, 300, seed=5, client=client, task_games=70)
+    loc = run(rules, seats, 300, seed=5, workers=1)
+    assert d.agg.games == 300
+    assert d.agg.same_as(loc.agg)

@@ -34,6 +34,8 @@ STRATS = [
     "adaptive:cards=3,points=80,challenge=informed",
     "gang-up:cards=4,bluff=0.5",
     "tuned:forget=0.1",
+    "search:rollouts=4,bluff=0.3,forget=0.1",
+    "search:rollouts=3,policy=attacker,challenge=informed",
 ]
 
 

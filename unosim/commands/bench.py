@@ -7,7 +7,9 @@ JIT compile time with a cold and a warm cache, the time from command start to
 the first simulated game, and peak memory of whole runs of two sizes (flat
 memory is the point: runs keep totals, not games). Each rate is the median of
 ``repeat`` runs, one-core and all-core runs alternated, and the JSON keeps every
-run.
+run. A separate section measures the ``search`` strategy (one search seat,
+rollouts=200, against random, on one core): games, searched decisions and
+rollouts per second, and the time per searched decision.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ TARGETS = {
     "start_to_first_game_s": 1.0,
 }
 VARIANTS = ("official", "stacking", "seven-o", "jump-in")
+SEARCH_ROLLOUTS = 200
+SEARCH_TARGET_GAMES_PER_SEC = 50  # 4 players, one search seat at rollouts=200 (issue 13)
 PLAYERS = (2, 4, 6)
 
 _FIRST_GAME = (
@@ -89,6 +93,40 @@ def _paired_rates(variant: str, players: int, games: int, cores: int,
     return ones, alls, same
 
 
+def search_rates(players: int, games: int, rollouts: int = SEARCH_ROLLOUTS) -> dict[str, Any]:
+    """One ``search:rollouts=N`` seat against random seats, ``games`` rounds played
+    one after another on one core (``search_nb.play_counted``, which counts the
+    searched decisions and the rollouts)."""
+    import numpy as np
+
+    from unosim.simulate import layout as L
+    from unosim.simulate.rules import resolve
+    from unosim.simulate.runner import base_seed, game_template
+    from unosim.strategies.registry import parse_strategy
+    from unosim.strategies.search_nb import play_counted
+
+    rules = resolve([], [("players", players)])
+    seats = [parse_strategy(f"search:rollouts={rollouts}")] + [
+        parse_strategy("random")] * (players - 1)
+    template = game_template(rules, seats)
+    G = np.empty(L.G_SIZE, np.int64)
+    RNG = np.zeros(8, np.uint64)
+    play_counted(template, base_seed(1), 0, 1, G, RNG)  # compile or load
+    t0 = time.perf_counter()
+    decisions, rollouts_done = play_counted(template, base_seed(1), 0, games, G, RNG)
+    secs = time.perf_counter() - t0
+    return {
+        "players": players,
+        "rollouts": rollouts,
+        "games": games,
+        "games_per_sec_1_core": games / secs,
+        "decisions_per_sec": decisions / secs,
+        "rollouts_per_sec": rollouts_done / secs,
+        "searched_decisions_per_game": decisions / games,
+        "ms_per_decision": 1000 * secs / max(1, decisions),
+    }
+
+
 def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
               memory_games: int | None = None, repeat: int = 3) -> dict[str, Any]:
     from unosim.simulate.runner import max_workers, warm_up
@@ -126,6 +164,9 @@ def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
     report["games_per_sec_all_cores"] = head["games_per_sec_all_cores"]
     report["speedup"] = head["speedup"]
     report["identical_results"] = all(r["identical_results"] for r in rows)
+    search_games = max(20, min(200, games // 2500))
+    report["search"] = [search_rates(p, search_games) for p in (2, 4)]
+    report["search_target_games_per_sec"] = SEARCH_TARGET_GAMES_PER_SEC
     if memory_games:
         small = min(1_000_000, memory_games)
         report["peak_rss_mb"] = {}
@@ -162,6 +203,15 @@ def render_bench(r: dict[str, Any], fmt: str) -> str:
     lines.append(f"  JIT load, warm cache         {r['compile_warm_s']:6.2f} s")
     lines.append(f"  command start to first game  {r['start_to_first_game_s']:6.2f} s "
                  f"(target under {t['start_to_first_game_s']} s)")
+    for s in r.get("search", []):
+        lines.append(f"  search:rollouts={s['rollouts']}, {s['players']} players (one search seat, "
+                     f"the others random), 1 core: {s['games_per_sec_1_core']:,.0f} games/s"
+                     + (f" (target {r['search_target_games_per_sec']})"
+                        if s["players"] == 4 else ""))
+        lines.append(f"    {s['decisions_per_sec']:,.0f} searched decisions/s "
+                     f"({s['ms_per_decision']:.2f} ms each, "
+                     f"{s['searched_decisions_per_game']:.1f} per game), "
+                     f"{s['rollouts_per_sec']:,.0f} rollouts/s")
     for n, m in r.get("peak_rss_mb", {}).items():
         lines.append(f"  peak memory, unosim run --games {int(n):,}: {m['peak_rss_mb']:.0f} MB "
                      f"({m['wall_s']:.0f} s)")

@@ -52,6 +52,9 @@ from unosim.simulate.cards import N_RANKS, POINTS, WILD, WILD_DRAW_FOUR
 GAME_COL = {name: i for i, name in enumerate(L.GAME_FIELDS)}
 #: numeric strategy parameters drawn for seats
 PARAM_VALUES = (0.0, 0.25, 0.5, 1.0)
+#: compiled games per table when a seat searches (``--games`` otherwise)
+SEARCH_BATCH_GAMES = 24
+SEARCH_MATCHES = 4  # whole matches per table with a search seat (8 otherwise)
 
 
 class CheckFailure(AssertionError):
@@ -130,6 +133,8 @@ def random_seats(rnd: random.Random, players: int) -> list[str]:
             if rnd.random() < 0.3:
                 v = rnd.uniform(q.lo, q.hi)
                 params.append(f"{q.name}={round(v) if q.integer else round(v, 3)}")
+        if name == "search":  # a small budget: selfcheck is about legality
+            params.append(f"rollouts={rnd.randint(1, 4)}")
         out.append(name + (":" + ",".join(params) if params else ""))
     return out
 
@@ -357,6 +362,11 @@ def check_combo(combo: Combo, seed: int, py_games: int, batch_games: int,
 
     rules = combo.rules
     seats = [parse_strategy(s) for s in combo.seats]
+    searching = any(s.cost for s in seats)
+    if searching:
+        # a table with a search seat plays each of its decisions rollouts times over:
+        # fewer games, or a seven-rounds table that runs to the turn cap passes for a hang
+        batch_games = min(batch_games, SEARCH_BATCH_GAMES)
     rec = play_records(rules, seats, seed, 0, batch_games, chunks=1)
     check_records(rec, rules)
     cov.batch_games += batch_games
@@ -379,7 +389,7 @@ def check_combo(combo: Combo, seed: int, py_games: int, batch_games: int,
     if not np.array_equal(part, rec[tail:]):
         g = tail + int(np.nonzero((part != rec[tail:]).any(1))[0][0])
         raise CheckFailure(f"game {g}: records depend on where the batch starts")
-    cov.matches += check_matches(rules, seats, seed)
+    cov.matches += check_matches(rules, seats, seed, n=SEARCH_MATCHES if searching else 8)
 
 
 def check_matches(rules: Any, seats: list[Any], seed: int, n: int = 8,

@@ -1,0 +1,499 @@
+"""The ``search`` strategy: flat Monte Carlo over sampled worlds, compiled.
+
+At a decision with more than one candidate move, the seat samples worlds that
+agree with what it has seen (``_sample_world``), plays each candidate in each
+world and rolls the round out with a rollout policy (a non-search built-in, for
+every seat), through the same step contract as the real game; it plays the
+candidate that won the most rollouts.
+
+Where it sits. The search must call the play loop, and the play loop must call
+the search: a call-graph cycle, which Numba compiles badly. So the arrows are
+one way: ``builtin_nb._choose`` knows only the non-search built-ins and is what
+rollouts call; this module imports it and ``step_nb``, and its ``choose_move``
+(the dispatch ``round_nb.play_round`` calls) sends the search id here and every
+other id to ``_choose``. Strategies may import the step kernels (builtin_nb does)
+and the step kernels import no strategy, so this makes no import circle.
+
+What it reads (the observation; nothing else, which tests/test_search.py checks
+by changing the hidden cards): its own hand; the discard pile since the last
+reshuffle; every hand size, place and stage; the draw pile's size; the public
+inference ``OFF_PUB`` (never ``HC_LACKS``, which is set from the hand itself);
+the top card, colour, direction, pending penalty and the rules. The unseen cards
+(the deck less its hand and the discard pile) are dealt at random into the
+opponents' hands, keeping their sizes, and the draw pile. Inference from draws:
+a seat whose last draw turn showed it held no card of a colour, of a rank or no
+wild (OFF_PUB, which assumes a player draws only without a playable card) is
+dealt its hand from the cards it may hold first, then the others and the pile
+get the rest (exact for one opponent, close for several; a seat that cannot
+be dealt under its constraints gets any cards).
+
+Pruning, before searching (DESIGN.md, "What a quick flat Monte Carlo prototype
+measured": with few rollouts per move, noise otherwise picks dominated moves):
+no voluntary draw while a card can be played; a playable drawn card is played;
+no plain Wild while a non-wild card fits; a wild names only colours the seat
+holds (any colour when it holds none); no bluffed Wild Draw Four unless the
+seat's ``bluff`` chance fires; no challenge of a Wild Draw Four whose player
+the table infers held none of the replaced colour (OFF_PUB: the engine infers
+it from the play itself, assuming players do not bluff, so the search does not
+challenge unless ``challenge=P`` makes it challenge by chance); a jump-in is
+always taken (deciding it would need the other candidates' hidden cards). A
+decision with one candidate left is not searched.
+
+No allocation: the worlds, generators, candidates and unseen cards live in the
+scratch tail of the game array (layout.OFF_W0 ..), which every batch makes once
+per thread. Randomness: one draw from the game's strategy stream (stream 1) seeds
+the worlds' generators, so a decision depends on the game's seed alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from unosim.simulate.cards import N_RANKS, N_TYPES, POINTS, WILD, WILD_DRAW_FOUR
+from unosim.simulate.jit import kernel, kernel_inline
+from unosim.simulate.layout import (
+    HC_COLOUR,
+    HC_LACKS,
+    HC_PLACE,
+    HC_POINTS,
+    HC_SIZE,
+    HC_STAGE,
+    HW,
+    MAX_PLAYERS,
+    MV_ACCEPT,
+    MV_CHALLENGE,
+    MV_COLOUR,
+    MV_DRAW,
+    MV_PASS,
+    MV_PLAY_END,
+    N_SP,
+    OFF_CAND,
+    OFF_DECK,
+    OFF_DISC,
+    OFF_DRAW,
+    OFF_FEEL_MODE,
+    OFF_H,
+    OFF_MOVES,
+    OFF_POOL,
+    OFF_PUB,
+    OFF_SCORE,
+    OFF_SCOUNT,
+    OFF_SP,
+    OFF_STRAT,
+    OFF_W,
+    OFF_W0,
+    OFF_WRNG,
+    PH_CHALLENGE,
+    PH_COLOUR,
+    PH_DRAWN,
+    PH_GIVE,
+    PH_JUMP,
+    PH_OVER,
+    PH_PENALTY,
+    PH_TURN,
+    PUB_RANK,
+    PUB_WILD,
+    R_COLOR_ROTATION,
+    R_DECK_SIZE,
+    R_PLAYERS,
+    R_SEVEN_ROUNDS,
+    R_TURN_CAP,
+    S_ACTOR,
+    S_BLUFF,
+    S_DISC_LEN,
+    S_DRAW_LEN,
+    S_DRAWN,
+    S_EFF_SEAT,
+    S_GIVE,
+    S_LAST,
+    S_PEND_KIND,
+    S_PHASE,
+    S_PREV_COLOUR,
+    S_TURNS,
+    S_WINNER,
+    SF_BLUFF,
+    SF_CHALLENGE,
+    SP_INFER,
+    SP_POLICY,
+    SP_ROLLOUTS,
+)
+from unosim.simulate.rng_nb import chance, next_u64, rand_below, seed_game, splitmix64
+from unosim.simulate.step_nb import (
+    apply_move,
+    cap_round,
+    deal,
+    hx,
+    legal_moves,
+    seat_param,
+    wd4_is_legal,
+)
+from unosim.strategies.builtin_nb import SEARCH, _choose, most_held_colour
+
+_POINTS = POINTS
+#: rollout turns after the decision before a rollout is scored by the lead in cards
+#: (an official round takes some 40 turns; a seven_rounds one many hundreds)
+HORIZON = 300
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@kernel_inline
+def choose_move(G, rng):
+    """The strategy of the seat to act picks a legal move: the search for the
+    search id, a non-search built-in (builtin_nb) otherwise."""
+    sid = G[OFF_STRAT + G[S_ACTOR]]
+    if sid == SEARCH:
+        return search_move(G, rng)
+    return _choose(sid, G, rng)
+
+
+@kernel
+def builtin_move(sid, G, rng):
+    """``builtin_nb.builtin_move`` that also knows the search (plug-in tables)."""
+    if sid == SEARCH:
+        return search_move(G, rng)
+    return _choose(sid, G, rng)
+
+
+# ------------------------------------------------------------------ candidates
+
+
+@kernel_inline
+def _add(G, k, m):
+    G[OFF_CAND + k] = m
+    return k + 1
+
+
+@kernel
+def _add_play(G, k, p, t):
+    """Candidates for playing type ``t``: a coloured card once; a wild once per
+    colour ``p`` holds (every colour if it holds none; once when the colour is
+    set by ``color_rotation``)."""
+    if t < WILD:
+        return _add(G, k, t)
+    if G[R_COLOR_ROTATION] != 0 and (t == WILD or t == WILD_DRAW_FOUR):
+        return _add(G, k, t)
+    held = False
+    for c in range(4):
+        if G[hx(p, HC_COLOUR + c)] > 0:
+            k = _add(G, k, t + 64 * c)
+            held = True
+    if not held:
+        for c in range(4):
+            k = _add(G, k, t + 64 * c)
+    return k
+
+
+@kernel
+def candidates(G, rng):
+    """Write the moves worth searching to G[OFF_CAND ..]; return how many."""
+    ph = G[S_PHASE]
+    p = G[S_ACTOR]
+    n = legal_moves(G)
+    k = 0
+    if ph == PH_TURN or ph == PH_PENALTY:
+        bluff_ok = chance(rng, 1, seat_param(G, p, SF_BLUFF))
+        coloured = False
+        for i in range(n):
+            if G[OFF_MOVES + i] < WILD:
+                coloured = True
+        for i in range(n):
+            m = G[OFF_MOVES + i]
+            if m >= MV_PLAY_END:
+                if ph == PH_PENALTY:
+                    k = _add(G, k, m)  # take the penalty
+                continue
+            if m == WILD and coloured and ph == PH_TURN:
+                continue
+            if m == WILD_DRAW_FOUR and not bluff_ok and not wd4_is_legal(G, p):
+                continue
+            k = _add_play(G, k, p, m)
+        if k == 0:
+            k = _add(G, k, MV_DRAW)
+        return k
+    if ph == PH_DRAWN:
+        t = G[S_DRAWN]
+        if t == WILD_DRAW_FOUR and not wd4_is_legal(G, p):
+            if not chance(rng, 1, seat_param(G, p, SF_BLUFF)):
+                return _add(G, k, MV_PASS)
+        return _add_play(G, k, p, t)
+    if ph == PH_COLOUR:
+        for c in range(4):
+            if G[hx(p, HC_COLOUR + c)] > 0:
+                k = _add(G, k, MV_COLOUR + c)
+        if k == 0:
+            for c in range(4):
+                k = _add(G, k, MV_COLOUR + c)
+        return k
+    if ph == PH_CHALLENGE:
+        th = seat_param(G, p, SF_CHALLENGE)
+        if th > 0:  # challenge=P or always: by chance, as every strategy
+            return _add(G, k, MV_CHALLENGE if chance(rng, 1, th) else MV_ACCEPT)
+        if G[OFF_PUB + G[S_LAST]] & (1 << G[S_PREV_COLOUR]):
+            # the table infers (assuming no bluff) that it held none of the colour: in
+            # every world a challenge fails and costs 2 more cards
+            return _add(G, k, MV_ACCEPT)
+    if ph == PH_JUMP:
+        t = G[OFF_MOVES]
+        if t < WILD:
+            return _add(G, k, t)
+        if t < MV_PLAY_END:
+            return _add(G, k, t + 64 * most_held_colour(G, p, rng))
+        return _add(G, k, t)
+    # challenge, skip pass-on, swap or trade target, card to give: every legal move
+    for i in range(n):
+        k = _add(G, k, G[OFF_MOVES + i])
+    return k
+
+
+# ------------------------------------------------------------------ worlds
+
+
+@kernel_inline
+def _forbidden(pub, t):
+    """Whether OFF_PUB bits ``pub`` say the seat holds no card of type ``t``."""
+    if pub == 0:
+        return False
+    if t < WILD:
+        return (pub >> (t // N_RANKS)) & 1 != 0 or (pub >> (PUB_RANK + t % N_RANKS)) & 1 != 0
+    return (t == WILD or t == WILD_DRAW_FOUR) and (pub >> PUB_WILD) & 1 != 0
+
+
+@kernel
+def _unseen_pool(G, p):
+    """List the cards ``p`` has not seen (the deck less its hand and the discard
+    pile) at G[OFF_POOL ..]; return how many."""
+    # count per type in the first N_TYPES pool slots, then expand in place from the end
+    base = OFF_POOL
+    for t in range(N_TYPES):
+        G[OFF_SCORE + t] = 0  # OFF_SCORE is free until the rollouts start
+    for i in range(G[R_DECK_SIZE]):
+        G[OFF_SCORE + G[OFF_DECK + i]] += 1
+    for i in range(G[S_DISC_LEN]):
+        G[OFF_SCORE + G[OFF_DISC + i]] -= 1
+    m = 0
+    for t in range(N_TYPES):
+        c = G[OFF_SCORE + t] - G[hx(p, t)]
+        for _ in range(c):
+            G[base + m] = t
+            m += 1
+    return m
+
+
+@kernel_inline
+def _give_card(W, q, t):
+    W[hx(q, t)] += 1
+    W[hx(q, HC_COLOUR + t // N_RANKS)] += 1
+    W[hx(q, HC_SIZE)] += 1
+    W[hx(q, HC_POINTS)] += _POINTS[t]
+
+
+@kernel
+def _deal_hand(G, W, R, q, pos, m, pub):
+    """Deal seat ``q``'s hand in world ``W`` from the pool G[OFF_POOL + pos ..
+    OFF_POOL + m], avoiding the types ``pub`` rules out while any is left;
+    the dealt cards are moved to the front. Returns the new ``pos``."""
+    h = W[hx(q, HC_SIZE)]
+    for t in range(N_TYPES):
+        W[hx(q, t)] = 0
+    for c in range(5):
+        W[hx(q, HC_COLOUR + c)] = 0
+    W[hx(q, HC_SIZE)] = 0
+    W[hx(q, HC_POINTS)] = 0
+    for _ in range(h):
+        if pos >= m:
+            break
+        allowed = 0
+        if pub != 0:
+            for i in range(pos, m):
+                if not _forbidden(pub, G[OFF_POOL + i]):
+                    allowed += 1
+        if allowed == 0:
+            j = pos + rand_below(R, 0, m - pos)
+        else:
+            r = rand_below(R, 0, allowed)
+            j = pos
+            for i in range(pos, m):
+                if not _forbidden(pub, G[OFF_POOL + i]):
+                    if r == 0:
+                        j = i
+                        break
+                    r -= 1
+        t = G[OFF_POOL + j]
+        G[OFF_POOL + j] = G[OFF_POOL + pos]
+        G[OFF_POOL + pos] = t
+        pos += 1
+        _give_card(W, q, t)
+    return pos
+
+
+@kernel
+def _copy_world(G, src, dst, n_players):
+    """Copy a world (state, rules, seats, hands, piles, inference) ``src`` -> ``dst``
+    (offsets into G); the deck is copied once per decision."""
+    for i in range(OFF_H + n_players * HW):
+        G[dst + i] = G[src + i]
+    for i in range(G[src + S_DRAW_LEN]):
+        G[dst + OFF_DRAW + i] = G[src + OFF_DRAW + i]
+    for i in range(G[src + S_DISC_LEN]):
+        G[dst + OFF_DISC + i] = G[src + OFF_DISC + i]
+    for i in range(MAX_PLAYERS):
+        G[dst + OFF_PUB + i] = G[src + OFF_PUB + i]
+
+
+@kernel
+def _sample_world(G, W, R, p, m):
+    """Write into ``W`` (already holding the game's public part, from
+    ``_copy_world``) a world consistent with what ``p`` has seen: the unseen cards
+    G[OFF_POOL .. + m] dealt to the opponents (those with an inference first) and
+    the draw pile."""
+    n = G[R_PLAYERS]
+    infer = G[OFF_SP + p * N_SP + SP_INFER] != 0
+    pos = 0
+    for rnd in range(2):  # constrained seats first
+        for j in range(1, n):
+            q = (p + j) % n
+            pub = G[OFF_PUB + q] if infer else 0
+            if (pub != 0) == (rnd == 0):
+                pos = _deal_hand(G, W, R, q, pos, m, pub)
+    d = W[S_DRAW_LEN]
+    for i in range(d):
+        W[OFF_DRAW + i] = G[OFF_POOL + pos + i] if pos + i < m else 0
+    for q in range(n):
+        # the public colours, for attacker rollouts
+        W[hx(q, HC_LACKS)] = G[OFF_PUB + q] & 15 if infer else 0
+    if W[S_PEND_KIND] == 4 or W[S_PHASE] == PH_CHALLENGE:
+        off = W[S_LAST]
+        W[S_BLUFF] = 1 if W[hx(off, HC_COLOUR + W[S_PREV_COLOUR])] > 0 else 0
+    if W[S_PHASE] == PH_GIVE and W[S_EFF_SEAT] != p:
+        # the trading player's card is hidden: one of its cards in this world
+        giver = W[S_EFF_SEAT]
+        r = rand_below(R, 0, max(1, W[hx(giver, HC_SIZE)]))
+        for t in range(N_TYPES):
+            r -= W[hx(giver, t)]
+            if r < 0:
+                W[S_GIVE] = t
+                break
+    if W[S_PHASE] != PH_DRAWN:
+        W[S_DRAWN] = 0
+
+
+@kernel
+def _apply(W, R, m):
+    apply_move(W, R, m)
+
+
+@kernel
+def _distance(W, q):
+    """Cards ``q`` still has to play to win if it never drew again (RULES.md 9b)."""
+    d = W[hx(q, HC_SIZE)]
+    if W[R_SEVEN_ROUNDS] != 0:
+        k = W[hx(q, HC_STAGE)]
+        d += k * (k - 1) // 2
+    return d
+
+
+@kernel
+def _lead(W, p, placing):
+    """A rollout cut at the horizon, scored by the lead in cards: 1 if ``p`` is
+    the sole leader (``placing``: the seats still playing that are further away)."""
+    dp = _distance(W, p)
+    ahead = 0
+    for q in range(W[R_PLAYERS]):
+        if q != p and W[hx(q, HC_PLACE)] == 0:
+            dq = _distance(W, q)
+            if placing:
+                ahead += 1 if dq > dp else 0
+            elif dq <= dp:
+                return 0
+    return ahead if placing else 1
+
+
+@kernel
+def _rollout(W, R, move, p, placing):
+    """Play ``move`` in world ``W``, then the rollout policy to the first seat
+    out: 1 if ``p`` went out first, else 0. With ``placing`` (elimination, once
+    the round has its winner) play to the end: the number of seats ``p``
+    finished ahead of. A rollout still going HORIZON turns after the decision
+    (very long rounds: seven_rounds, big hands) is scored by the lead in cards
+    instead; one that reaches the turn cap scores 0."""
+    _apply(W, R, move)
+    cap = W[R_TURN_CAP]
+    limit = min(cap, W[S_TURNS] + HORIZON)
+    while W[S_PHASE] != PH_OVER and (placing or W[S_WINNER] < 0):
+        if W[S_TURNS] >= limit:
+            if limit < cap:
+                return _lead(W, p, placing)
+            break
+        _apply(W, R, _choose(W[OFF_STRAT + W[S_ACTOR]], W, R))
+    if placing:
+        place = W[hx(p, HC_PLACE)]
+        return W[R_PLAYERS] - place if place > 0 else 0
+    return 1 if W[S_WINNER] == p else 0
+
+
+@kernel
+def search_move(G, rng):
+    """The search's move for the seat to act (see the module's docstring)."""
+    p = G[S_ACTOR]
+    k = candidates(G, rng)
+    if k == 1:
+        return G[OFF_CAND]
+    n = G[R_PLAYERS]
+    rollouts = G[OFF_SP + p * N_SP + SP_ROLLOUTS]
+    policy = G[OFF_SP + p * N_SP + SP_POLICY]
+    worlds = max(1, rollouts // k)
+    placing = G[S_WINNER] >= 0  # elimination goes on after the first seat out
+    W0 = G[OFF_W0:OFF_W]
+    W = G[OFF_W:OFF_WRNG]
+    R = G[OFF_WRNG:OFF_WRNG + 8].view(np.uint64)
+    SAVE = G[OFF_WRNG + 8:OFF_WRNG + 16].view(np.uint64)
+    x = next_u64(rng, 1)
+    for i in range(8):
+        x = x + _GOLDEN
+        R[i] = splitmix64(x)
+    _copy_world(G, 0, OFF_W0, n)
+    for i in range(G[R_DECK_SIZE]):
+        W0[OFF_DECK + i] = G[OFF_DECK + i]
+        W[OFF_DECK + i] = G[OFF_DECK + i]
+    for q in range(MAX_PLAYERS):
+        W0[OFF_STRAT + q] = policy
+    W0[OFF_FEEL_MODE] = 0  # rollouts take no game-feel samples (RULES.md 9b is for
+    W[OFF_FEEL_MODE] = 0  # the real round); _copy_world leaves these words alone
+    m = _unseen_pool(G, p)
+    for i in range(k):
+        G[OFF_SCORE + i] = 0
+    for _ in range(worlds):
+        _sample_world(G, W0, R, p, m)
+        for i in range(8):
+            SAVE[i] = R[i]
+        for i in range(k):
+            _copy_world(G, OFF_W0, OFF_W, n)
+            for j in range(8):
+                R[j] = SAVE[j]  # common random numbers: every candidate sees the same future
+            G[OFF_SCORE + i] += _rollout(W, R, G[OFF_CAND + i], p, placing)
+    G[OFF_SCOUNT] += 1
+    G[OFF_SCOUNT + 1] += worlds * k
+    best = 0
+    for i in range(1, k):
+        if G[OFF_SCORE + i] > G[OFF_SCORE + best]:
+            best = i
+    return G[OFF_CAND + best]
+
+
+@kernel
+def play_counted(template, base_seed, start, n, G, RNG):
+    """Play rounds ``start .. start + n`` one after another on ``G`` (as
+    round_nb.play_round does) and return (searched decisions, rollouts) summed
+    over them: what ``unosim bench`` reports for the search."""
+    for k in range(G.shape[0]):
+        G[k] = template[k]
+    for g in range(start, start + n):
+        seed_game(base_seed, g, RNG)
+        deal(G, RNG)
+        cap = G[R_TURN_CAP]
+        while G[S_PHASE] != PH_OVER:
+            if G[S_TURNS] >= cap:
+                cap_round(G)
+                break
+            _apply(G, RNG, choose_move(G, RNG))
+    return G[OFF_SCOUNT], G[OFF_SCOUNT + 1]
