@@ -609,8 +609,9 @@ def apply_move(G, RNG, move):
 def _decide(G, RNG, ph, p, move):
     """The moves that are not a card: pass, take, challenge, colour, target, give."""
     if ph == PH_DRAWN:
-        G[OFF_PUB + p] = 0  # it kept a playable card: its hand may hold anything
-        _next_turn(G, p)  # keep the drawn card
+        # keep the drawn card: to the table this looks like a draw that did not play,
+        # so what it inferred (_seen_lacking) stands
+        _next_turn(G, p)
     elif ph == PH_CHALLENGE:
         _challenge(G, RNG, p, move == MV_CHALLENGE)
     elif ph == PH_PENALTY:
@@ -683,15 +684,16 @@ def _draw_turn(G, RNG, p):
 
 @kernel_inline
 def _seen_lacking(G, p):
-    """A draw turn that ends with no card of the current colour in hand tells the
-    table that ``p`` lacks that colour (HC_LACKS, cleared when ``p`` gets a card)."""
-    c = G[S_COLOUR]
-    if G[hx(p, HC_COLOUR + c)] == 0:
-        G[hx(p, HC_LACKS)] |= 1 << c
+    """What a draw turn tells the table, from what it saw alone (never from the hand:
+    a strategy may read these bits, DESIGN.md): ``p`` drew, so (unless it drew by
+    choice) it held nothing playable, and a drawn card it did not play was not playable
+    (unless it kept a playable one, which looks the same). HC_LACKS gets the current
+    colour, OFF_PUB the colour, the top card's rank and the wilds; both are cleared
+    when ``p`` gets a card the table did not see. Under draw_one_pass a drawn card is
+    never played at once, so it may be of the colour: nothing is inferred."""
     if G[R_DRAW_RULE] != 2:
-        # OFF_PUB, from what the table saw alone: it drew, so (unless it drew by
-        # choice) it held nothing playable; a drawn card it kept was not playable
-        # (draw_one_pass: it may have been, so nothing is inferred)
+        c = G[S_COLOUR]
+        G[hx(p, HC_LACKS)] |= 1 << c
         top = G[S_TOP]
         pub = (1 << c) | (1 << PUB_WILD)
         if top < WILD:
