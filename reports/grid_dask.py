@@ -67,29 +67,16 @@ def compare_range(payloads: list[tuple[dict[str, Any], list[str], list[dict[str,
 def skill_range(rule_values: list[dict[str, Any]], strategy: str,
                 plugins: list[dict[str, Any]], seed: int, lo: int, hi: int) -> list[Any]:
     """On a worker: deals ``lo .. hi`` of ``unosim skill`` in every variant (its totals)."""
-    import numpy as np
-
-    from unosim.reports.skill import BLOCK, merge_totals, play_block, tables_for
-    from unosim.simulate import layout as L
+    from unosim.reports.skill import play_here
     from unosim.simulate.checkpoint import load_plugin_seats
     from unosim.simulate.rules import resolve
-    from unosim.simulate.runner import base_seed
     from unosim.strategies.registry import parse_strategy
 
     if plugins:
         load_plugin_seats(plugins, "on this worker: every worker needs the same file at the "
                           "same path")
     variants = [VariantSpec("", resolve([], list(v.items())), []) for v in rule_values]
-    p, tables = tables_for(variants, parse_strategy(strategy), seed)
-    out = np.zeros((min(BLOCK, hi - lo), L.N_G), np.int32)
-    totals = None
-    for a in range(lo, hi, BLOCK):
-        part = play_block(tables, p, base_seed(seed), a, min(hi, a + BLOCK), 8, out)
-        if totals is None:
-            totals = part
-        else:
-            merge_totals(totals, part)
-    return totals  # type: ignore[return-value]
+    return play_here(variants, parse_strategy(strategy), lo, hi, seed, None)[0]
 
 
 @dataclass

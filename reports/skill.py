@@ -72,16 +72,21 @@ def lineup(strategy: SeatStrategy, players: int, seat: int) -> list[SeatStrategy
     return seats
 
 
+def players_of(variants: list[Any]) -> int:
+    """The one player count of ``variants`` (skill compares variants at one count)."""
+    players = {int(v.rules["players"]) for v in variants}
+    if len(players) != 1:
+        raise UnosimError("skill compares variants at one player count; these set "
+                          f"{', '.join(str(p) for p in sorted(players))}: add --players N")
+    return players.pop()
+
+
 def tables_for(variants: list[Any], strategy: SeatStrategy, seed: int) -> tuple[int, list[Any]]:
     """(players, per variant the P lineups as (game template, batch kernel))."""
     from unosim.simulate.plugin_batch import batch_for
     from unosim.simulate.runner import game_template
 
-    players = {int(v.rules["players"]) for v in variants}
-    if len(players) != 1:
-        raise UnosimError("skill compares variants at one player count; these set "
-                          f"{', '.join(str(p) for p in sorted(players))}: add --players N")
-    p = players.pop()
+    p = players_of(variants)
     tables = []
     for v in variants:
         row = []
@@ -144,31 +149,40 @@ def run_skill(
     (``variants``: objects with ``name`` and ``rules``), block by block, on this
     machine or through ``runner`` (``grid_dask.DaskRunner``). A stop
     (``KeyboardInterrupt`` from ``on_batch``) keeps every finished block."""
+    deals = max(1, -(-games // players_of(variants)))
+    if runner is not None:  # the workers build the tables
+        totals, partial, workers, elapsed = runner.skill(variants, strategy, deals, seed,
+                                                         on_batch)
+    else:
+        totals, partial, workers, elapsed = play_here(variants, strategy, 0, deals, seed,
+                                                      workers, on_batch, block)
+    return SkillResult([v.name for v in variants], [v.rules for v in variants], strategy,
+                       seed, games, deals, totals, elapsed, workers, partial)
+
+
+def play_here(variants: list[Any], strategy: SeatStrategy, first: int, last: int,
+              seed: int, workers: int | None, on_batch: Callable[[int], None] | None = None,
+              block: int = BLOCK) -> tuple[list[SkillTotals], bool, int, float]:
+    """Deals ``first .. last`` of ``run_skill`` on this machine (or on one Dask worker):
+    (totals, partial, workers, seconds)."""
     from unosim.simulate.runner import base_seed, use_workers
 
     p, tables = tables_for(variants, strategy, seed)
-    deals = max(1, -(-games // p))
-    if runner is not None:
-        totals, partial, workers, elapsed = runner.skill(variants, strategy, deals, seed,
-                                                         on_batch)
-        return SkillResult([v.name for v in variants], [v.rules for v in variants], strategy,
-                           seed, games, deals, totals, elapsed, workers, partial)
     workers = use_workers(workers)
     key = base_seed(seed)
     totals = [SkillTotals(p) for _ in variants]
-    out = np.zeros((min(block, deals), L.N_G), np.int32)
+    out = np.zeros((min(block, last - first), L.N_G), np.int32)
     t0 = time.perf_counter()
     partial = False
     try:
-        for lo in range(0, deals, block):
-            merge_totals(totals, play_block(tables, p, key, lo, min(deals, lo + block),
+        for lo in range(first, last, block):
+            merge_totals(totals, play_block(tables, p, key, lo, min(last, lo + block),
                                             workers * 8, out, on_batch))
     except KeyboardInterrupt:
         partial = True
     if totals[0].deals == 0 and partial:
         raise KeyboardInterrupt
-    return SkillResult([v.name for v in variants], [v.rules for v in variants], strategy,
-                       seed, games, deals, totals, time.perf_counter() - t0, workers, partial)
+    return totals, partial, workers, time.perf_counter() - t0
 
 
 def skill_stats(t: SkillTotals) -> dict[str, Any]:
