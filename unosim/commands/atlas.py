@@ -55,9 +55,12 @@ def atlas(players: str, games_text: str, strategy: str, seed: int | None,
         rules = opt.resolve_rules((name,), (), n)
         return VariantSpec(name, rules, opt.seats_for(n, "random", ()))
 
-    per_count = games * len(presets) * (2 if strat is not None else 1)
-    total = sum(per_count + (max(1, -(-games // n)) * n - games) * len(presets)
-                * (strat is not None) for n in counts)
+    def planned(n: int) -> int:
+        """A preset's games at n players: the comparison's, then the skill deals in
+        every seat."""
+        return games + (-(-games // n) * n if strat is not None else 0)
+
+    total = sum(planned(n) * len(presets) for n in counts)
     runner = _dask_runner(scheduler) if backend == "dask" else None
     result = with_progress(opt.show_progress(progress), total,
                            lambda cb: run_atlas(presets, counts, games, seed, make, strat,
