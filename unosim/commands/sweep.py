@@ -58,14 +58,17 @@ def sweep_dims(rule: tuple[str, ...], players: str | None) -> tuple[list[Any], d
 
     dims: list[Dim] = []
     fixed: dict[str, Any] = {}
-    given = [*(r for r in rule), *([f"players={players}"] if players is not None else [])]
-    for item in given:
+    given = []
+    for item in rule:
         key, eq, text = item.partition("=")
-        key = key.strip()
         if not eq:
             raise UnosimError(f"--rule expects KEY=VALUES, got {item!r}")
-        if key == "players" and item in rule:
+        if key.strip() == "players":
             raise UnosimError("sweep the player count with --players VALUES, not --rule")
+        given.append((key.strip(), text))
+    if players is not None:
+        given.append(("players", players))
+    for key, text in given:
         if key in fixed or any(d.key == key for d in dims):
             raise UnosimError(f"{key} is given twice")
         values = parse_values(key, text)
