@@ -162,9 +162,18 @@ SP_ROLLOUTS = 0
 SP_POLICY = 1  # built-in id of the rollout policy
 SP_INFER = 2  # 1: deal worlds under the inference from draws (OFF_PUB); 0: ignore it
 N_SP = 3
+# ---- parameters of the parametric strategies (weighted, tuned, adaptive, gang-up):
+# slot s (the template seat that declared them) at OFF_SPARAM + s * N_SPARAM, fixed
+# point (value * SPARAM_SCALE). The slot is carried in the strategy id (see
+# strategies/builtin_nb.py), so the parameters follow a player who changes seats.
+# Inside a search world (below G_CORE), so a parametric rollout policy reads them there
+# (a search seat's own slot holds its policy's parameters).
+OFF_SPARAM = OFF_SP + MAX_PLAYERS * N_SP
+N_SPARAM = 32
+SPARAM_SCALE = 1000
 # per-seat game-feel accumulators (RULES.md 9b): seat p, column c at
 # OFF_FEEL + p * N_FEELF + c, updated when buffered samples are folded (feel_nb.py)
-OFF_FEEL = OFF_SP + MAX_PLAYERS * N_SP
+OFF_FEEL = OFF_SPARAM + MAX_PLAYERS * N_SPARAM
 FE_DEF_SUM = 0  # sum over samples of d_p - m
 FE_DEF_MAX = 1  # largest d_p - m
 FE_BEHIND = 2  # samples with d_p > m
@@ -188,15 +197,7 @@ OFF_CAND = OFF_WRNG + 16  # candidate moves ...
 OFF_SCORE = OFF_CAND + 96  # ... and the rollouts each won
 OFF_POOL = OFF_SCORE + 96  # the cards the deciding seat has not seen
 OFF_SCOUNT = OFF_POOL + MAX_DECK  # searched decisions, rollouts (counters for bench)
-# ---- parameters of the parametric strategies (weighted, tuned, adaptive, gang-up):
-# slot s (the template seat that declared them) at OFF_SPARAM + s * N_SPARAM, fixed
-# point (value * SPARAM_SCALE). The slot is carried in the strategy id (see
-# strategies/builtin_nb.py), so the parameters follow a player who changes seats.
-# Outside the search's worlds: a rollout policy is never a parametric strategy.
-OFF_SPARAM = OFF_SCOUNT + 2
-N_SPARAM = 32
-SPARAM_SCALE = 1000
-G_SIZE = OFF_SPARAM + MAX_PLAYERS * N_SPARAM
+G_SIZE = OFF_SCOUNT + 2
 
 # ---- phases: whose decision is pending ----
 PH_TURN = 0  # play a card or draw

@@ -236,9 +236,9 @@ def _search_param(key: str, raw: str) -> Any:
             raise UnosimError(f"strategy search: rollouts must be a whole number within "
                               f"1..{MAX_ROLLOUTS}, got {raw}")
         return v
-    if raw not in BUILTINS or raw == "search" or raw in STRATEGY_PARAMS:
-        # a rollout world holds no parameter slots: the policy is a rule-based built-in
-        names = ", ".join(n for n in BUILTINS if n != "search" and n not in STRATEGY_PARAMS)
+    if raw not in BUILTINS or raw == "search":
+        # any built-in but the search itself (a parametric one plays with its defaults)
+        names = ", ".join(n for n in BUILTINS if n != "search")
         raise UnosimError(f"strategy search: policy must be one of {names}, got {raw!r}")
     return raw
 
@@ -393,7 +393,13 @@ def seat_template(template: np.ndarray, seats: list[SeatStrategy], uno_forget_pr
             _lower_params(G, p, s, int(template[L.R_PLAYERS]))
         sp = {**SEARCH_DEFAULTS, **(s.params if s and s.name == "search" else {})}
         G[L.OFF_SP + p * L.N_SP + L.SP_ROLLOUTS] = sp["rollouts"]
-        G[L.OFF_SP + p * L.N_SP + L.SP_POLICY] = BUILTINS[sp["policy"]][0]
+        policy = BUILTINS[sp["policy"]][0]
+        if s is not None and s.name == "search" and sp["policy"] in STRATEGY_PARAMS:
+            # the search seat's own slot (it has no parameters of its own) holds its
+            # policy's defaults; the id carries the slot, as for any parametric seat
+            _lower_params(G, p, SeatStrategy(sp["policy"]), int(template[L.R_PLAYERS]))
+            policy += B.SLOT_STRIDE * p
+        G[L.OFF_SP + p * L.N_SP + L.SP_POLICY] = policy
         G[L.OFF_SP + p * L.N_SP + L.SP_INFER] = sp["infer"]
     return G
 

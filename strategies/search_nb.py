@@ -67,6 +67,7 @@ from unosim.simulate.layout import (
     MV_PASS,
     MV_PLAY_END,
     N_SP,
+    N_SPARAM,
     OFF_CAND,
     OFF_DECK,
     OFF_DISC,
@@ -79,6 +80,7 @@ from unosim.simulate.layout import (
     OFF_SCORE,
     OFF_SCOUNT,
     OFF_SP,
+    OFF_SPARAM,
     OFF_STRAT,
     OFF_W,
     OFF_W0,
@@ -455,6 +457,8 @@ def search_move(G, rng):
     for i in range(G[R_DECK_SIZE]):
         W0[OFF_DECK + i] = G[OFF_DECK + i]
         W[OFF_DECK + i] = G[OFF_DECK + i]
+    for i in range(OFF_SPARAM, OFF_SPARAM + MAX_PLAYERS * N_SPARAM):
+        W[i] = G[i]  # a parametric rollout policy reads its parameters in the world
     for q in range(MAX_PLAYERS):
         W0[OFF_STRAT + q] = policy
     W0[OFF_FEEL_MODE] = 0  # rollouts take no game-feel samples (RULES.md 9b is for

@@ -90,41 +90,52 @@ PHASE_TABLES = [
 ]
 
 
+def _play_twinned(spec, variants, players, games, rnd, seen, came) -> int:
+    """Play ``games`` rounds with one ``spec`` seat against random; at each of its
+    decisions a twin with other hidden cards must give the same move and generator
+    state. Returns the decisions checked."""
+    rules = resolve(variants, [("players", players)])
+    searched = 0
+    for game in range(games):
+        seat = game % players
+        seats = [parse_strategy("random")] * players
+        seats[seat] = parse_strategy(spec)
+        G = game_template(rules, seats)
+        RNG = np.zeros(8, np.uint64)
+        seed_game(base_seed(1), game, RNG)
+        deal(G, RNG)
+        while G[L.S_PHASE] != L.PH_OVER:
+            if G[L.S_TURNS] >= rules["turn_cap"]:
+                cap_round(G)
+                break
+            if G[L.S_ACTOR] == seat:
+                ph = int(G[L.S_PHASE])
+                G2, R2 = twin(G, RNG, rnd)
+                before = int(G[L.OFF_SCOUNT])
+                m = int(S.choose_move(G, RNG))
+                came.add(ph)
+                seen[ph] = seen.get(ph, 0) + int(G[L.OFF_SCOUNT]) - before
+                m2 = int(S.choose_move(G2, R2))
+                assert m == m2, (variants, game, ph)
+                assert list(RNG[4:]) == list(R2[4:])
+                assert is_legal(G, m)
+                searched += 1
+                apply_move(G, RNG, m)
+            else:
+                apply_move(G, RNG, S.choose_move(G, RNG))
+    return searched
+
+
 def test_search_never_peeks_in_any_phase():
     rnd = random.Random(13)
     seen: dict[int, int] = {}  # searched decisions per phase
     came: set[int] = set()
     searched = 0
     for variants, players in PHASE_TABLES:
-        rules = resolve(variants, [("players", players)])
         busy = variants in (["skip-deflect"], ["stacking"])
-        for game in range(12 if busy else 6 if players == 2 else 4):
-            seat = game % players
-            seats = [parse_strategy("random")] * players
-            seats[seat] = parse_strategy("search:rollouts=6")
-            G = game_template(rules, seats)
-            RNG = np.zeros(8, np.uint64)
-            seed_game(base_seed(1), game, RNG)
-            deal(G, RNG)
-            while G[L.S_PHASE] != L.PH_OVER:
-                if G[L.S_TURNS] >= rules["turn_cap"]:
-                    cap_round(G)
-                    break
-                if G[L.S_ACTOR] == seat:
-                    ph = int(G[L.S_PHASE])
-                    G2, R2 = twin(G, RNG, rnd)
-                    before = int(G[L.OFF_SCOUNT])
-                    m = int(S.choose_move(G, RNG))
-                    came.add(ph)
-                    seen[ph] = seen.get(ph, 0) + int(G[L.OFF_SCOUNT]) - before
-                    m2 = int(S.choose_move(G2, R2))
-                    assert m == m2, (variants, game, ph)
-                    assert list(RNG[4:]) == list(R2[4:])
-                    assert is_legal(G, m)
-                    searched += 1
-                    apply_move(G, RNG, m)
-                else:
-                    apply_move(G, RNG, S.choose_move(G, RNG))
+        games = 12 if busy else 6 if players == 2 else 4
+        searched += _play_twinned("search:rollouts=6", variants, players, games, rnd, seen,
+                                  came)
     # every decision phase of RULES.md section 7 came up, and those with real choices
     # were searched (a jump-in is always taken; a challenge of a player the table infers
     # held none of the colour is pruned)
@@ -134,6 +145,16 @@ def test_search_never_peeks_in_any_phase():
         assert seen.get(ph, 0) > 0, (ph, seen)
 
     assert searched > 200
+
+
+def test_search_with_a_parametric_policy_never_peeks():
+    """The rollout policy tuned reads its weights in the worlds: still no peeking."""
+    rnd = random.Random(14)
+    seen: dict[int, int] = {}
+    came: set[int] = set()
+    searched = sum(_play_twinned("search:rollouts=6,policy=tuned", v, n, 2, rnd, seen, came)
+                   for v, n in PHASE_TABLES)
+    assert searched > 50 and sum(seen.values()) > 20
 
 
 def test_search_never_peeks_at_a_first_wild_colour():
@@ -262,6 +283,7 @@ def test_search_parameters_are_checked_and_labelled():
     s = parse_strategy("search:rollouts=50,policy=offensive,bluff=0.1")
     assert s.cost == 50 and s.label() == "search:bluff=0.1,policy=offensive,rollouts=50"
     assert parse_strategy("search").cost == 200 and parse_strategy("random").cost == 0
+    assert parse_strategy("search:policy=tuned").label() == "search:policy=tuned"
     for bad in ("search:rollouts=0", "search:rollouts=2.5", "search:policy=search",
                 "search:infer=2", "search:policy=nobody", "random:rollouts=5"):
         with pytest.raises(UnosimError):
@@ -272,7 +294,7 @@ def test_search_parameters_are_checked_and_labelled():
 def test_search_results_do_not_depend_on_threads_or_batches(variants):
     rules = resolve(variants, [("players", 3)])
     seats = [parse_strategy("random"), parse_strategy("search:rollouts=8"),
-             parse_strategy("offensive")]
+             parse_strategy("search:rollouts=4,policy=tuned")]
     a = play_records(rules, seats, 11, 0, 60, chunks=1)
     b = play_records(rules, seats, 11, 0, 60, chunks=7)
     c = np.concatenate([play_records(rules, seats, 11, 0, 25, chunks=2),
@@ -318,3 +340,30 @@ def test_infer_0_deals_worlds_without_the_inference():
         coloured += sum(int(W0[hx(1, L.HC_COLOUR + c)]) for c in range(4))
         assert W0[hx(1, L.HC_LACKS)] == 0
     assert coloured > 0
+
+
+def test_a_parametric_policy_plays_the_rollouts_with_its_own_weights():
+    """policy=tuned: the search seat's parameter slot holds tuned's weights for the
+    table size, the policy id carries that slot, and a rollout world gets the slots
+    (a step in a world reads nothing beyond it)."""
+    from unosim.strategies import builtin_nb as B
+    from unosim.strategies.registry import STRATEGY_PARAMS, tuned_weights
+
+    for players in (2, 4):
+        rules = resolve([], [("players", players)])
+        seats = [parse_strategy("random")] * players
+        seats[1] = parse_strategy("search:policy=tuned")
+        G = game_template(rules, seats)
+        assert G[L.OFF_SP + L.N_SP + L.SP_POLICY] == B.TUNED + B.SLOT_STRIDE * 1
+        w = tuned_weights(players)
+        for q in STRATEGY_PARAMS["tuned"]:
+            got = G[L.OFF_SPARAM + L.N_SPARAM + q.slot]
+            assert got == int(round(w[q.name] * L.SPARAM_SCALE)), q.name
+    assert L.OFF_SPARAM + L.MAX_PLAYERS * L.N_SPARAM <= L.G_CORE
+    # the same deals with a different policy give different games: the policy is used
+    rules = resolve([], [("players", 2)])
+    a = play_records(rules, [parse_strategy("search:rollouts=20,policy=tuned"),
+                             parse_strategy("random")], 5, 0, 40)
+    b = play_records(rules, [parse_strategy("search:rollouts=20"),
+                             parse_strategy("random")], 5, 0, 40)
+    assert not np.array_equal(a, b)
