@@ -104,8 +104,8 @@ BUILTINS: dict[str, tuple[int, str]] = {
         "Parameters: rollouts=N per decision (default 200) and policy=NAME, the built-in "
         "that plays every seat in the rollouts (default random; any built-in but search, a "
         "parametric one with its defaults: policy=tuned is the strongest measured); "
-        "infer=0 deals its worlds "
-        "without the inference from draws (to measure what it is worth); bluff and forget as for "
+        "infer=0 deals its worlds without the inference from draws (to measure what it is "
+        "worth); bluff and forget as for "
         "every strategy; challenge=P or always challenges by chance, never (the default) or "
         "informed leave it to the search, which assumes players do not bluff and so accepts.",
     ),

@@ -129,7 +129,13 @@ from unosim.simulate.step_nb import (
     seat_param,
     wd4_is_legal,
 )
-from unosim.strategies.builtin_nb import SEARCH, _choose, most_held_colour
+from unosim.strategies.builtin_nb import (
+    PARAM_SID,
+    SEARCH,
+    SLOT_STRIDE,
+    _choose,
+    most_held_colour,
+)
 
 _POINTS = POINTS
 #: rollout turns after the decision before a rollout is scored by the lead in cards
@@ -457,8 +463,10 @@ def search_move(G, rng):
     for i in range(G[R_DECK_SIZE]):
         W0[OFF_DECK + i] = G[OFF_DECK + i]
         W[OFF_DECK + i] = G[OFF_DECK + i]
-    for i in range(OFF_SPARAM, OFF_SPARAM + MAX_PLAYERS * N_SPARAM):
-        W[i] = G[i]  # a parametric rollout policy reads its parameters in the world
+    if policy >= PARAM_SID:  # a parametric policy reads its parameter slot in the world
+        base = OFF_SPARAM + (policy // SLOT_STRIDE) * N_SPARAM
+        for i in range(base, base + N_SPARAM):
+            W[i] = G[i]
     for q in range(MAX_PLAYERS):
         W0[OFF_STRAT + q] = policy
     W0[OFF_FEEL_MODE] = 0  # rollouts take no game-feel samples (RULES.md 9b is for
