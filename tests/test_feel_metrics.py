@@ -129,6 +129,34 @@ def test_compiled_matches_the_definitions(n):
             agree(compiled(s, w, seven=1), want)  # the general sampling path
 
 
+def _tie_heavy_round(rng: random.Random, n: int, length: int) -> tuple[list[list[int]], int]:
+    """Distances of 2 or 3 only, held for runs of samples: long runs of ties for
+    the lead, sole leads that come back after them, both across the 64-sample
+    blocks the vector fold works in and across the buffer's folds."""
+    out = []
+    d = [3] * n
+    while len(out) < length:
+        d = [rng.choice((2, 3)) for _ in range(n)]
+        out.extend(list(d) for _ in range(rng.choice((1, 1, 2, 5, 30, 70))))
+    out = out[:length]
+    w = rng.randrange(n)
+    last = list(out[-1])
+    last[w] = 0
+    out.append(last)
+    return out, w
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_compiled_matches_the_definitions_through_long_ties(n):
+    rng = random.Random(100 + n)
+    for length in (63, 64, 65, 127, 128, 129, 200, 767, 768, 769, 1600):
+        for _ in range(4):
+            s, w = _tie_heavy_round(rng, n, length)
+            want = feel_metrics(s, w)
+            agree(compiled(s, w), want)
+            agree(compiled(s, w, seven=1), want)  # the general sampling path
+
+
 # ------------------------------------------------------------ where samples fall
 
 
