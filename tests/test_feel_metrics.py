@@ -101,6 +101,20 @@ def test_tie_for_the_lead_gives_gap_zero():
     assert f["leader_gap"] == pytest.approx((0 + 4) / 2)
 
 
+def _won(rng: random.Random, out: list[list[int]], final: list[int]) -> tuple[list[list[int]], int]:
+    """``out`` and a last sample: ``final`` with a random winner gone out."""
+    w = rng.randrange(len(final))
+    last = list(final)
+    last[w] = 0
+    return out + [last], w
+
+
+def _agrees_on_both_paths(s: list[list[int]], w: int) -> None:
+    want = feel_metrics(s, w)
+    agree(compiled(s, w), want)
+    agree(compiled(s, w, seven=1), want)  # the general sampling path
+
+
 def _random_round(rng: random.Random, n: int, length: int) -> tuple[list[list[int]], int]:
     d = [rng.randint(1, 9) for _ in range(n)]
     out = []
@@ -111,11 +125,7 @@ def _random_round(rng: random.Random, n: int, length: int) -> tuple[list[list[in
         if rng.random() < 0.05:
             a, b = rng.sample(range(n), 2)
             d[a], d[b] = d[b], d[a]
-    w = rng.randrange(n)
-    last = list(d)
-    last[w] = 0
-    out.append(last)
-    return out, w
+    return _won(rng, out, d)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 7, 10])
@@ -123,27 +133,19 @@ def test_compiled_matches_the_definitions(n):
     rng = random.Random(n)
     for length in (1, 2, 5, 40, 300, 770, 2000):  # past the buffer: folded in parts
         for _ in range(3):
-            s, w = _random_round(rng, n, length)
-            want = feel_metrics(s, w)
-            agree(compiled(s, w), want)
-            agree(compiled(s, w, seven=1), want)  # the general sampling path
+            _agrees_on_both_paths(*_random_round(rng, n, length))
 
 
 def _tie_heavy_round(rng: random.Random, n: int, length: int) -> tuple[list[list[int]], int]:
     """Distances of 2 or 3 only, held for runs of samples: long runs of ties for
-    the lead, sole leads that come back after them, both across the 64-sample
-    blocks the vector fold works in and across the buffer's folds."""
+    the lead and sole leads that come back after them, also across the buffer's
+    folds (layout.FEEL_BUF samples) and the vector loop's steps."""
     out = []
-    d = [3] * n
     while len(out) < length:
         d = [rng.choice((2, 3)) for _ in range(n)]
         out.extend(list(d) for _ in range(rng.choice((1, 1, 2, 5, 30, 70))))
     out = out[:length]
-    w = rng.randrange(n)
-    last = list(out[-1])
-    last[w] = 0
-    out.append(last)
-    return out, w
+    return _won(rng, out, out[-1])
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
@@ -151,10 +153,7 @@ def test_compiled_matches_the_definitions_through_long_ties(n):
     rng = random.Random(100 + n)
     for length in (63, 64, 65, 127, 128, 129, 200, 767, 768, 769, 1600):
         for _ in range(4):
-            s, w = _tie_heavy_round(rng, n, length)
-            want = feel_metrics(s, w)
-            agree(compiled(s, w), want)
-            agree(compiled(s, w, seven=1), want)  # the general sampling path
+            _agrees_on_both_paths(*_tie_heavy_round(rng, n, length))
 
 
 # ------------------------------------------------------------ where samples fall
