@@ -520,11 +520,17 @@ GU_CARDS = 0
 DANGER_CARDS = 2
 
 
+@kernel_inline
+def param_base(sid):
+    """Where the parameters of a parametric strategy's seat id start in G."""
+    return OFF_SPARAM + (sid // SLOT_STRIDE) * N_SPARAM
+
+
 @kernel
 def choose_param(sid, G, rng):
     """A parametric strategy (id KIND + SLOT_STRIDE * slot) picks a legal move."""
     kind = sid % SLOT_STRIDE
-    base = OFF_SPARAM + (sid // SLOT_STRIDE) * N_SPARAM
+    base = param_base(sid)
     ph = G[S_PHASE]
     p = G[S_ACTOR]
     if kind == WEIGHTED or kind == TUNED:

@@ -80,7 +80,6 @@ from unosim.simulate.layout import (
     OFF_SCORE,
     OFF_SCOUNT,
     OFF_SP,
-    OFF_SPARAM,
     OFF_STRAT,
     OFF_W,
     OFF_W0,
@@ -132,9 +131,9 @@ from unosim.simulate.step_nb import (
 from unosim.strategies.builtin_nb import (
     PARAM_SID,
     SEARCH,
-    SLOT_STRIDE,
     _choose,
     most_held_colour,
+    param_base,
 )
 
 _POINTS = POINTS
@@ -464,7 +463,7 @@ def search_move(G, rng):
         W0[OFF_DECK + i] = G[OFF_DECK + i]
         W[OFF_DECK + i] = G[OFF_DECK + i]
     if policy >= PARAM_SID:  # a parametric policy reads its parameter slot in the world
-        base = OFF_SPARAM + (policy // SLOT_STRIDE) * N_SPARAM
+        base = param_base(policy)
         for i in range(base, base + N_SPARAM):
             W[i] = G[i]
     for q in range(MAX_PLAYERS):
