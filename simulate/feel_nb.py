@@ -136,13 +136,16 @@ def _sample_any(G, b):
 def _fold_winner4(G, w):
     """``feel_fold`` for seat ``w`` alone at up to 4 players (one word a sample),
     the common case, run once per round, in two passes. The first has no state
-    carried from sample to sample but sums, so it runs on vector instructions
-    (several samples at once): smallest and second-smallest distance (each lane
-    tagged with its seat, so the smallest carries the leader), the winner's
-    deficit, the last sample the winner did not lead alone, the first sample
-    anyone was on one card, and each sample's sole leader (+ 1, or 0) written to
-    a scratch region. The second walks those leaders in order to count lead
-    changes. Same definitions as ``feel_fold``; tested equal."""
+    carried from sample to sample but sums, minima and maxima, so it runs on vector
+    instructions (several samples at once): smallest and second-smallest distance
+    (each lane tagged with its seat, so the smallest carries the leader), the
+    winner's deficit, the last sample the winner did not lead alone, the first
+    sample anyone was on one card, each seat's smallest distance, and each sample's
+    sole leader (+ 1, or 0) written to a scratch region. The buffer is padded to
+    whole vector steps with samples the winner leads alone by one card (their gap
+    is taken off again), so no sample is left to a slower scalar loop. The second
+    pass walks the leaders in order to count lead changes. Same definitions as
+    ``feel_fold``; tested equal."""
     n = G[R_PLAYERS]
     keep = 0
     fill = 0
@@ -150,8 +153,12 @@ def _fold_winner4(G, w):
         if q < n:
             keep |= 0xFFFF << (16 * q)
         else:
-            fill |= 0xFFFF << (16 * q)
+            fill |= 0x3FFF << (16 * q)
     cnt = G[S_FEEL_BUF]
+    steps = (cnt + 7) & ~7  # <= FEEL_BUF: the buffer is folded before it is full
+    pad = (0x3FFF3FFF3FFF3FFF - (1 << (16 * w))) & keep
+    for i in range(cnt, steps):
+        G[OFF_FEEL_BUF + i] = pad
     f = OFF_FEEL + w * N_FEELF
     sh = 16 * w
     w1 = w + 1
@@ -161,14 +168,20 @@ def _fold_winner4(G, w):
     behind = 0
     lastnot = 0  # 1 + the last buffered sample the winner did not lead alone
     first_uno = cnt  # the first buffered sample anyone had distance <= 1
-    w_one = 0  # the winner had distance <= 1 at some sample
-    rival = 0  # another seat had
-    for i in range(cnt):
+    lo_a = BIG  # each seat's smallest distance (tagged)
+    lo_b = BIG
+    lo_c = BIG
+    lo_d = BIG
+    for i in range(steps):
         x = (G[OFF_FEEL_BUF + i] & keep) | fill
-        a = (x & 0xFFFF) << 2
-        b = (((x >> 16) & 0xFFFF) << 2) | 1
-        c = (((x >> 32) & 0xFFFF) << 2) | 2
-        d = (((x >> 48) & 0xFFFF) << 2) | 3
+        a = (x << 2) & 0x3FFFC
+        b = ((x >> 14) & 0x3FFFC) | 1
+        c = ((x >> 30) & 0x3FFFC) | 2
+        d = ((x >> 46) & 0x3FFFC) | 3
+        lo_a = min(lo_a, a)
+        lo_b = min(lo_b, b)
+        lo_c = min(lo_c, c)
+        lo_d = min(lo_d, d)
         lo1 = min(a, b)
         lo2 = min(c, d)
         m1 = min(lo1, lo2)
@@ -176,23 +189,31 @@ def _fold_winner4(G, w):
         v1 = m1 >> 2
         v2 = m2 >> 2
         gap += v2 - v1
-        dw = (x >> sh) & 0xFFFF
-        dd = dw - v1
+        dd = ((x >> sh) & 0xFFFF) - v1
         dsum += dd
         dmax = max(dmax, dd)
-        behind += int(dd > 0)
-        lead = ((m1 & 3) + 1) * int(v2 > v1)
-        lastnot = max(lastnot, (i + 1) * int(lead != w1))
-        first_uno = min(first_uno, i + cnt * int(v1 > 1))
-        w_one |= int(dw <= 1)
-        rival |= int(int(a < 8) + int(b < 8) + int(c < 8) + int(d < 8) > int(dw <= 1))
+        behind += dd > 0
+        lead = (m1 & 3) + 1 if v2 > v1 else 0
+        lastnot = max(lastnot, i + 1 if lead != w1 else 0)  # max and min, not a
+        first_uno = min(first_uno, i if v1 <= 1 else cnt)  # select: these vectorize
         G[OFF_FEEL_SCRATCH + i] = lead
+    gap -= steps - cnt
     last_lead = G[S_FEEL_LEAD]
-    changes = G[S_FEEL_CHANGES]
-    for i in range(cnt):  # the sole leaders in order: lead changes
+    none_yet = last_lead == 0
+    moves = 0  # sole leaders unlike the last one: lead changes, plus the first ever
+    for i in range(cnt):
         lead = G[OFF_FEEL_SCRATCH + i]
-        changes += int(lead != 0) & int(last_lead != 0) & int(lead != last_lead)
+        moves += int(lead != 0) & int(lead != last_lead)
         last_lead = lead if lead != 0 else last_lead
+    changes = G[S_FEEL_CHANGES] + moves - int(none_yet and last_lead != 0)
+    w_one = 0  # the winner had distance <= 1 at some sample
+    rival = 0  # another seat had
+    for q in range(n):
+        if (lo_a if q == 0 else lo_b if q == 1 else lo_c if q == 2 else lo_d) < 8:
+            if q == w:
+                w_one = 1
+            else:
+                rival = 1
     t0 = G[S_FEEL_N] - cnt
     if lastnot > 0:
         G[S_FEEL_RUN] = t0 + lastnot
