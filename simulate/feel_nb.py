@@ -141,9 +141,10 @@ def _fold_winner4(G, w):
     (each lane tagged with its seat, so the smallest carries the leader), the
     winner's deficit, the last sample the winner did not lead alone, the first
     sample anyone was on one card, each seat's smallest distance, and each sample's
-    sole leader (+ 1, or 0) written to a scratch region. The buffer is padded to
-    whole vector steps with samples the winner leads alone by one card (their gap
-    is taken off again), so no sample is left to a slower scalar loop. The second
+    sole leader (+ 1, or 0) written to a scratch region. The buffer is padded to a
+    multiple of 8 samples with samples the winner leads alone by one card (their
+    gap is taken off again), so the vector loop (4 samples a step as compiled for
+    AVX2 and AVX-512) leaves none to its slower scalar remainder. The second
     pass walks the leaders in order to count lead changes. Same definitions as
     ``feel_fold``; tested equal."""
     n = G[R_PLAYERS]
@@ -156,7 +157,7 @@ def _fold_winner4(G, w):
             fill |= 0x3FFF << (16 * q)
     cnt = G[S_FEEL_BUF]
     steps = (cnt + 7) & ~7  # <= FEEL_BUF: the buffer is folded before it is full
-    pad = (0x3FFF3FFF3FFF3FFF - (1 << (16 * w))) & keep
+    pad = 0x3FFF3FFF3FFF3FFF - (1 << (16 * w))  # the loop masks it like any sample
     for i in range(cnt, steps):
         G[OFF_FEEL_BUF + i] = pad
     f = OFF_FEEL + w * N_FEELF
