@@ -45,7 +45,7 @@ from unosim.simulate.layout import (
     R_PLAYERS,
     R_SEVEN_ROUNDS,
     S_CAPPED,
-    S_FEEL_BUF,
+    S_FEEL_AT,
     S_FEEL_CHANGES,
     S_FEEL_GAP,
     S_FEEL_LEAD,
@@ -53,31 +53,52 @@ from unosim.simulate.layout import (
     S_FEEL_PREV,
     S_FEEL_RUN,
     S_FEEL_UNO,
+    S_TURNS,
     S_WINNER,
 )
 
 BIG = 1 << 40
+# 16-bit lane masks as int64 (a literal above 2**63 - 1 would type as uint64)
+LANE_TOP = 0x8000800080008000 - (1 << 64)  # bit 15 of each lane
+LANE_NOT1 = 0xFFFEFFFEFFFEFFFE - (1 << 64)  # all but bit 0 of each lane
 
 
 @kernel
 def feel_reset(G):
     """Clear the per-seat accumulators (the S_FEEL_* scalars are cleared with the
-    state) and set the sampling mode: 0 off (R_FEEL_OFF), 1 one word of four hand
-    sizes (up to 4 players, no seven_rounds), 2 any table."""
+    state), put this turn's sample first in the buffer and set the sampling mode:
+    0 off (R_FEEL_OFF), 1 one word of four hand sizes (up to 4 players, no
+    seven_rounds), -1 any table (by its sign: one compare tells the three apart)."""
     for i in range(OFF_FEEL, OFF_FEEL + G[R_PLAYERS] * N_FEELF):
         G[i] = 0
+    G[S_FEEL_AT] = G[S_TURNS]
     if G[R_FEEL_OFF] != 0:
         G[OFF_FEEL_MODE] = 0
+        G[S_FEEL_AT] = 0  # nothing buffered
     elif G[R_PLAYERS] <= 4 and G[R_SEVEN_ROUNDS] == 0:
         G[OFF_FEEL_MODE] = 1
     else:
-        G[OFF_FEEL_MODE] = 2
+        G[OFF_FEEL_MODE] = -1
 
 
 @kernel
 def feel_stop(G):
-    """The winner went out: no more samples this round (elimination plays on)."""
-    G[OFF_FEEL_MODE] = 0
+    """The winner went out, and its sample was the last: no more samples this round.
+    Elimination plays on and the turns go on counting, so the counts are frozen:
+    S_FEEL_N becomes all the samples, S_FEEL_AT those still buffered."""
+    if G[OFF_FEEL_MODE] != 0:
+        cnt = G[S_TURNS] - G[S_FEEL_AT] + 1
+        G[S_FEEL_N] += cnt
+        G[S_FEEL_AT] = cnt
+        G[OFF_FEEL_MODE] = 0
+
+
+@kernel
+def feel_buffered(G):
+    """How many samples wait in the buffer (tests read the buffer with it)."""
+    if G[OFF_FEEL_MODE] != 0:
+        return G[S_TURNS] - G[S_FEEL_AT]
+    return G[S_FEEL_AT]
 
 
 @kernel
@@ -93,31 +114,46 @@ def distance(G, q):
 
 @kernel_inline
 def feel_sample(G):
-    """Buffer sample t = S_FEEL_N of the distances; nothing once the winner is out
-    (``feel_stop``: elimination plays on without samples) or when switched off
-    (R_FEEL_OFF). Up to 4 players without seven_rounds, one word of four hand sizes."""
+    """Buffer a sample of the distances now (the winner's going out; a turn's start
+    calls ``feel_sample_at`` with the turn count it already holds)."""
+    feel_sample_at(G, G[S_TURNS])
+
+
+@kernel_inline
+def feel_sample_at(G, turns):
+    """Buffer a sample of the distances at slot ``turns`` - S_FEEL_AT (``turns`` =
+    S_TURNS, before a turn moves it: the turn counter is the sample's index);
+    nothing once the winner is out (``feel_stop``: elimination plays on without
+    samples) or when switched off (R_FEEL_OFF). Up to 4 players without
+    seven_rounds, one word of four hand sizes."""
     mode = G[OFF_FEEL_MODE]
-    if mode == 0:
-        return
-    b = G[S_FEEL_BUF]
-    if mode == 1:
+    if mode > 0:
+        b = turns - G[S_FEEL_AT]
         h = OFF_H + HC_SIZE
-        G[OFF_FEEL_BUF + b] = (G[h] | (G[h + HW] << 16) | (G[h + 2 * HW] << 32)
-                               | (G[h + 3 * HW] << 48))
-        G[S_FEEL_N] += 1
-        G[S_FEEL_BUF] = b + 1
+        # an unsigned index: no wraparound test for negative ones (b >= 0)
+        G[np.uint64(OFF_FEEL_BUF + b)] = (G[h] | (G[h + HW] << 16)
+                                          | (G[h + 2 * HW] << 32) | (G[h + 3 * HW] << 48))
         if b + 2 > FEEL_BUF:
-            feel_fold(G, -1)
-        return
-    _sample_any(G, b)
+            _fold_full(G, b + 1)
+    elif mode < 0:
+        _sample_any(G, turns)
 
 
 @kernel
-def _sample_any(G, b):
+def _fold_full(G, cnt):
+    """The buffer is full (a long round): fold it for every seat and empty it."""
+    feel_fold(G, -1, G[S_FEEL_N], cnt)
+    G[S_FEEL_N] += cnt
+    G[S_FEEL_AT] += cnt
+
+
+@kernel
+def _sample_any(G, turns):
     """``feel_sample`` for any table: ceil(players / 4) words, distances with the
     seven_rounds refills still to come."""
     n = G[R_PLAYERS]
     wps = (n + 3) >> 2
+    b = turns - G[S_FEEL_AT]
     pos = OFF_FEEL_BUF + b * wps
     for w in range(wps):
         word = 0
@@ -126,27 +162,27 @@ def _sample_any(G, b):
             if q < n:
                 word |= distance(G, q) << (16 * j)
         G[pos + w] = word
-    G[S_FEEL_N] += 1
-    G[S_FEEL_BUF] = b + 1
     if (b + 2) * wps > FEEL_BUF:
-        feel_fold(G, -1)
+        _fold_full(G, b + 1)
 
 
 @kernel
-def _fold_winner4(G, w):
+def _fold_winner4(G, w, t0, cnt):
     """``feel_fold`` for seat ``w`` alone at up to 4 players (one word a sample),
     the common case, run once per round, in two passes. The first has no state
     carried from sample to sample but sums, minima and maxima, so it runs on vector
     instructions (several samples at once): smallest and second-smallest distance
     (each lane tagged with its seat, so the smallest carries the leader), the
     winner's deficit, the last sample the winner did not lead alone, the first
-    sample anyone was on one card, each seat's smallest distance, and each sample's
-    sole leader (+ 1, or 0) written to a scratch region. The buffer is padded to a
-    multiple of 8 samples with samples the winner leads alone by one card (their
-    gap is taken off again), so the vector loop (4 samples a step as compiled for
-    AVX2 and AVX-512) leaves none to its slower scalar remainder. The second
-    pass walks the leaders in order to count lead changes. Same definitions as
-    ``feel_fold``; tested equal."""
+    sample anyone was on one card, which seats were ever on one card, and each sample's
+    sole leader (bit 16 * seat, or 0) written to a scratch region. The buffer is
+    padded to a multiple of 8 samples with samples the winner leads alone by one
+    card (their gap is taken off again), so the vector loop (4 samples a step as
+    compiled for AVX2 and AVX-512) leaves none to its slower scalar remainder. The
+    second pass walks the leaders in order to count lead changes: a sole leader
+    unlike the last one adds its bit, so the count is the sum of the four 16-bit
+    lanes (an and-not and an add a sample, no compare). Same definitions as
+    ``feel_fold``; tested equal. ``t0``: samples folded before these ``cnt``."""
     n = G[R_PLAYERS]
     keep = 0
     fill = 0
@@ -155,34 +191,30 @@ def _fold_winner4(G, w):
             keep |= 0xFFFF << (16 * q)
         else:
             fill |= 0x3FFF << (16 * q)
-    cnt = G[S_FEEL_BUF]
     steps = (cnt + 7) & ~7  # <= FEEL_BUF: the buffer is folded before it is full
     pad = 0x3FFF3FFF3FFF3FFF - (1 << (16 * w))  # the loop masks it like any sample
     for i in range(cnt, steps):
         G[OFF_FEEL_BUF + i] = pad
     f = OFF_FEEL + w * N_FEELF
     sh = 16 * w
-    w1 = w + 1
+    wbit = 1 << sh
     gap = 0
     dsum = 0
     dmax = G[f + FE_DEF_MAX]
     behind = 0
     lastnot = 0  # 1 + the last buffered sample the winner did not lead alone
     first_uno = cnt  # the first buffered sample anyone had distance <= 1
-    lo_a = BIG  # each seat's smallest distance (tagged)
-    lo_b = BIG
-    lo_c = BIG
-    lo_d = BIG
+    never = LANE_TOP  # bit 15 of a seat's lane: never at distance <= 1 (cleared by one)
     for i in range(steps):
         x = (G[OFF_FEEL_BUF + i] & keep) | fill
-        a = (x << 2) & 0x3FFFC
-        b = ((x >> 14) & 0x3FFFC) | 1
-        c = ((x >> 30) & 0x3FFFC) | 2
-        d = ((x >> 46) & 0x3FFFC) | 3
-        lo_a = min(lo_a, a)
-        lo_b = min(lo_b, b)
-        lo_c = min(lo_c, c)
-        lo_d = min(lo_d, d)
+        y = (x << 2) | 0x0003000200010000  # each lane 4 d + seat (d < 0x4000: no spill)
+        a = y & 0xFFFF
+        b = (y >> 16) & 0xFFFF
+        c = (y >> 32) & 0xFFFF
+        d = (y >> 48) & 0xFFFF
+        # lanes are below 0x4000 (hand sizes, fill, padding), so adding 0x7FFF to a
+        # lane sets its bit 15 without a carry into the next, iff the lane is >= 2
+        never &= (x & LANE_NOT1) + 0x7FFF7FFF7FFF7FFF
         lo1 = min(a, b)
         lo2 = min(c, d)
         m1 = min(lo1, lo2)
@@ -194,34 +226,34 @@ def _fold_winner4(G, w):
         dsum += dd
         dmax = max(dmax, dd)
         behind += dd > 0
-        lead = (m1 & 3) + 1 if v2 > v1 else 0
-        lastnot = max(lastnot, i + 1 if lead != w1 else 0)  # max and min, not a
+        lead = 1 << ((m1 & 3) << 4) if v2 > v1 else 0
+        lastnot = max(lastnot, i + 1 if lead != wbit else 0)  # max and min, not a
         first_uno = min(first_uno, i if v1 <= 1 else cnt)  # select: these vectorize
         G[OFF_FEEL_SCRATCH + i] = lead
     gap -= steps - cnt
-    last_lead = G[S_FEEL_LEAD]
-    none_yet = last_lead == 0
-    moves = 0  # sole leaders unlike the last one: lead changes, plus the first ever
-    for i in range(cnt):
+    code = G[S_FEEL_LEAD]
+    last = 1 << (16 * code - 16) if code != 0 else 0
+    moves = 0  # sole leaders unlike the last one (lead changes, plus the first ever),
+    for i in range(cnt):  # a 16-bit lane a seat
         lead = G[OFF_FEEL_SCRATCH + i]
-        moves += int(lead != 0) & int(lead != last_lead)
-        last_lead = lead if lead != 0 else last_lead
-    changes = G[S_FEEL_CHANGES] + moves - int(none_yet and last_lead != 0)
+        moves += lead & ~last
+        last = lead if lead != 0 else last
+    moves = (moves & 0xFFFF) + ((moves >> 16) & 0xFFFF) + ((moves >> 32) & 0xFFFF) + (moves >> 48)
+    changes = G[S_FEEL_CHANGES] + moves - int(code == 0 and last != 0)
     w_one = 0  # the winner had distance <= 1 at some sample
     rival = 0  # another seat had
     for q in range(n):
-        if (lo_a if q == 0 else lo_b if q == 1 else lo_c if q == 2 else lo_d) < 8:
+        if (never >> (16 * q + 15)) & 1 == 0:
             if q == w:
                 w_one = 1
             else:
                 rival = 1
-    t0 = G[S_FEEL_N] - cnt
     if lastnot > 0:
         G[S_FEEL_RUN] = t0 + lastnot
-    elif G[S_FEEL_PREV] != w1:
+    elif G[S_FEEL_PREV] != w + 1:
         G[S_FEEL_RUN] = t0
     if cnt > 0:
-        G[S_FEEL_PREV] = G[OFF_FEEL_SCRATCH + cnt - 1]
+        G[S_FEEL_PREV] = _seat_of(G[OFF_FEEL_SCRATCH + cnt - 1])
     wuno = G[f + FE_UNO] | w_one | (4 * rival)
     if first_uno < cnt and G[S_FEEL_UNO] == 0:
         if ((G[OFF_FEEL_BUF + first_uno] >> sh) & 0xFFFF) <= 1:
@@ -231,21 +263,26 @@ def _fold_winner4(G, w):
     G[f + FE_DEF_MAX] = dmax
     G[f + FE_BEHIND] += behind
     G[f + FE_UNO] = wuno
-    G[S_FEEL_LEAD] = last_lead
+    G[S_FEEL_LEAD] = _seat_of(last)
     G[S_FEEL_CHANGES] = changes
     G[S_FEEL_GAP] += gap
-    G[S_FEEL_BUF] = 0
+
+
+@kernel_inline
+def _seat_of(bit):
+    """Seat + 1 of a leader bit 1 << (16 * seat); 0 for none."""
+    return int(bit != 0) + int(bit > 0xFFFF) + int(bit > 0xFFFFFFFF) + int(bit > 0xFFFFFFFFFFFF)
 
 
 @kernel
-def feel_fold(G, only):
+def feel_fold(G, only, t0, cnt):
     """Fold the buffered samples, oldest first, into the round's scalars and the
     per-seat accumulators (of seat ``only`` alone when ``only >= 0``: the winner,
-    at the round's end), and empty the buffer."""
+    at the round's end). ``t0``: samples folded before these ``cnt``; the caller
+    empties the buffer."""
     n = G[R_PLAYERS]
     wps = (n + 3) >> 2
-    cnt = G[S_FEEL_BUF]
-    t = G[S_FEEL_N] - cnt
+    t = t0
     last_lead = G[S_FEEL_LEAD]
     prev = G[S_FEEL_PREV]
     run = G[S_FEEL_RUN]
@@ -298,18 +335,20 @@ def feel_fold(G, only):
     G[S_FEEL_CHANGES] = changes
     G[S_FEEL_GAP] = gap
     G[S_FEEL_UNO] = uno
-    G[S_FEEL_BUF] = 0
 
 
 @kernel
 def feel_finish(G):
-    """At the round's end: fold what is still buffered, for the winner only (a
-    capped round reports no feel metrics and is skipped)."""
-    if G[S_WINNER] >= 0 and G[S_CAPPED] == 0 and G[S_FEEL_BUF] > 0:
+    """At the round's end: fold what is still buffered, for the winner only, and
+    empty the buffer (a capped round reports no feel metrics and is skipped)."""
+    cnt = G[S_FEEL_AT]  # after feel_stop: the samples still buffered
+    if G[S_WINNER] >= 0 and G[S_CAPPED] == 0 and G[OFF_FEEL_MODE] == 0 and cnt > 0:
+        t0 = G[S_FEEL_N] - cnt
         if G[R_PLAYERS] <= 4:
-            _fold_winner4(G, G[S_WINNER])
+            _fold_winner4(G, G[S_WINNER], t0, cnt)
         else:
-            feel_fold(G, G[S_WINNER])
+            feel_fold(G, G[S_WINNER], t0, cnt)
+        G[S_FEEL_AT] = 0
 
 
 @kernel
@@ -417,7 +456,12 @@ def feel_of_distances(D, winner, out, seven=0):
     for t in range(D.shape[0]):
         for q in range(D.shape[1]):
             G[OFF_H + q * HW + HC_SIZE] = D[t, q]
-        feel_sample(G)
+        if t + 1 < D.shape[0]:
+            feel_sample(G)  # a turn's sample, as the step contract takes it
+            G[S_TURNS] += 1
+        else:
+            feel_sample(G)  # the winner going out
+            feel_stop(G)
     G[S_WINNER] = winner
     feel_finish(G)
     for k in range(out.shape[0]):

@@ -57,14 +57,17 @@ S_UNO_CENTER = 37  # cards drawn for "UNO in the centre"
 S_SILENT = 38  # silences broken after a 2
 S_WENT_OUT = 39  # type of the card the first seat went out with
 # game-feel samples (RULES.md 9b; simulate/feel_nb.py)
-S_FEEL_N = 40  # samples taken so far (the next sample is t = S_FEEL_N)
+S_FEEL_N = 40  # samples folded so far; once the winner is out (feel_stop), all samples
 S_FEEL_LEAD = 41  # last sole leader + 1 among the folded samples (0: none yet)
 S_FEEL_CHANGES = 42  # lead changes so far
 S_FEEL_GAP = 43  # sum over samples of (second-smallest - smallest distance)
 S_FEEL_UNO = 44  # 1 once some player had distance <= 1 at a sample
 S_FEEL_PREV = 45  # sole leader + 1 at the last folded sample (0: a tie)
 S_FEEL_RUN = 46  # first t of that sole leader's current unbroken run
-S_FEEL_BUF = 47  # samples waiting in the buffer (OFF_FEEL_BUF), not folded yet
+# while sampling: the turn whose sample sits first in the buffer (a turn's sample is
+# buffered at S_TURNS - S_FEEL_AT, so a sample keeps no counter of its own); once the
+# winner is out (feel_stop): how many samples the buffer holds, not folded yet
+S_FEEL_AT = 47
 N_STATE = 48
 
 # ---- rules (absolute indices into G) ----

@@ -30,7 +30,7 @@ from unosim.simulate.cards import (
     WILD,
     WILD_DRAW_FOUR,
 )
-from unosim.simulate.feel_nb import feel_reset, feel_sample, feel_stop
+from unosim.simulate.feel_nb import feel_reset, feel_sample, feel_sample_at, feel_stop
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.layout import (
     HC_COLOUR,
@@ -584,8 +584,7 @@ def apply_move(G, RNG, move):
         # a card from the hand; all card plays share one _play below, so the big
         # pipeline is compiled once (it is inlined into the game loop)
         if ph == PH_TURN or ph == PH_SKIP or ph == PH_JUMP or ph == PH_PENALTY:
-            feel_sample(G)  # a turn starts (RULES.md 9b), before the player acts
-            G[S_TURNS] += 1  # a drawn card played (PH_DRAWN) is part of the draw's turn
+            _turn_starts(G)  # a drawn card played (PH_DRAWN) is part of the draw's turn
         if ph == PH_SKIP:
             G[S_DEFLECTS] += 1
         elif ph == PH_JUMP:
@@ -598,11 +597,20 @@ def apply_move(G, RNG, move):
                 G[S_DEFLECTS] += 1
         _play(G, RNG, p, move)
     elif ph == PH_TURN:
-        feel_sample(G)
-        G[S_TURNS] += 1
+        _turn_starts(G)
         _draw_turn(G, RNG, p)
     else:
         _decide(G, RNG, ph, p, move)
+
+
+@kernel_inline
+def _turn_starts(G):
+    """A turn starts: its game-feel sample (RULES.md 9b), before the player acts,
+    then the turn count (read once: as far as the compiler knows, the sample's
+    store could be the counter)."""
+    turns = G[S_TURNS]
+    feel_sample_at(G, turns)
+    G[S_TURNS] = turns + 1
 
 
 @kernel
@@ -616,8 +624,7 @@ def _decide(G, RNG, ph, p, move):
         _challenge(G, RNG, p, move == MV_CHALLENGE)
     elif ph == PH_PENALTY:
         if G[R_STACKING] != 0:
-            feel_sample(G)
-            G[S_TURNS] += 1  # under stacking, taking the penalty is a turn
+            _turn_starts(G)  # under stacking, taking the penalty is a turn
         _draw_penalty(G, RNG, p, G[S_PENDING])
         _clear_penalty(G)
         _next_turn(G, p)

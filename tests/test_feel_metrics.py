@@ -13,7 +13,7 @@ from scenario import craft, rules
 
 from reference_engine import FEEL_METRICS, feel_metrics
 from unosim.simulate import layout as L
-from unosim.simulate.feel_nb import feel_of_distances
+from unosim.simulate.feel_nb import feel_buffered, feel_of_distances
 from unosim.simulate.game import Game
 from unosim.simulate.round_nb import record_round
 from unosim.simulate.step_nb import score_hands
@@ -164,7 +164,7 @@ def buffered(g: Game) -> list[list[int]]:
     n = g.players
     wps = (n + 3) // 4
     out = []
-    for i in range(int(g.G[L.S_FEEL_BUF])):
+    for i in range(feel_buffered(g.G)):
         words = g.G[L.OFF_FEEL_BUF + i * wps: L.OFF_FEEL_BUF + (i + 1) * wps]
         out.append([(int(words[q // 4]) >> (16 * (q % 4))) & 0xFFFF for q in range(n)])
     return out
