@@ -133,7 +133,7 @@ def feel_sample_at(G, turns):
         # an unsigned index: no wraparound test for negative ones (b >= 0)
         G[np.uint64(OFF_FEEL_BUF + b)] = (G[h] | (G[h + HW] << 16)
                                           | (G[h + 2 * HW] << 32) | (G[h + 3 * HW] << 48))
-        if b + 2 > FEEL_BUF:
+        if b + 9 > FEEL_BUF:  # room left for the final fold's padding (8 words)
             _fold_full(G, b + 1)
     elif mode < 0:
         _sample_any(G, turns)
@@ -191,10 +191,10 @@ def _fold_winner4(G, w, t0, cnt):
             keep |= 0xFFFF << (16 * q)
         else:
             fill |= 0x3FFF << (16 * q)
-    steps = (cnt + 7) & ~7  # <= FEEL_BUF: the buffer is folded before it is full
+    steps = (cnt + 7) & ~7
     pad = 0x3FFF3FFF3FFF3FFF - (1 << (16 * w))  # the loop masks it like any sample
-    for i in range(cnt, steps):
-        G[OFF_FEEL_BUF + i] = pad
+    for i in range(8):  # always 8 (cnt + 8 <= FEEL_BUF: feel_sample_at keeps room),
+        G[OFF_FEEL_BUF + cnt + i] = pad  # so no branch on how many
     f = OFF_FEEL + w * N_FEELF
     sh = 16 * w
     wbit = 1 << sh
@@ -240,25 +240,21 @@ def _fold_winner4(G, w, t0, cnt):
         last = lead if lead != 0 else last
     moves = (moves & 0xFFFF) + ((moves >> 16) & 0xFFFF) + ((moves >> 32) & 0xFFFF) + (moves >> 48)
     changes = G[S_FEEL_CHANGES] + moves - int(code == 0 and last != 0)
-    w_one = 0  # the winner had distance <= 1 at some sample
-    rival = 0  # another seat had
-    for q in range(n):
-        if (never >> (16 * q + 15)) & 1 == 0:
-            if q == w:
-                w_one = 1
-            else:
-                rival = 1
-    if lastnot > 0:
-        G[S_FEEL_RUN] = t0 + lastnot
-    elif G[S_FEEL_PREV] != w + 1:
-        G[S_FEEL_RUN] = t0
-    if cnt > 0:
-        G[S_FEEL_PREV] = _seat_of(G[OFF_FEEL_SCRATCH + cnt - 1])
-    wuno = G[f + FE_UNO] | w_one | (4 * rival)
-    if first_uno < cnt and G[S_FEEL_UNO] == 0:
-        if ((G[OFF_FEEL_BUF + first_uno] >> sh) & 0xFFFF) <= 1:
-            wuno |= 2
-        G[S_FEEL_UNO] = 1
+    # the rest without branches on the data (the winner's seat, who reached one
+    # card): a mispredicted branch costs more than these few instructions
+    on_one = ~never & LANE_TOP  # seats at distance <= 1 at some sample (fill lanes never)
+    wtop = 1 << (sh + 15)
+    w_one = int((on_one & wtop) != 0)  # the winner
+    rival = int((on_one & ~wtop) != 0)  # another seat
+    run = G[S_FEEL_RUN] if G[S_FEEL_PREV] == w + 1 else t0
+    G[S_FEEL_RUN] = t0 + lastnot if lastnot > 0 else run
+    G[S_FEEL_PREV] = _seat_of(G[OFF_FEEL_SCRATCH + cnt - 1])  # cnt > 0 (feel_finish)
+    # the first sample anyone had distance <= 1 (if in this buffer and the first of the
+    # round): was the winner among them? (at first_uno = cnt this reads padding)
+    hit = int(first_uno < cnt) & int(G[S_FEEL_UNO] == 0)
+    w_hit = int(((G[OFF_FEEL_BUF + first_uno] >> sh) & 0xFFFF) <= 1)
+    wuno = G[f + FE_UNO] | w_one | (2 * (hit & w_hit)) | (4 * rival)
+    G[S_FEEL_UNO] |= hit
     G[f + FE_DEF_SUM] += dsum
     G[f + FE_DEF_MAX] = dmax
     G[f + FE_BEHIND] += behind
@@ -435,11 +431,10 @@ def feel_record(G, out, row, col):
         s = G[S_FEEL_RUN] if G[S_FEEL_PREV] == w + 1 else last
         out[row, col + 5] = _fixed_by(last - s, last, 0.5 / last)
     out[row, col + 6] = 1 if G[f + FE_UNO] & 2 else 0
-    rival = 1 if G[f + FE_UNO] & 4 else 0
-    for q in range(G[R_PLAYERS]):
-        if q != w and G[OFF_FEEL + q * N_FEELF + FE_UNO] & 1:
-            rival = 1
-    out[row, col + 7] = rival
+    rival = (G[f + FE_UNO] >> 2) & 1
+    for q in range(G[R_PLAYERS]):  # no branch on the winner's seat
+        rival |= int(q != w) & G[OFF_FEEL + q * N_FEELF + FE_UNO]
+    out[row, col + 7] = rival & 1
     out[row, col + 8] = _fixed_by(G[S_FEEL_GAP], samples, inv)
 
 

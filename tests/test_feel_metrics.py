@@ -139,7 +139,8 @@ def test_compiled_matches_the_definitions(n):
 def _tie_heavy_round(rng: random.Random, n: int, length: int) -> tuple[list[list[int]], int]:
     """Distances of 2 or 3 only, held for runs of samples: long runs of ties for
     the lead and sole leads that come back after them, also across the buffer's
-    folds (layout.FEEL_BUF samples) and the vector loop's steps."""
+    folds (up to 4 players at 761 samples, keeping room for the padding; layout.FEEL_BUF
+    words in all) and the vector loop's steps."""
     out = []
     while len(out) < length:
         d = [rng.choice((2, 3)) for _ in range(n)]
@@ -151,7 +152,7 @@ def _tie_heavy_round(rng: random.Random, n: int, length: int) -> tuple[list[list
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_compiled_matches_the_definitions_through_long_ties(n):
     rng = random.Random(100 + n)
-    for length in (63, 64, 65, 127, 128, 129, 200, 767, 768, 769, 1600):
+    for length in (63, 64, 65, 127, 128, 129, 200, 759, 760, 761, 762, 767, 768, 769, 1600):
         for _ in range(4):
             _agrees_on_both_paths(*_tie_heavy_round(rng, n, length))
 
