@@ -162,7 +162,7 @@ def _sample_any(G, turns):
             if q < n:
                 word |= distance(G, q) << (16 * j)
         G[pos + w] = word
-    if (b + 2) * wps > FEEL_BUF:
+    if (b + 2) * wps + 7 > FEEL_BUF:  # as feel_sample_at: room for 8 padding words
         _fold_full(G, b + 1)
 
 
@@ -193,7 +193,7 @@ def _fold_winner4(G, w, t0, cnt):
             fill |= 0x3FFF << (16 * q)
     steps = (cnt + 7) & ~7
     pad = 0x3FFF3FFF3FFF3FFF - (1 << (16 * w))  # the loop masks it like any sample
-    for i in range(8):  # always 8 (cnt + 8 <= FEEL_BUF: feel_sample_at keeps room),
+    for i in range(8):  # always 8 (cnt + 8 <= FEEL_BUF: the samples keep room),
         G[OFF_FEEL_BUF + cnt + i] = pad  # so no branch on how many
     f = OFF_FEEL + w * N_FEELF
     sh = 16 * w
