@@ -58,6 +58,7 @@ from unosim.simulate.layout import (
 )
 
 BIG = 1 << 40
+PAD = 8  # words of padding after the samples at the final fold (_fold_winner4)
 # 16-bit lane masks as int64 (a literal above 2**63 - 1 would type as uint64)
 LANE_TOP = 0x8000800080008000 - (1 << 64)  # bit 15 of each lane
 LANE_NOT1 = 0xFFFEFFFEFFFEFFFE - (1 << 64)  # all but bit 0 of each lane
@@ -133,7 +134,7 @@ def feel_sample_at(G, turns):
         # an unsigned index: no wraparound test for negative ones (b >= 0)
         G[np.uint64(OFF_FEEL_BUF + b)] = (G[h] | (G[h + HW] << 16)
                                           | (G[h + 2 * HW] << 32) | (G[h + 3 * HW] << 48))
-        if b + 9 > FEEL_BUF:  # room left for the final fold's padding (8 words)
+        if b + 1 + PAD > FEEL_BUF:  # full: b + 1 samples, and room for the padding
             _fold_full(G, b + 1)
     elif mode < 0:
         _sample_any(G, turns)
@@ -162,7 +163,8 @@ def _sample_any(G, turns):
             if q < n:
                 word |= distance(G, q) << (16 * j)
         G[pos + w] = word
-    if (b + 2) * wps + 7 > FEEL_BUF:  # as feel_sample_at: room for 8 padding words
+    if (b + 2) * wps + PAD - 1 > FEEL_BUF:  # room for one more sample and, at one
+        # word a sample, for the padding (as feel_sample_at)
         _fold_full(G, b + 1)
 
 
@@ -191,9 +193,9 @@ def _fold_winner4(G, w, t0, cnt):
             keep |= 0xFFFF << (16 * q)
         else:
             fill |= 0x3FFF << (16 * q)
-    steps = (cnt + 7) & ~7
+    steps = (cnt + PAD - 1) & -PAD
     pad = 0x3FFF3FFF3FFF3FFF - (1 << (16 * w))  # the loop masks it like any sample
-    for i in range(8):  # always 8 (cnt + 8 <= FEEL_BUF: the samples keep room),
+    for i in range(PAD):  # always PAD (cnt + PAD <= FEEL_BUF: the samples keep room),
         G[OFF_FEEL_BUF + cnt + i] = pad  # so no branch on how many
     f = OFF_FEEL + w * N_FEELF
     sh = 16 * w
@@ -395,15 +397,21 @@ def feel_value(G, k):
     if k == 6:  # first_uno_wins
         return 1 if G[f + FE_UNO] & 2 else 0
     if k == 7:  # rival_on_uno
-        if G[f + FE_UNO] & 4:
-            return 1
-        for q in range(G[R_PLAYERS]):
-            if q != w and G[OFF_FEEL + q * N_FEELF + FE_UNO] & 1:
-                return 1
-        return 0
+        return _rival_on_uno(G, w)
     if k == 8:  # leader_gap
         return _fixed(G[S_FEEL_GAP], samples)
     return 0
+
+
+@kernel_inline
+def _rival_on_uno(G, w):
+    """1 if a seat other than the winner ``w`` had distance <= 1 at some sample: bit 4
+    of the winner's UNO bits (``_fold_winner4``) or bit 1 of another seat's (folds of
+    every seat); no branch on the winner's seat."""
+    rival = G[OFF_FEEL + w * N_FEELF + FE_UNO] >> 2
+    for q in range(G[R_PLAYERS]):
+        rival |= int(q != w) & G[OFF_FEEL + q * N_FEELF + FE_UNO]
+    return rival & 1
 
 
 @kernel
@@ -431,10 +439,7 @@ def feel_record(G, out, row, col):
         s = G[S_FEEL_RUN] if G[S_FEEL_PREV] == w + 1 else last
         out[row, col + 5] = _fixed_by(last - s, last, 0.5 / last)
     out[row, col + 6] = 1 if G[f + FE_UNO] & 2 else 0
-    rival = (G[f + FE_UNO] >> 2) & 1
-    for q in range(G[R_PLAYERS]):  # no branch on the winner's seat
-        rival |= int(q != w) & G[OFF_FEEL + q * N_FEELF + FE_UNO]
-    out[row, col + 7] = rival & 1
+    out[row, col + 7] = _rival_on_uno(G, w)
     out[row, col + 8] = _fixed_by(G[S_FEEL_GAP], samples, inv)
 
 
@@ -451,12 +456,11 @@ def feel_of_distances(D, winner, out, seven=0):
     for t in range(D.shape[0]):
         for q in range(D.shape[1]):
             G[OFF_H + q * HW + HC_SIZE] = D[t, q]
+        feel_sample(G)
         if t + 1 < D.shape[0]:
-            feel_sample(G)  # a turn's sample, as the step contract takes it
-            G[S_TURNS] += 1
+            G[S_TURNS] += 1  # a turn's sample, as the step contract takes it
         else:
-            feel_sample(G)  # the winner going out
-            feel_stop(G)
+            feel_stop(G)  # the winner going out
     G[S_WINNER] = winner
     feel_finish(G)
     for k in range(out.shape[0]):
