@@ -12,7 +12,7 @@ challenge / forget parameters, and a seed. For each table:
   turn cap;
 * each such game's final record equals the compiled batch's record of the same
   game (Python-driven and compiled engines agree move for move);
-* a compiled batch keeps the record invariants of ``unosim.commands.selfcheck`` and does
+* a compiled batch keeps the record invariants of ``unosim.simulate.invariants`` and does
   not depend on how the games are split into chunks or where the batch starts.
 
 CI runs a bounded, deterministic version (``derandomize=True``, no example
@@ -27,10 +27,10 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 from test_playouts import play_checked
 
-from unosim.commands.selfcheck import check_records
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.simulate.aggregate import Aggregate
+from unosim.simulate.invariants import check_records
 from unosim.simulate.round_nb import record_round
 from unosim.simulate.rules import SCHEMA, resolve
 from unosim.simulate.runner import play_records

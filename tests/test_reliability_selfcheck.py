@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 from test_cli import invoke
 
-from unosim.commands.selfcheck import (
+from unosim.commands.selfcheck import draw_combo
+from unosim.simulate import layout as L
+from unosim.simulate.game import Game
+from unosim.simulate.invariants import (
     CheckFailure,
     check_records,
     check_state,
-    draw_combo,
     play_game_checked,
 )
-from unosim.simulate import layout as L
-from unosim.simulate.game import Game
 from unosim.simulate.rules import resolve
 from unosim.simulate.runner import play_records
 from unosim.strategies.registry import parse_strategy
