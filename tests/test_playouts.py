@@ -14,9 +14,9 @@ import random
 
 import pytest
 
-from unosim.commands.selfcheck import random_overrides
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
+from unosim.simulate.combos import random_overrides
 from unosim.simulate.game import Game
 from unosim.simulate.invariants import check_end, check_state
 from unosim.simulate.rules import preset_names, resolve

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from test_cli import invoke
 
-from unosim.commands.selfcheck import draw_combo
 from unosim.simulate import layout as L
+from unosim.simulate.combos import draw_combo
 from unosim.simulate.game import Game
 from unosim.simulate.invariants import (
     CheckFailure,
