@@ -1,129 +1,152 @@
 """Index layout of the flat array ``G`` that holds one game, shared by the
-compiled engine and Python.
+compiled engine and Python, and the codes the engine keeps in it.
 
 A game is two arrays: ``G`` (int64[G_SIZE]) and ``RNG`` (uint64[8], two xoshiro
 streams: 0 = cards, 1 = strategies and table). ``G`` holds the state scalars, the
-rules, the seat strategies, every hand, both piles and the deck, at the fixed
-offsets below. One flat array instead of many is what keeps calls between the
-compiled step functions cheap: Numba passes every array as some ten machine
-words, and the step functions are called tens of times per game. Module-level
-integers are compile-time constants, so the names cost nothing at run time.
+rules, the seat strategies, every hand, both piles and the deck. One flat array
+instead of many is what keeps calls between the compiled step functions cheap:
+Numba passes every array as some ten machine words, and the step functions are
+called tens of times per game.
+
+The layout is declared, not chained by hand: each block is a (name, size) laid
+after the one before it (``Blocks``, as OpenSpiel's observers accumulate their
+tensor pieces), and the named slots inside a block are numbered in the order they
+are declared (``Fields``); a block that overflows raises at import, and
+``check_blocks`` refuses overlapping blocks and names outside ``G``. Every name
+is still a plain module-level integer: Numba freezes module globals as
+compile-time constants, so kernels that read ``G[L.S_PHASE]`` pay nothing for it.
+
+The codes kept in ``G`` have one source each, here: phases (PH_*), moves (MV_*;
+the move encoding itself is ``moves.with_colour`` / ``type_of`` / ``named_colour``),
+and the ids of the rule values (NamedTuples of ints in the manner of vectorbt's
+``enums.py``, shared by ``rules.lower`` and the kernels).
 """
 
-from unosim.simulate.cards import TYPE_SLOTS
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import NamedTuple
+
+from unosim.simulate.cards import N_COLOURS, SWAP_HANDS, TYPE_SLOTS
+
+
+class LayoutError(Exception):
+    """A block that overflows, overlaps another or lies outside ``G``."""
+
+
+class Fields:
+    """The named slots of one block, numbered in the order they are declared:
+    ``S_TURNS = _state()`` takes the next slot, ``_hand(4)`` four of them. With a
+    ``capacity`` the block keeps spare slots, and one slot too many raises."""
+
+    def __init__(self, block: str, start: int = 0, capacity: int | None = None) -> None:
+        self.block = block
+        self.start = start
+        self.capacity = capacity
+        self.count = 0
+
+    def __call__(self, size: int = 1) -> int:
+        at = self.start + self.count
+        self.count += size
+        if self.capacity is not None and self.count > self.capacity:
+            raise LayoutError(f"block {self.block!r} is full ({self.capacity} slots): "
+                              "raise its capacity")
+        return at
+
+    @property
+    def end(self) -> int:
+        return self.start + self.count
+
+
+class Blocks:
+    """Blocks laid end to end: a block's offset is the sum of the sizes before it."""
+
+    def __init__(self) -> None:
+        self.blocks: list[tuple[str, int, int]] = []  # (name, offset, size)
+        self.size = 0
+
+    def add(self, name: str, size: int) -> int:
+        offset = self.size
+        self.blocks.append((name, offset, size))
+        self.size += size
+        return offset
+
+
+def check_blocks(blocks: Iterable[tuple[str, int, int]], total: int,
+                 names: Mapping[str, int] | None = None) -> None:
+    """Raise LayoutError if a block (name, offset, size) overlaps another or does
+    not lie inside ``G`` (``0 .. total``), or if a named index lies outside it."""
+    end, last = 0, None
+    for name, offset, size in sorted(blocks, key=lambda b: (b[1], b[2])):
+        if size < 0 or offset < 0 or offset + size > total:
+            raise LayoutError(f"block {name!r} ({offset}, {size}) lies outside G ({total})")
+        if offset < end:
+            raise LayoutError(f"block {name!r} at {offset} overlaps {last!r} (ends at {end})")
+        end, last = offset + size, name
+    for name, index in (names or {}).items():
+        if not 0 <= index < total:
+            raise LayoutError(f"{name} = {index} lies outside G ({total})")
+
 
 MAX_PLAYERS = 10
 MAX_DECK = 512
+MAX_MOVES = 96  # legal moves of one decision, and the search's candidates
 
-# ---- state scalars (indices 0..47 of G) ----
-S_PHASE = 0
-S_ACTOR = 1
-S_DIR = 2  # +1 clockwise (seat order increasing), -1 counter-clockwise
-S_TOP = 3  # type of the top discard
-S_COLOUR = 4  # current colour (the named colour after a wild)
-S_PENDING = 5  # penalty cards waiting for the next victim
-S_PEND_KIND = 6  # 2 Draw Two, 4 Wild Draw Four, 10 Draw Ten, 0 none
-S_LAST = 7  # seat the pending penalty came from (a challenge targets it)
-S_BLUFF = 8  # 1 when the last Wild Draw Four was illegal
-S_DRAWN = 9  # type just drawn (PH_DRAWN)
-S_DRAW_LEN = 10
-S_DISC_LEN = 11
-S_TURNS = 12
-S_PLAYED = 13
-S_DRAWN_NO_PLAY = 14
-S_PEN_DRAWN = 15
-S_RESHUFFLES = 16
-S_WINNER = 17  # first seat out; -1 while nobody is out or when capped
-S_CAPPED = 18
-S_STACK_LEN = 19  # draw cards in the current chain
-S_MAX_STACK = 20  # longest chain this round
-S_UNO_CAUGHT = 21  # forgotten UNO calls that were caught
-S_CHALLENGES = 22
-S_PREV_COLOUR = 23  # colour before the last Wild Draw Four (challenge, takeback)
-S_EFF_SEAT = 24  # seat whose card's effect is still to be resolved
-S_EFF_CARD = 25  # that card
-S_JUMP_INS = 26
-S_SWAPS = 27  # hand swaps (7, Swap Hands), rotations (0) and trades (5)
-S_DEFLECTS = 28  # skip and reverse deflections, deflect-mode answers
-S_REFILL = 29  # cards drawn to refill a hand (seven_rounds)
-S_ACTIVE = 30  # seats still playing (elimination)
-S_WINNER_POINTS = 31  # what the first seat out was awarded
-S_TARGET_KIND = 32  # 7, 5 or SWAP_HANDS while PH_TARGET / PH_GIVE are open
-S_TARGET = 33  # the chosen target of a trade on a 5
-S_GIVE = 34  # the card the trading player gives
-S_JUMP_IDX = 35  # next jump-in candidate to ask
-S_JUMP_N = 36  # jump-in candidates
-S_UNO_CENTER = 37  # cards drawn for "UNO in the centre"
-S_SILENT = 38  # silences broken after a 2
-S_WENT_OUT = 39  # type of the card the first seat went out with
+# ---- state scalars (the first block of G) ----
+_state = Fields("state")
+S_PHASE = _state()
+S_ACTOR = _state()
+S_DIR = _state()  # +1 clockwise (seat order increasing), -1 counter-clockwise
+S_TOP = _state()  # type of the top discard
+S_COLOUR = _state()  # current colour (the named colour after a wild)
+S_PENDING = _state()  # penalty cards waiting for the next victim
+S_PEND_KIND = _state()  # the Penalty the last card set (Penalty.none: none)
+S_LAST = _state()  # seat the pending penalty came from (a challenge targets it)
+S_BLUFF = _state()  # 1 when the last Wild Draw Four was illegal
+S_DRAWN = _state()  # type just drawn (PH_DRAWN)
+S_DRAW_LEN = _state()
+S_DISC_LEN = _state()
+S_TURNS = _state()
+S_PLAYED = _state()
+S_DRAWN_NO_PLAY = _state()
+S_PEN_DRAWN = _state()
+S_RESHUFFLES = _state()
+S_WINNER = _state()  # first seat out; -1 while nobody is out or when capped
+S_CAPPED = _state()
+S_STACK_LEN = _state()  # draw cards in the current chain
+S_MAX_STACK = _state()  # longest chain this round
+S_UNO_CAUGHT = _state()  # forgotten UNO calls that were caught
+S_CHALLENGES = _state()
+S_PREV_COLOUR = _state()  # colour before the last Wild Draw Four (challenge, takeback)
+S_EFF_SEAT = _state()  # seat whose card's effect is still to be resolved
+S_EFF_CARD = _state()  # that card
+S_JUMP_INS = _state()
+S_SWAPS = _state()  # hand swaps (7, Swap Hands), rotations (0) and trades (5)
+S_DEFLECTS = _state()  # skip and reverse deflections, deflect-mode answers
+S_REFILL = _state()  # cards drawn to refill a hand (seven_rounds)
+S_ACTIVE = _state()  # seats still playing (elimination)
+S_WINNER_POINTS = _state()  # what the first seat out was awarded
+S_TARGET_KIND = _state()  # a TargetKind while PH_TARGET / PH_GIVE are open
+S_TARGET = _state()  # the chosen target of a trade on a 5
+S_GIVE = _state()  # the card the trading player gives
+S_JUMP_IDX = _state()  # next jump-in candidate to ask
+S_JUMP_N = _state()  # jump-in candidates
+S_UNO_CENTER = _state()  # cards drawn for "UNO in the centre"
+S_SILENT = _state()  # silences broken after a 2
+S_WENT_OUT = _state()  # type of the card the first seat went out with
 # game-feel samples (RULES.md 9b; simulate/feel_nb.py)
-S_FEEL_N = 40  # samples folded so far; once the winner is out (feel_stop), all samples
-S_FEEL_LEAD = 41  # last sole leader + 1 among the folded samples (0: none yet)
-S_FEEL_CHANGES = 42  # lead changes so far
-S_FEEL_GAP = 43  # sum over samples of (second-smallest - smallest distance)
-S_FEEL_UNO = 44  # 1 once some player had distance <= 1 at a sample
-S_FEEL_PREV = 45  # sole leader + 1 at the last folded sample (0: a tie)
-S_FEEL_RUN = 46  # first t of that sole leader's current unbroken run
+S_FEEL_N = _state()  # samples folded so far; once the winner is out (feel_stop), all samples
+S_FEEL_LEAD = _state()  # last sole leader + 1 among the folded samples (0: none yet)
+S_FEEL_CHANGES = _state()  # lead changes so far
+S_FEEL_GAP = _state()  # sum over samples of (second-smallest - smallest distance)
+S_FEEL_UNO = _state()  # 1 once some player had distance <= 1 at a sample
+S_FEEL_PREV = _state()  # sole leader + 1 at the last folded sample (0: a tie)
+S_FEEL_RUN = _state()  # first t of that sole leader's current unbroken run
 # while sampling: the turn whose sample sits first in the buffer (a turn's sample is
 # buffered at S_TURNS - S_FEEL_AT, so a sample keeps no counter of its own); once the
 # winner is out (feel_stop): how many samples the buffer holds, not folded yet
-S_FEEL_AT = 47
-N_STATE = 48
-
-# ---- rules (absolute indices into G) ----
-OFF_R = 48
-R_PLAYERS = OFF_R + 0
-R_HAND_SIZE = OFF_R + 1
-R_FIRST_CARD = OFF_R + 2  # 0 official, 1 number_only
-R_DRAW_RULE = OFF_R + 3  # 0 draw_one, 1 draw_until_playable, 2 draw_one_pass
-R_VOLUNTARY_DRAW = OFF_R + 4
-R_WD4_BLUFF = OFF_R + 5
-R_WD4_CHALLENGE = OFF_R + 6
-R_WD4_TAKEBACK = OFF_R + 7
-R_TWO_P_REVERSE_SKIPS = OFF_R + 8
-R_UNO_PENALTY = OFF_R + 9
-R_UNO_IN_CENTER = OFF_R + 10
-R_STACKING = OFF_R + 11  # 0 none, 1 progressive, 2 deflect
-R_STACK_CARDS = OFF_R + 12  # 0 same, 1 mixed
-R_SKIP_DEFLECT = OFF_R + 13
-R_REVERSE_DEFLECT = OFF_R + 14
-R_JUMP_IN = OFF_R + 15
-R_JUMP_IN_ORDER = OFF_R + 16  # 0 random, 1 nearest
-R_SEVEN_O = OFF_R + 17
-R_SWAP_ON_FIVE = OFF_R + 18
-R_ZERO_FIFTY = OFF_R + 19
-R_DRAW_TEN = OFF_R + 20  # 0 none, 1 blanks, 2 zeros
-R_COLOR_ROTATION = OFF_R + 21
-R_ELIMINATION = OFF_R + 22
-R_SEVEN_ROUNDS = OFF_R + 23
-R_SWAP_HANDS_WILD = OFF_R + 24
-R_DOWNPOUR = OFF_R + 25
-R_SCORING = OFF_R + 26  # 0 winner_takes, 1 losers_score, 2 lazy, 3 game101
-R_TARGET_SCORE = OFF_R + 27
-R_DEALER_ROTATION = OFF_R + 28
-R_TURN_CAP = OFF_R + 29
-R_DECK_SIZE = OFF_R + 30
-# internal, never set by a rule: 1 skips the game-feel samples (work that never
-# reports them, such as a search player's rollouts); rules.lower leaves it 0
-R_FEEL_OFF = OFF_R + 31
-N_RULES = 32
-
-# ---- probabilities, stored as thresholds: chance(p) <=> 53 random bits < ceil(p * 2**53)
-P_ONE = 1 << 53
-RF_UNO_CATCH = 80
-RF_SILENT_TWOS = 81
-# per seat p: OFF_SEATF + p * N_SEATF + SF_*
-OFF_SEATF = 84
-SF_UNO_FORGET = 0  # forget to call UNO (the rule value or the strategy's override)
-SF_BLUFF = 1  # bluff a Wild Draw Four when it would be illegal
-SF_CHALLENGE = 2  # challenge a Wild Draw Four
-SF_INFORMED = 3  # 1: challenge from the cards seen (challenge=informed), not by chance
-N_SEATF = 4
-# strategy id of seat p: OFF_STRAT + p
-OFF_STRAT = 124
-# jump-in candidates in the order they are asked: OFF_ORDER .. + MAX_PLAYERS
-OFF_ORDER = 134
-
+S_FEEL_AT = _state()
+N_STATE = _state.count
 
 # ---- hands: seat p, column c at OFF_H + p * HW + c ----
 # columns 0..63 count each card type; then cards per colour and wild cards (the
@@ -131,76 +154,252 @@ OFF_ORDER = 134
 # finishing place (elimination, 0 = still playing), stage (seven_rounds), a flag
 # to skip the seat's next turn (a caught bluff under wd4_challenge_takeback), and the
 # colours the table saw the seat lack (bit c: a draw turn ended with no card of
-# colour c, and the seat has received no card since; strategies read it)
-HC_COLOUR = TYPE_SLOTS  # 4 columns
-HC_WILDS = TYPE_SLOTS + 4
-HC_SIZE = TYPE_SLOTS + 5
-HC_POINTS = TYPE_SLOTS + 6
-HC_PLACE = TYPE_SLOTS + 7
-HC_STAGE = TYPE_SLOTS + 8
-HC_SKIP_NEXT = TYPE_SLOTS + 9
-HC_LACKS = TYPE_SLOTS + 10
-HW = TYPE_SLOTS + 11
-OFF_H = 144
+# colour c, and the seat has received no card since; strategies read it). A swap of
+# hands exchanges the columns up to HC_POINTS, so those stay first.
+_hand = Fields("hand columns", start=TYPE_SLOTS)
+HC_COLOUR = _hand(N_COLOURS)
+HC_WILDS = _hand()
+HC_SIZE = _hand()
+HC_POINTS = _hand()
+HC_PLACE = _hand()
+HC_STAGE = _hand()
+HC_SKIP_NEXT = _hand()
+HC_LACKS = _hand()
+HW = _hand.end
 
-# ---- piles, deck and scratch space for legal moves ----
-OFF_DRAW = OFF_H + MAX_PLAYERS * HW  # draw pile, no order (a draw takes a random card)
-OFF_DISC = OFF_DRAW + MAX_DECK  # discard pile, bottom first
-OFF_DECK = OFF_DISC + MAX_DECK  # the deck dealt from, one entry per card
-OFF_MOVES = OFF_DECK + MAX_DECK  # legal_moves writes moves here ...
-OFF_WEIGHTS = OFF_MOVES + 96  # ... and the copies held of each here
+# ---- per seat p: OFF_SEATF + p * N_SEATF + SF_*, probability thresholds ----
+_seatf = Fields("seat parameters")
+SF_UNO_FORGET = _seatf()  # forget to call UNO (the rule value or the strategy's override)
+SF_BLUFF = _seatf()  # bluff a Wild Draw Four when it would be illegal
+SF_CHALLENGE = _seatf()  # challenge a Wild Draw Four
+SF_INFORMED = _seatf()  # 1: challenge from the cards seen (challenge=informed), not by chance
+N_SEATF = _seatf.count
 
-# ---- what the table inferred, and the search strategy (strategies/search_nb.py) ----
-# per seat p, OFF_PUB + p: what its last draw turn showed it held none of, on the
-# assumption that a player draws only without a playable card and plays a playable
-# drawn card: bits 0-3 colours, bit 4 Wild and Wild Draw Four, bits 8-20 ranks.
-# Set from the public history alone (the colour and top card when it drew; what it
-# got since), never from the hand, unlike HC_LACKS (DESIGN.md).
-OFF_PUB = OFF_WEIGHTS + 96
-PUB_WILD = 4
-PUB_RANK = 8
-# per seat p, OFF_SP + p * N_SP + SP_*: the search's parameters
-OFF_SP = OFF_PUB + MAX_PLAYERS
-SP_ROLLOUTS = 0
-SP_POLICY = 1  # built-in id of the rollout policy
-SP_INFER = 2  # 1: deal worlds under the inference from draws (OFF_PUB); 0: ignore it
-N_SP = 3
-# ---- parameters of the parametric strategies (weighted, tuned, adaptive, gang-up):
-# slot s (the template seat that declared them) at OFF_SPARAM + s * N_SPARAM, fixed
-# point (value * SPARAM_SCALE). The slot is carried in the strategy id (see
-# strategies/builtin_nb.py), so the parameters follow a player who changes seats.
-# Inside a search world (below G_CORE), so a parametric rollout policy reads them there
-# (a search seat's own slot holds its policy's parameters).
-OFF_SPARAM = OFF_SP + MAX_PLAYERS * N_SP
+# ---- per seat p: OFF_SP + p * N_SP + SP_*, the search's parameters ----
+_sp = Fields("search parameters")
+SP_ROLLOUTS = _sp()
+SP_POLICY = _sp()  # built-in id of the rollout policy
+SP_INFER = _sp()  # 1: deal worlds under the inference from draws (OFF_PUB); 0: ignore it
+N_SP = _sp.count
+
+# ---- per seat p: OFF_FEEL + p * N_FEELF + FE_*, game-feel accumulators (RULES.md 9b),
+# updated when buffered samples are folded (feel_nb.py) ----
+_feel = Fields("feel accumulators")
+FE_DEF_SUM = _feel()  # sum over samples of d_p - m
+FE_DEF_MAX = _feel()  # largest d_p - m
+FE_BEHIND = _feel()  # samples with d_p > m
+FE_UNO = _feel()  # bit 1: d_p <= 1 at some sample; bit 2: at the first sample anyone had;
+# bit 4 (the winner's, folded alone): another seat had d <= 1 at some sample
+N_FEELF = _feel.count
+
+#: rule slots: the keys of rules.SCHEMA that reach the engine, and spare room for more
+N_RULES = 48
+#: table probabilities (RF_*), with spare room
+N_RF = 4
+#: parameters of a parametric strategy (weighted, tuned, adaptive, gang-up) per slot
 N_SPARAM = 32
 SPARAM_SCALE = 1000
-# per-seat game-feel accumulators (RULES.md 9b): seat p, column c at
-# OFF_FEEL + p * N_FEELF + c, updated when buffered samples are folded (feel_nb.py)
-OFF_FEEL = OFF_SPARAM + MAX_PLAYERS * N_SPARAM
-FE_DEF_SUM = 0  # sum over samples of d_p - m
-FE_DEF_MAX = 1  # largest d_p - m
-FE_BEHIND = 2  # samples with d_p > m
-FE_UNO = 3  # bit 1: d_p <= 1 at some sample; bit 2: at the first sample anyone had;
-# bit 4 (the winner's, folded alone): another seat had d <= 1 at some sample
-N_FEELF = 4
-# sample buffer: each sample's distances packed 16 bits a seat, 4 seats a word
-OFF_FEEL_MODE = OFF_FEEL + MAX_PLAYERS * N_FEELF  # 0 off, 1 one word a sample, 2 any
-OFF_FEEL_BUF = OFF_FEEL_MODE + 1
+#: game-feel sample buffer: each sample's distances packed 16 bits a seat, 4 seats a word
 FEEL_BUF = 768
+
+# ---- the blocks of G, in order ----
+_G = Blocks()
+OFF_S = _G.add("state", N_STATE)
+OFF_R = _G.add("rules", N_RULES)
+OFF_RF = _G.add("table probabilities", N_RF)
+OFF_SEATF = _G.add("seat parameters", MAX_PLAYERS * N_SEATF)
+OFF_STRAT = _G.add("strategy ids", MAX_PLAYERS)  # strategy id of seat p: OFF_STRAT + p
+# jump-in candidates in the order they are asked: OFF_ORDER .. + MAX_PLAYERS
+OFF_ORDER = _G.add("jump-in order", MAX_PLAYERS)
+OFF_H = _G.add("hands", MAX_PLAYERS * HW)
+OFF_DRAW = _G.add("draw pile", MAX_DECK)  # no order (a draw takes a random card)
+OFF_DISC = _G.add("discard pile", MAX_DECK)  # bottom first
+OFF_DECK = _G.add("deck", MAX_DECK)  # the deck dealt from, one entry per card
+OFF_MOVES = _G.add("legal moves", MAX_MOVES)  # legal_moves writes moves here ...
+OFF_WEIGHTS = _G.add("copies held", MAX_MOVES)  # ... and the copies held of each here
+# what the table inferred (strategies/search_nb.py): per seat p, OFF_PUB + p: what its
+# last draw turn showed it held none of, on the assumption that a player draws only
+# without a playable card and plays a playable drawn card: bits 0-3 colours, bit 4
+# Wild and Wild Draw Four, bits 8-20 ranks. Set from the public history alone (the
+# colour and top card when it drew; what it got since), never from the hand, unlike
+# HC_LACKS (DESIGN.md).
+OFF_PUB = _G.add("public inference", MAX_PLAYERS)
+PUB_WILD = 4
+PUB_RANK = 8
+OFF_SP = _G.add("search parameters", MAX_PLAYERS * N_SP)
+# parameters of the parametric strategies: slot s (the template seat that declared
+# them) at OFF_SPARAM + s * N_SPARAM, fixed point (value * SPARAM_SCALE). The slot is
+# carried in the strategy id (see strategies/builtin_nb.py), so the parameters follow a
+# player who changes seats. Inside a search world (below G_CORE), so a parametric
+# rollout policy reads them there (a search seat's own slot holds its policy's).
+OFF_SPARAM = _G.add("strategy parameters", MAX_PLAYERS * N_SPARAM)
+OFF_FEEL = _G.add("feel accumulators", MAX_PLAYERS * N_FEELF)
+OFF_FEEL_MODE = _G.add("feel mode", 1)  # 0 off, 1 one word a sample, 2 any
+OFF_FEEL_BUF = _G.add("feel samples", FEEL_BUF)
 # a code per buffered sample, written by the first pass of the fold (feel_nb)
-OFF_FEEL_SCRATCH = OFF_FEEL_BUF + FEEL_BUF
+OFF_FEEL_SCRATCH = _G.add("feel scratch", FEEL_BUF)
 # a game: the span a search world occupies (the feel region inside it, so a step in a
 # world never reaches past it; the search keeps the world's feel sampling off)
-G_CORE = OFF_FEEL_SCRATCH + FEEL_BUF
+G_CORE = _G.size
 # the search's scratch space (one game array per thread already, so no allocation):
-OFF_W0 = G_CORE  # a sampled world
-OFF_W = OFF_W0 + G_CORE  # the world a rollout is played in
-OFF_WRNG = OFF_W + G_CORE  # the worlds' generators (8 words, as uint64), then a saved copy
-OFF_CAND = OFF_WRNG + 16  # candidate moves ...
-OFF_SCORE = OFF_CAND + 96  # ... and the rollouts each won
-OFF_POOL = OFF_SCORE + 96  # the cards the deciding seat has not seen
-OFF_SCOUNT = OFF_POOL + MAX_DECK  # searched decisions, rollouts (counters for bench)
-G_SIZE = OFF_SCOUNT + 2
+OFF_W0 = _G.add("search: sampled world", G_CORE)
+OFF_W = _G.add("search: rollout world", G_CORE)
+# the worlds' generators (8 words, as uint64), then a saved copy
+OFF_WRNG = _G.add("search: world generators", 16)
+OFF_CAND = _G.add("search: candidates", MAX_MOVES)
+OFF_SCORE = _G.add("search: rollouts won", MAX_MOVES)  # per candidate
+OFF_POOL = _G.add("search: unseen cards", MAX_DECK)
+OFF_SCOUNT = _G.add("search: counters", 2)  # searched decisions, rollouts (for bench)
+G_SIZE = _G.size
+#: every block of G as (name, offset, size)
+BLOCKS = tuple(_G.blocks)
+
+# ---- rules (absolute indices into G): one line a key; the block has spare slots ----
+_rules = Fields("rules", start=OFF_R, capacity=N_RULES)
+R_PLAYERS = _rules()
+R_HAND_SIZE = _rules()
+R_FIRST_CARD = _rules()  # FirstCard
+R_DRAW_RULE = _rules()  # DrawRule
+R_VOLUNTARY_DRAW = _rules()
+R_WD4_BLUFF = _rules()
+R_WD4_CHALLENGE = _rules()
+R_WD4_TAKEBACK = _rules()
+R_TWO_P_REVERSE_SKIPS = _rules()
+R_UNO_PENALTY = _rules()
+R_UNO_IN_CENTER = _rules()
+R_STACKING = _rules()  # Stacking
+R_STACK_CARDS = _rules()  # StackCards
+R_SKIP_DEFLECT = _rules()
+R_REVERSE_DEFLECT = _rules()
+R_JUMP_IN = _rules()
+R_JUMP_IN_ORDER = _rules()  # JumpInOrder
+R_SEVEN_O = _rules()
+R_SWAP_ON_FIVE = _rules()
+R_ZERO_FIFTY = _rules()
+R_DRAW_TEN = _rules()  # DrawTen
+R_COLOR_ROTATION = _rules()
+R_ELIMINATION = _rules()
+R_SEVEN_ROUNDS = _rules()
+R_SWAP_HANDS_WILD = _rules()
+R_DOWNPOUR = _rules()
+R_SCORING = _rules()  # Scoring
+R_TARGET_SCORE = _rules()
+R_DEALER_ROTATION = _rules()  # DealerRotation
+R_TURN_CAP = _rules()
+R_DECK_SIZE = _rules()
+# internal, never set by a rule: 1 skips the game-feel samples (work that never
+# reports them, such as a search player's rollouts); rules.lower leaves it 0
+R_FEEL_OFF = _rules()
+
+# ---- probabilities, stored as thresholds: chance(p) <=> 53 random bits < ceil(p * 2**53)
+P_ONE = 1 << 53
+_probs = Fields("table probabilities", start=OFF_RF, capacity=N_RF)
+RF_UNO_CATCH = _probs()
+RF_SILENT_TWOS = _probs()
+
+
+# ---- what the choice rules hold: rule value -> id (rules.lower), read by the kernels ----
+class FirstCardT(NamedTuple):
+    """R_FIRST_CARD: which first flipped card may start a round."""
+
+    official: int = 0  # anything but a Wild Draw Four or a special wild
+    number_only: int = 1  # a number card (0-9)
+
+
+class DrawRuleT(NamedTuple):
+    """R_DRAW_RULE: what a player without a play draws."""
+
+    draw_one: int = 0  # one card, played at once if it can be
+    draw_until_playable: int = 1
+    draw_one_pass: int = 2  # one card, and the turn is over
+
+
+class StackingT(NamedTuple):
+    """R_STACKING: answers to a pending draw penalty."""
+
+    none: int = 0
+    progressive: int = 1  # stack: the penalties add up
+    deflect: int = 2  # pass the same penalty on
+
+
+class StackCardsT(NamedTuple):
+    """R_STACK_CARDS: which draw cards stack on which."""
+
+    same: int = 0
+    mixed: int = 1
+
+
+class JumpInOrderT(NamedTuple):
+    """R_JUMP_IN_ORDER: who may jump in first."""
+
+    random: int = 0
+    nearest: int = 1
+
+
+class DrawTenT(NamedTuple):
+    """R_DRAW_TEN: the cards that make the next player draw 10."""
+
+    none: int = 0
+    blanks: int = 1
+    zeros: int = 2
+
+
+class ScoringT(NamedTuple):
+    """R_SCORING: how a round is scored (match_nb)."""
+
+    winner_takes: int = 0
+    losers_score: int = 1
+    lazy: int = 2
+    game101: int = 3
+
+
+class DealerRotationT(NamedTuple):
+    """R_DEALER_ROTATION: who leads the next round of a match."""
+
+    clockwise: int = 0
+    winner_leads: int = 1
+
+
+FirstCard = FirstCardT()
+DrawRule = DrawRuleT()
+Stacking = StackingT()
+StackCards = StackCardsT()
+JumpInOrder = JumpInOrderT()
+DrawTen = DrawTenT()
+Scoring = ScoringT()
+DealerRotation = DealerRotationT()
+#: rule key -> the ids of its values (the field names are the values rules.SCHEMA takes)
+CHOICES: dict[str, NamedTuple] = {
+    "first_card": FirstCard,
+    "draw_rule": DrawRule,
+    "stacking": Stacking,
+    "stack_cards": StackCards,
+    "jump_in_order": JumpInOrder,
+    "draw_ten": DrawTen,
+    "scoring": Scoring,
+    "dealer_rotation": DealerRotation,
+}
+
+
+class PenaltyT(NamedTuple):
+    """S_PEND_KIND: the card behind a pending penalty, by the cards it makes draw."""
+
+    none: int = 0
+    draw_two: int = 2
+    wild_draw_four: int = 4
+    draw_ten: int = 10
+
+
+class TargetKindT(NamedTuple):
+    """S_TARGET_KIND: the card whose player is choosing a target."""
+
+    five: int = 5  # swap_on_five: trade a card (optional)
+    seven: int = 7  # seven_o: swap hands
+    swap_hands: int = SWAP_HANDS  # swap_hands_wild
+
+
+Penalty = PenaltyT()
+TargetKind = TargetKindT()
 
 # ---- phases: whose decision is pending ----
 PH_TURN = 0  # play a card or draw
@@ -215,8 +414,9 @@ PH_GIVE = 8  # (swap_on_five) choose the card to give
 PH_OVER = 9
 
 # ---- moves ----
-# Playing type t names colour c (only meaningful for wilds): move = t + 64 * c.
-MV_PLAY_END = 256
+# A play is its card type, a wild's with the colour it names (moves.with_colour); the
+# plays fill 0 .. MV_PLAY_END, the other moves follow.
+MV_PLAY_END = N_COLOURS * TYPE_SLOTS
 MV_DRAW = 256
 MV_PASS = 257  # keep the drawn card; decline a jump-in
 MV_TAKE = 258
@@ -225,7 +425,6 @@ MV_ACCEPT = 260  # accept a Wild Draw Four or a Skip
 MV_COLOUR = 264  # + colour
 MV_TARGET = 320  # + seat
 MV_GIVE = 384  # + card type
-MAX_MOVES = 96
 
 # ---- per-game record columns (int32) ----
 GAME_FIELDS = (
@@ -288,3 +487,13 @@ FIXED_POINT_FIELDS = frozenset(FEEL_FIXED) | frozenset(f"{m}_sum" for m in FEEL_
 FEEL_RATES = ("comeback", "first_uno_wins", "rival_on_uno")
 #: winner_max_deficit histogram: 0 .. 15 exactly, the last bin 16 and more
 FEEL_HIST_BINS = 17
+
+
+def indices() -> dict[str, int]:
+    """Every named absolute index into G: the state (S_*), rule (R_*, RF_*) and
+    block (OFF_*) names of this module."""
+    return {k: v for k, v in globals().items()
+            if k.startswith(("S_", "R_", "RF_", "OFF_")) and type(v) is int}
+
+
+check_blocks(BLOCKS, G_SIZE, indices())
