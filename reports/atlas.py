@@ -1,4 +1,5 @@
-"""The atlas: every preset against official, at each player count, on one page.
+"""The atlas's result: every preset against official, at each player count, on one
+page (the study that plays it is ``studies/atlas.py``).
 
 At each player count every preset plays the same deals as official (one comparison
 of all of them, common random numbers), and with a strategy its skill edge (RULES.md
@@ -14,13 +15,11 @@ count, so memory does not grow with the number of player counts.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from unosim.errors import UnosimError
-from unosim.reports.compare import Comparison, VariantSpec
-from unosim.reports.sweep import play_variants, point_stats
+from unosim.reports.compare import Comparison
+from unosim.reports.sweep import point_stats
 
 #: (metric, label, kind, verdict for the lowest effect, for the highest, headline side)
 #: kind: "mean" effects are relative (%), "rate" and "share" in percentage points
@@ -90,23 +89,7 @@ class Atlas:
         return any(a.partial for a in self.by_players)
 
 
-def atlas_variants(presets: list[str], players: int,
-                   make: Callable[[str, int], VariantSpec]) -> tuple[list[VariantSpec],
-                                                                    dict[str, str]]:
-    """official and every preset at ``players`` (official first); refused presets with
-    their reasons."""
-    specs, refused = [], {}
-    for name in ["official", *[p for p in presets if p != "official"]]:
-        try:
-            specs.append(make(name, players))
-        except UnosimError as e:
-            if name == "official":
-                raise
-            refused[name] = str(e)
-    return specs, refused
-
-
-def _effects(cmp: Comparison, skill: Any) -> tuple[dict[str, dict[str, float]],
+def effects_of(cmp: Comparison, skill: Any) -> tuple[dict[str, dict[str, float]],
                                                     dict[str, dict[str, Effect]]]:
     from unosim.reports.skill import diff_stats, skill_stats
 
@@ -135,35 +118,6 @@ def _effects(cmp: Comparison, skill: Any) -> tuple[dict[str, dict[str, float]],
                                 d["ci_high"])
         effects[v.name] = eff
     return values, effects
-
-
-def run_atlas(presets: list[str], players: list[int], games: int, seed: int,
-              make: Callable[[str, int], VariantSpec], strategy: Any = None,
-              workers: int | None = None, on_batch: Callable[[int], None] | None = None,
-              runner: Any = None) -> Atlas:
-    """Every preset against official at each player count (see the module's text)."""
-    from unosim.reports.skill import run_skill
-
-    atlas = Atlas(seed, games, strategy.label() if strategy is not None else None)
-    for n in players:
-        specs, refused = atlas_variants(presets, n, make)
-        try:
-            cmp = play_variants(specs, games, seed, workers, on_batch, runner)
-            skill = None
-            if strategy is not None and not cmp.partial:
-                skill = run_skill(specs, strategy, games, seed, workers, on_batch,
-                                  runner=runner)
-        except KeyboardInterrupt:
-            break
-        values, effects = _effects(cmp, skill)
-        partial = cmp.partial or bool(skill is not None and skill.partial)
-        atlas.by_players.append(AtlasPlayers(n, [s.name for s in specs[1:]], values, effects,
-                                             refused, cmp.games, partial))
-        if partial:
-            break
-    if not atlas.by_players:
-        raise KeyboardInterrupt
-    return atlas
 
 
 def effect_text(e: Effect | None, metric: str, interval: bool = False) -> str:

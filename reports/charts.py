@@ -217,15 +217,22 @@ def _bin_width(xmax: int, bins: int = 40) -> int:
     return int(raw)
 
 
+def _label(fig: Figure, ax: Any, title: str, subtitle: str, xlabel: str, ylabel: str,
+           legend_at: str) -> Figure:
+    fig.suptitle(title)
+    ax.set_title(subtitle)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(title="variant", loc=legend_at, fontsize=9)
+    return fig
+
+
 def fig_ecdf(cmp: Any, metric: str, title: str, xlabel: str, what: str) -> Figure:
     fig, (ax,) = _figure()
     _ecdf(ax, cmp, metric, _upper(cmp, metric))
-    fig.suptitle(title)
-    ax.set_title(f"{_n_text(cmp)} · shaded: 95% DKW band · legend: mean with 95% CI")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(f"{what} with at most x (%)")
-    ax.legend(title="variant", loc="lower right", fontsize=9)
-    return fig
+    return _label(fig, ax, title,
+                  f"{_n_text(cmp)} · shaded: 95% DKW band · legend: mean with 95% CI",
+                  xlabel, f"{what} with at most x (%)", "lower right")
 
 
 def fig_hist(cmp: Any, metric: str, title: str, xlabel: str, what: str) -> Figure:
@@ -233,12 +240,9 @@ def fig_hist(cmp: Any, metric: str, title: str, xlabel: str, what: str) -> Figur
     xmax = _upper(cmp, metric)
     width = _bin_width(xmax)
     _hist_lines(ax, cmp, metric, xmax, width)
-    fig.suptitle(title)
-    ax.set_title(f"{_n_text(cmp)} · bins of {width} · shaded: 95% Wilson band per bin")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(f"share of {what} per bin (%)")
-    ax.legend(title="variant", loc="upper right", fontsize=9)
-    return fig
+    return _label(fig, ax, title,
+                  f"{_n_text(cmp)} · bins of {width} · shaded: 95% Wilson band per bin",
+                  xlabel, f"share of {what} per bin (%)", "upper right")
 
 
 def fig_final_scores(cmp: Any) -> Figure:

@@ -1,41 +1,30 @@
-"""Variants side by side: every metric per variant, paired differences from the
-baseline with 95% intervals, and one plain-language verdict per headline metric.
+"""A comparison's result: every metric per variant, paired differences from the
+baseline with 95% intervals, one plain-language verdict per headline metric, and
+its table, JSON and DataFrame (the study that plays it is ``studies/compare.py``).
 
-Common random numbers: every variant plays game ``i`` from the same (seed, i),
-and stream 0 of that game's generator deals, so variants with the same deck,
-players and hand size start game ``i`` from the same hands. The variants are run
-batch by batch, interleaved, over the same game indices; the ``on_records`` hook
-of each run hands over the batch, and the per-game difference from the baseline
-is folded into running sums of d and d^2 per metric (:class:`metrics.Paired`).
-So the interval of a difference is the paired one, from the per-game
-differences, in memory bounded by one batch. The independent-samples interval
-from each variant's own totals is reported next to it for reference.
+The interval of a difference is the paired one, from the per-game differences
+(common random numbers); the independent-samples interval from each variant's own
+totals is reported next to it for reference.
 """
 
 from __future__ import annotations
 
 import math
 import textwrap
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from unosim.errors import UnosimError
 from unosim.reports import metrics as MX
 from unosim.reports.numbers import decimals_for
 from unosim.reports.stats import Z95, diff_ci, mean_se, wilson
 from unosim.simulate import layout as L
-from unosim.simulate.rules import Rules
-from unosim.strategies.registry import SeatStrategy
+from unosim.simulate.variants import VariantSpec
 
 #: one colour per variant, the same in every chart (Okabe-Ito, colour-blind safe)
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
            "#F0E442")
-MAX_VARIANTS = len(PALETTE)
-MODES = ("round", "match")
 
 #: the game-feel verdicts (round mode) and their wording: what the variant shows
 #: ("{v}" its value), the words for a higher and a lower value, and the unit
@@ -48,69 +37,6 @@ FEEL_PHRASES = {
                        "more", "fewer", " percentage points"),
     "seat_balance": ("seat balance {v} (1: every seat wins as often)", "higher", "lower", ""),
 }
-
-
-@dataclass(frozen=True)
-class VariantSpec:
-    """One arm of a comparison: its label, rules and seat strategies."""
-
-    name: str
-    rules: Rules
-    seats: list[SeatStrategy]
-
-    def changes(self) -> str:
-        ch = self.rules.changed()
-        return ", ".join(f"{k}={_show(v)}" for k, v in ch.items()) if ch else "none (official)"
-
-
-def _show(v: Any) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
-
-
-def split_variant(name: str) -> list[str]:
-    """``stacking+no-bluff`` -> the presets applied in order."""
-    parts = [p.strip() for p in name.split("+")]
-    if not name.strip() or any(not p for p in parts):
-        raise UnosimError(f"bad variant name {name!r} (use NAME or NAME+NAME)")
-    return parts
-
-
-def variant_label(parts: list[str] | tuple[str, ...]) -> str:
-    """How a variant is named in tables, verdicts and charts: presets by name, a TOML
-    file by its stem (``rules/my-rules.toml`` -> ``my-rules``), joined by ``+``."""
-    from pathlib import Path
-
-    from unosim.simulate.rules import is_variant_file
-
-    return "+".join(Path(p).stem if is_variant_file(p) else p for p in parts) or "official"
-
-
-def variant_labels(names: list[str] | tuple[str, ...]) -> list[str]:
-    """Short labels for ``names``; a name whose short label another name shares keeps
-    its full text, so two variants never get the same label."""
-    short = [variant_label(split_variant(n)) for n in names]
-    return [n.strip() if short.count(s) > 1 else s for n, s in zip(names, short, strict=True)]
-
-
-def build_variants(
-    names: tuple[str, ...] | list[str],
-    resolve: Callable[[tuple[str, ...]], Any],
-    seats_for: Callable[[int], list[Any]],
-) -> list[VariantSpec]:
-    """One VariantSpec per name; ``resolve(presets)`` gives its rules and
-    ``seats_for(players)`` its seat strategies."""
-    if len(names) > MAX_VARIANTS:
-        raise UnosimError(f"compare takes at most {MAX_VARIANTS} variants, got {len(names)}")
-    seen: set[str] = set()
-    out = []
-    for name, label in zip(names, variant_labels(names), strict=True):
-        key = name.strip()
-        if key in seen:
-            raise UnosimError(f"variant {key!r} is given twice")
-        seen.add(key)
-        rules = resolve(tuple(split_variant(key)))
-        out.append(VariantSpec(label, rules, seats_for(rules["players"])))
-    return out
 
 
 def method_note(mode: str) -> str:
@@ -552,120 +478,6 @@ def _cell(s: dict[str, float], m: MX.Metric) -> str:
 
 
 # -------------------------------------------------------------------- running
-
-
-def winners(rec: np.ndarray) -> np.ndarray:
-    """Each round's winning seat plus one (0: capped), the index into a joint table."""
-    return np.where(rec[:, L.G_CAPPED] == 0, rec[:, L.G_WINNER], -1) + 1
-
-
-def new_joint() -> np.ndarray:
-    side = L.MAX_PLAYERS + 1
-    return np.zeros((side, side), np.int64)
-
-
-def add_joint(joint: np.ndarray, base: np.ndarray, other: np.ndarray) -> None:
-    """Count the pairs (baseline's winner, variant's winner) of the same games."""
-    side = joint.shape[0]
-    joint += np.bincount(base * side + other, minlength=side * side).reshape(side, side)
-
-
-def run_compare(
-    variants: list[VariantSpec],
-    games: int,
-    seed: int,
-    workers: int | None = None,
-    mode: str = "round",
-    max_rounds: int | None = None,
-    batch: int | None = None,
-    on_batch: Callable[[int], None] | None = None,
-    on_records: Callable[[int, int, np.ndarray], None] | None = None,
-    limit: int | None = MAX_VARIANTS,
-) -> Comparison:
-    """Play every variant over the same game indices, batch-aligned and interleaved.
-
-    ``on_records(variant_index, first_game, records)`` sees each variant's batches
-    (for ``--save-games``); ``on_batch(n)`` is told of every finished batch of every
-    variant (progress). ``limit`` caps the variants (the charts have a colour for
-    eight); a sweep or the atlas lifts it with None.
-    """
-    from unosim.simulate.match import DEFAULT_MATCH_BATCH, DEFAULT_MAX_ROUNDS, run_matches
-    from unosim.simulate.runner import DEFAULT_BATCH, check_workers
-    from unosim.simulate.runner import run as run_rounds
-
-    if mode not in MODES:
-        raise UnosimError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
-    if not 1 <= len(variants) <= (limit or len(variants)):
-        raise UnosimError(f"compare takes 1..{limit} variants, got {len(variants)}")
-    max_rounds = DEFAULT_MAX_ROUNDS if max_rounds is None else max_rounds
-    workers = check_workers(workers)
-    if batch is None:
-        batch = DEFAULT_BATCH if mode == "round" else DEFAULT_MATCH_BATCH
-    extract = MX.extractor(mode)
-    moments = [MX.Moments() for _ in variants]
-    paired: list[MX.Paired | None] = [None] + [MX.Paired() for _ in variants[1:]]
-    joint: list[np.ndarray | None] = [None] + [new_joint() for _ in variants[1:]]
-    base: dict[str, Any] = {}
-
-    def hook(vi: int) -> Callable[[int, np.ndarray], None]:
-        players = variants[vi].rules["players"]
-
-        def cb(first: int, rec: np.ndarray) -> None:
-            vals = extract(rec, players)
-            moments[vi].add(vals)
-            w = winners(rec) if mode == "round" else None
-            if vi == 0:
-                base["first"], base["vals"], base["w"] = first, vals, w
-            elif base.get("first") == first:
-                paired[vi].add(base["vals"], vals)  # type: ignore[union-attr]
-                if w is not None:
-                    add_joint(joint[vi], base["w"], w)  # type: ignore[arg-type]
-            if on_records is not None:
-                on_records(vi, first, rec)
-
-        return cb
-
-    def play(vi: int, upto: int, resume: Any) -> Any:
-        v = variants[vi]
-        if mode == "round":
-            return run_rounds(v.rules, v.seats, upto, seed, workers, batch=batch,
-                              on_records=hook(vi), resume_from=resume)
-        return run_matches(v.rules, v.seats, upto, seed, workers, batch=batch,
-                           on_records=hook(vi), resume_from=resume, max_rounds=max_rounds)
-
-    results: list[Any] = [None] * len(variants)
-    elapsed = [0.0] * len(variants)
-    compile_s = [0.0] * len(variants)
-    partial = False
-    t0 = time.perf_counter()
-    try:
-        lo = 0
-        while lo < games and not partial:
-            hi = min(games, lo + batch)
-            for vi in range(len(variants)):
-                resume = results[vi].agg if results[vi] is not None else None
-                res = play(vi, hi, resume)
-                if results[vi] is None:
-                    compile_s[vi] = res.compile_s
-                elapsed[vi] += res.elapsed_s
-                results[vi] = res
-                if on_batch is not None:
-                    on_batch(hi - lo)
-                if res.partial:
-                    partial = True
-                    break
-            lo = hi
-    except KeyboardInterrupt:
-        partial = True
-    if any(r is None for r in results):
-        raise KeyboardInterrupt
-    total = time.perf_counter() - t0
-    results = [replace(r, requested=games, elapsed_s=elapsed[vi], compile_s=compile_s[vi],
-                       partial=partial) for vi, r in enumerate(results)]
-    cmp = Comparison(variants, mode, seed, games, workers, max_rounds, results, moments,
-                     paired, total, partial, joint=joint)
-    cmp.summaries = [summary_of(mode, r, v.name) for r, v in zip(results, variants, strict=True)]
-    return cmp
 
 
 def summary_of(mode: str, res: Any, name: str) -> dict[str, Any]:

@@ -110,6 +110,11 @@ class RecordSaver:
             consts = {"variant": self.variants[vi]} if self.variants else None
             self.writer.write(first, rec, consts)
 
+    @property
+    def records_hook(self) -> Any:
+        """``hook``, or None without a path (so no records are kept for nothing)."""
+        return self.hook if self.writer is not None else None
+
     def close(self, ok: bool) -> None:
         """Rename the file into place after a finished run; drop it otherwise."""
         if self.writer is None:

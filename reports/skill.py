@@ -1,4 +1,6 @@
-"""The skill edge of a strategy under each variant (RULES.md 9b), paired across variants.
+"""The skill edge of a strategy under each variant (RULES.md 9b), paired across variants:
+the totals, their statistics, verdicts and the table (the study that plays it is
+``studies/skill.py``).
 
 One seat of strategy S plays against P-1 seats of ``random``; the seat of S is rotated
 through all P seats, and every rotation (lineup) plays the same deals: game ``g`` of the
@@ -18,20 +20,13 @@ Capped rounds count as played and won by nobody, as in a tournament.
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from unosim.errors import UnosimError
 from unosim.reports.stats import Z95, mean_se
-from unosim.simulate import layout as L
-from unosim.strategies.registry import SeatStrategy, parse_strategy
-
-#: deals per block: every lineup of every variant plays a block before the next one
-BLOCK = 1 << 14
+from unosim.strategies.registry import SeatStrategy
 
 
 @dataclass
@@ -50,6 +45,11 @@ class SkillTotals:
     def __post_init__(self) -> None:
         self.seat_wins = np.zeros(self.players, np.int64)
 
+    def merge(self, other: SkillTotals) -> SkillTotals:
+        for name in ("deals", "wins", "wins_sq", "diff", "diff_sq", "capped", "seat_wins"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        return self
+
 
 @dataclass
 class SkillResult:
@@ -63,126 +63,6 @@ class SkillResult:
     elapsed_s: float
     workers: int
     partial: bool = False
-
-
-def lineup(strategy: SeatStrategy, players: int, seat: int) -> list[SeatStrategy]:
-    """``strategy`` at ``seat``, ``random`` everywhere else."""
-    seats = [parse_strategy("random")] * players
-    seats[seat] = strategy
-    return seats
-
-
-def players_of(variants: list[Any]) -> int:
-    """The one player count of ``variants`` (skill compares variants at one count)."""
-    players = {int(v.rules["players"]) for v in variants}
-    if len(players) != 1:
-        raise UnosimError("skill compares variants at one player count; these set "
-                          f"{', '.join(str(p) for p in sorted(players))}: add --players N")
-    return players.pop()
-
-
-def tables_for(variants: list[Any], strategy: SeatStrategy, seed: int) -> tuple[int, list[Any]]:
-    """(players, per variant the P lineups as (game template, batch kernel))."""
-    from unosim.simulate.plugin_batch import batch_for
-    from unosim.simulate.runner import game_template
-
-    p = players_of(variants)
-    tables = []
-    for v in variants:
-        row = []
-        for k in range(p):
-            seats = lineup(strategy, p, k)
-            row.append((game_template(v.rules, seats), batch_for(seats, seed)))
-        tables.append(row)
-    return p, tables
-
-
-def play_block(tables: list[Any], p: int, key: Any, lo: int, hi: int, chunks: int,
-               out: np.ndarray, on_batch: Callable[[int], None] | None = None
-               ) -> list[SkillTotals]:
-    """Deals ``lo .. hi`` in every lineup of every variant: their totals, counted only
-    once the block is complete for every variant."""
-    rec = out[: hi - lo]
-    w = np.zeros((len(tables), hi - lo), np.int64)
-    block = [SkillTotals(p) for _ in tables]
-    for vi, row in enumerate(tables):
-        for k, (template, play) in enumerate(row):
-            play(template, key, lo, rec, chunks)
-            won = (rec[:, L.G_WINNER] == k) & (rec[:, L.G_CAPPED] == 0)
-            w[vi] += won
-            block[vi].seat_wins[k] = int(won.sum())
-            block[vi].capped += int((rec[:, L.G_CAPPED] != 0).sum())
-            if on_batch is not None:
-                on_batch(hi - lo)
-    for vi, t in enumerate(block):
-        t.deals = hi - lo
-        t.wins = int(w[vi].sum())
-        t.wins_sq = int((w[vi] * w[vi]).sum())
-        d = w[vi] - w[0]
-        t.diff = int(d.sum())
-        t.diff_sq = int((d * d).sum())
-    return block
-
-
-def merge_totals(into: list[SkillTotals], part: list[SkillTotals]) -> None:
-    for a, b in zip(into, part, strict=True):
-        a.deals += b.deals
-        a.wins += b.wins
-        a.wins_sq += b.wins_sq
-        a.diff += b.diff
-        a.diff_sq += b.diff_sq
-        a.capped += b.capped
-        a.seat_wins += b.seat_wins
-
-
-def run_skill(
-    variants: list[Any],
-    strategy: SeatStrategy,
-    games: int,
-    seed: int,
-    workers: int | None = None,
-    on_batch: Callable[[int], None] | None = None,
-    block: int = BLOCK,
-    runner: Any = None,
-) -> SkillResult:
-    """Play ``ceil(games / P)`` deals in each of the P lineups of every variant
-    (``variants``: objects with ``name`` and ``rules``), block by block, on this
-    machine or through ``runner`` (``grid_dask.DaskRunner``). A stop
-    (``KeyboardInterrupt`` from ``on_batch``) keeps every finished block."""
-    deals = max(1, -(-games // players_of(variants)))
-    if runner is not None:  # the workers build the tables
-        totals, partial, workers, elapsed = runner.skill(variants, strategy, deals, seed,
-                                                         on_batch)
-    else:
-        totals, partial, workers, elapsed = play_here(variants, strategy, 0, deals, seed,
-                                                      workers, on_batch, block)
-    return SkillResult([v.name for v in variants], [v.rules for v in variants], strategy,
-                       seed, games, deals, totals, elapsed, workers, partial)
-
-
-def play_here(variants: list[Any], strategy: SeatStrategy, first: int, last: int,
-              seed: int, workers: int | None, on_batch: Callable[[int], None] | None = None,
-              block: int = BLOCK) -> tuple[list[SkillTotals], bool, int, float]:
-    """Deals ``first .. last`` of ``run_skill`` on this machine (or on one Dask worker):
-    (totals, partial, workers, seconds)."""
-    from unosim.simulate.runner import base_seed, use_workers
-
-    p, tables = tables_for(variants, strategy, seed)
-    workers = use_workers(workers)
-    key = base_seed(seed)
-    totals = [SkillTotals(p) for _ in variants]
-    out = np.zeros((min(block, last - first), L.N_G), np.int32)
-    t0 = time.perf_counter()
-    partial = False
-    try:
-        for lo in range(first, last, block):
-            merge_totals(totals, play_block(tables, p, key, lo, min(last, lo + block),
-                                            workers * 8, out, on_batch))
-    except KeyboardInterrupt:
-        partial = True
-    if totals[0].deals == 0 and partial:
-        raise KeyboardInterrupt
-    return totals, partial, workers, time.perf_counter() - t0
 
 
 def skill_stats(t: SkillTotals) -> dict[str, Any]:

@@ -1,24 +1,16 @@
-"""A rule designer's sweep: one or two rule keys (or the player count) over a grid of
-values, every point run on the same seed and game indices (common random numbers
-where the deal allows), every metric with its 95% interval.
-
-A point the rule validation refuses (a hand size too large for the deck at 10
-players, say) is kept in the result with the reason and not played; the others run
-interleaved, batch by batch, through the comparison engine (``run_compare``), so a
-sweep is a comparison whose variants are the points of a grid.
-"""
+"""A sweep's result: every point of the grid with every metric and its 95% interval,
+the refused points with their reasons, as a table, rows and JSON (the study that
+plays it is ``studies/sweep.py``)."""
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from unosim.errors import UnosimError
-from unosim.reports.compare import Comparison, VariantSpec, run_compare
+from unosim.reports.compare import Comparison
 from unosim.reports.numbers import decimals_for
+from unosim.simulate.variants import VariantSpec
 
 #: (metric, label, kind): "rate" in percent, "pp" a difference of rates in percentage
 #: points, "share" 0..1 without a unit, else a mean
@@ -61,24 +53,6 @@ def _show(v: Any) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
-def grid(dims: list[Dim], make: Callable[[dict[str, Any]], VariantSpec]) -> list[Point]:
-    """Every point of the grid, in order (the first dimension varies slowest); a point
-    whose rules ``make`` refuses keeps the reason instead of a spec."""
-    if not 1 <= len(dims) <= 2:
-        raise UnosimError(f"a sweep takes one or two swept dimensions, got {len(dims)}")
-    points = []
-    for values in itertools.product(*(d.values for d in dims)):
-        coords = dict(zip((d.key for d in dims), values, strict=True))
-        try:
-            points.append(Point(coords, spec=make(coords)))
-        except UnosimError as e:
-            points.append(Point(coords, refused=str(e)))
-    if all(p.refused for p in points):
-        raise UnosimError("every point of the sweep is refused by the rules, e.g. "
-                          f"{points[0].label}: {points[0].refused}")
-    return points
-
-
 @dataclass
 class SweepResult:
     dims: list[Dim]
@@ -88,6 +62,13 @@ class SweepResult:
     games: int
     stats: list[dict[str, dict[str, float]] | None] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        """Every played point's metrics (the comparison's variants, in order)."""
+        if not self.stats:
+            it = iter(range(len(self.played)))
+            self.stats = [_order(point_stats(self.cmp, next(it))) if p.spec is not None
+                          else None for p in self.points]
+
     @property
     def played(self) -> list[Point]:
         return [p for p in self.points if p.refused is None]
@@ -95,28 +76,6 @@ class SweepResult:
     @property
     def refused(self) -> list[Point]:
         return [p for p in self.points if p.refused is not None]
-
-
-def play_variants(specs: list[VariantSpec], games: int, seed: int, workers: int | None,
-                  on_batch: Callable[[int], None] | None, runner: Any = None) -> Comparison:
-    """The comparison of ``specs`` on this machine, or on a cluster through ``runner``
-    (``grid_dask.DaskRunner``): the same totals either way."""
-    if runner is not None:
-        return runner.compare(specs, games, seed, on_batch=on_batch)
-    return run_compare(specs, games, seed, workers, "round", on_batch=on_batch, limit=None)
-
-
-def run_sweep(points: list[Point], dims: list[Dim], games: int, seed: int,
-              workers: int | None = None, on_batch: Callable[[int], None] | None = None,
-              runner: Any = None) -> SweepResult:
-    """Play every point that was not refused, ``games`` rounds each, on one seed."""
-    specs = [p.spec for p in points if p.spec is not None]
-    cmp = play_variants(specs, games, seed, workers, on_batch, runner)
-    r = SweepResult(dims, points, cmp, seed, games)
-    it = iter(range(len(specs)))
-    r.stats = [_order(point_stats(cmp, next(it))) if p.spec is not None else None
-               for p in points]
-    return r
 
 
 def point_stats(cmp: Comparison, vi: int) -> dict[str, dict[str, float]]:

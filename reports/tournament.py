@@ -1,4 +1,5 @@
-"""Head-to-head tournaments of strategies, with the seats rotated.
+"""Head-to-head tournaments of strategies, with the seats rotated: the totals, their
+statistics and the table (the study that plays it is ``studies/tournament.py``).
 
 Seating (``lineups``), with k strategies at a table of n players:
 
@@ -31,57 +32,17 @@ and head to head.
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from unosim.errors import UnosimError
 from unosim.reports.stats import Z95, mean_se, wilson
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
 from unosim.strategies.registry import SeatStrategy
-
-SEATINGS = ("rotations", "permutations")
-MAX_LINEUPS = 100_000
-BATCH = 1 << 16
-
-
-def lineups(k: int, n: int, seating: str = "rotations") -> list[tuple[int, ...]]:
-    """Seat assignments: entry s of a lineup is the index of the strategy in seat s."""
-    if seating not in SEATINGS:
-        raise UnosimError(f"--seating must be one of {', '.join(SEATINGS)}, got {seating!r}")
-    if k < 2:
-        raise UnosimError("a tournament needs at least two strategies")
-
-    def orders(base: tuple[int, ...]) -> list[tuple[int, ...]]:
-        if seating == "permutations":
-            if math.factorial(len(base)) > 40_320:
-                raise UnosimError(f"--seating permutations: {len(base)}! seat orders are too "
-                                  "many; use rotations")
-            return sorted(set(itertools.permutations(base)))
-        return [base[i:] + base[:i] for i in range(len(base))]
-
-    if k <= n:
-        return orders(tuple(i % k for i in range(n)))
-    count = math.comb(k, n) * (math.factorial(n) if seating == "permutations" else n)
-    if count > MAX_LINEUPS:
-        raise UnosimError(f"{k} strategies at {n}-player tables make {count:,} lineups "
-                          f"(at most {MAX_LINEUPS:,}); use fewer strategies")
-    out: list[tuple[int, ...]] = []
-    for combo in itertools.combinations(range(k), n):
-        out.extend(orders(combo))
-    return out
-
-
-def planned_games(k: int, n: int, seating: str, games: int) -> int:
-    """Games a tournament will play: ``games`` rounded up to whole lineups."""
-    table = len(lineups(k, n, seating))
-    return max(1, -(-games // table)) * table
 
 
 def seating_note(k: int, n: int, seating: str, n_lineups: int) -> str:
@@ -129,6 +90,18 @@ class Totals:
         self.h2h = np.zeros((k, k), np.float64)
         self.h2h_sq = np.zeros((k, k), np.float64)
         self.h2h_n = np.zeros((k, k), np.int64)
+
+    def merge(self, other: Totals) -> Totals:
+        """Add ``other``'s rounds (every sum is exact but ``fair``, whose order of
+        addition is the order of merging)."""
+        for name in ("games", "wins", "fair", "seat_rounds", "seat_counts", "h2h", "h2h_sq",
+                     "h2h_n"):
+            getattr(self, name)[...] += getattr(other, name)
+        self.capped += other.capped
+        for m in METRICS:
+            self.sums[m] += other.sums[m]
+            self.sumsq[m] += other.sumsq[m]
+        return self
 
 
 #: per seat and round: key -> label
@@ -211,52 +184,6 @@ class TournamentResult:
     elapsed_s: float = 0.0
     workers: int = 1
     variant: str = "official"
-
-
-def run_tournament(
-    rules: Rules,
-    strategies: list[SeatStrategy],
-    games: int,
-    seed: int,
-    seating: str = "rotations",
-    workers: int | None = None,
-    on_batch: Callable[[int], None] | None = None,
-    variant: str = "official",
-) -> TournamentResult:
-    """Play every lineup for the same ``ceil(games / lineups)`` games of ``seed``."""
-    import time
-
-    from unosim.simulate.plugin_batch import batch_for
-    from unosim.simulate.runner import base_seed, batch_size, game_template, use_workers
-
-    labels = [s.label() for s in strategies]
-    dup = sorted({x for x in labels if labels.count(x) > 1})
-    if dup:
-        raise UnosimError(f"each strategy once in a tournament; repeated: {', '.join(dup)}")
-    n = int(rules["players"])
-    table = lineups(len(strategies), n, seating)
-    per = max(1, -(-games // len(table)))
-    workers = use_workers(workers)
-    key = base_seed(seed)
-    totals = Totals(len(strategies), n)
-    out = np.zeros((min(BATCH, per), L.N_G), np.int32)
-    t0 = time.perf_counter()
-    for lineup in table:
-        seats = [strategies[i] for i in lineup]
-        template = game_template(rules, seats)
-        play = batch_for(seats, seed)
-        step = batch_size(seats, BATCH, workers)  # small for a search, so progress shows
-        done = 0
-        while done < per:
-            k = min(step, per - done)
-            rec = out[:k]
-            play(template, key, done, rec, workers * 8)
-            add_records(totals, lineup, rec, rules)
-            done += k
-            if on_batch is not None:
-                on_batch(k)
-    return TournamentResult(rules, strategies, seating, table, per, games, seed, totals,
-                            time.perf_counter() - t0, workers, variant)
 
 
 def _ci(total: float, total_sq: float, count: int) -> tuple[float, float, float]:

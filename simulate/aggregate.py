@@ -8,11 +8,16 @@ machines alike). All totals are integers, so any split gives identical results.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from unosim.simulate import layout as L
 from unosim.simulate.fold_nb import fold_feel, fold_records
+
+if TYPE_CHECKING:
+    from unosim.simulate.rules import Rules
+    from unosim.strategies.registry import SeatStrategy
 
 #: metric name -> column of the per-game record
 METRICS = {
@@ -40,6 +45,18 @@ FEEL_METRICS = L.FEEL_METRICS
 HIST_BINS = 8192
 
 
+def per_seat() -> np.ndarray:
+    """A dataclass field: one int64 total per seat."""
+    return field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
+
+
+def per_metric(names: Any, bins: int = 0) -> Any:
+    """A dataclass field: a 0 per metric name, or with ``bins`` a histogram each."""
+    if bins:
+        return field(default_factory=lambda: {m: np.zeros(bins, np.int64) for m in names})
+    return field(default_factory=lambda: dict.fromkeys(names, 0))
+
+
 @dataclass
 class Aggregate:
     """Totals over a set of games (``winner_points`` over the games that have a winner)."""
@@ -47,25 +64,23 @@ class Aggregate:
     players: int
     games: int = 0
     capped: int = 0
-    wins: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
-    seat_points: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
+    wins: np.ndarray = per_seat()
+    seat_points: np.ndarray = per_seat()
     # place_counts[seat, k]: rounds the seat finished in place k (elimination; 0 unused)
     place_counts: np.ndarray = field(
         default_factory=lambda: np.zeros((L.MAX_PLAYERS, L.MAX_PLAYERS + 1), np.int64)
     )
     # stage_sums[seat]: sum of the stage each seat ended the round at (seven_rounds)
-    stage_sums: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
-    count: dict[str, int] = field(default_factory=lambda: {m: 0 for m in METRICS})
-    sums: dict[str, int] = field(default_factory=lambda: {m: 0 for m in METRICS})
-    sumsq: dict[str, int] = field(default_factory=lambda: {m: 0 for m in METRICS})
-    hist: dict[str, np.ndarray] = field(
-        default_factory=lambda: {m: np.zeros(HIST_BINS, np.int64) for m in METRICS}
-    )
+    stage_sums: np.ndarray = per_seat()
+    count: dict[str, int] = per_metric(METRICS)
+    sums: dict[str, int] = per_metric(METRICS)
+    sumsq: dict[str, int] = per_metric(METRICS)
+    hist: dict[str, np.ndarray] = per_metric(METRICS, HIST_BINS)
     # game feel (RULES.md 9b) over the rounds with a winner: how many, and per metric
     # the sum and sum of squares of the recorded (fixed-point) values
     feel_rounds: int = 0
-    feel_sums: dict[str, int] = field(default_factory=lambda: {m: 0 for m in FEEL_METRICS})
-    feel_sumsq: dict[str, int] = field(default_factory=lambda: {m: 0 for m in FEEL_METRICS})
+    feel_sums: dict[str, int] = per_metric(FEEL_METRICS)
+    feel_sumsq: dict[str, int] = per_metric(FEEL_METRICS)
     # winner_max_deficit: 0 .. 15, the last bin 16 and more
     feel_hist: np.ndarray = field(default_factory=lambda: np.zeros(L.FEEL_HIST_BINS, np.int64))
 
@@ -133,3 +148,19 @@ class Aggregate:
             and self.feel_sumsq == other.feel_sumsq
             and np.array_equal(self.feel_hist, other.feel_hist)
         )
+
+
+@dataclass
+class RunResult:
+    """What a run of rounds produced: totals, timing, and whether it was cut short."""
+
+    rules: Rules
+    seats: list[SeatStrategy]
+    seed: int
+    requested: int
+    agg: Aggregate
+    elapsed_s: float
+    workers: int
+    partial: bool = False
+    compile_s: float = 0.0  # JIT compile or cache load before the timed run
+    precision_reached: bool = False  # stopped early by ``precision``

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from unosim import __version__
 from unosim.common import write_text_atomic
 from unosim.errors import UnosimError
 from unosim.simulate.aggregate import Aggregate
+from unosim.simulate.tables import load_plugin_seats, seat_text, seats_of  # noqa: F401
 
 FILE_NAME = "checkpoint.json"
 FORMAT = "unosim-checkpoint"
@@ -60,33 +62,7 @@ class Checkpoint:
     def seat_texts(self) -> list[str]:
         """Each seat as ``NAME:key=value,...`` with the exact parameter values
         (``repr`` of a float reads back to the same float)."""
-        out = []
-        for s in self.seats:
-            params = ",".join(f"{k}={v!r}" if isinstance(v, float) else f"{k}={v}"
-                              for k, v in sorted(s["params"].items()))
-            out.append(s["name"] + (":" + params if params else ""))
-        return out
-
-
-def seats_of(seats: list[Any]) -> list[dict[str, Any]]:
-    """The JSON form of a run's seat strategies; a plug-in seat also keeps where its
-    code came from (absolute ``PATH.py:NAME``) and the file's SHA-256."""
-    out = []
-    for s in seats:
-        d: dict[str, Any] = {"name": s.name, "params": {
-            k: v if isinstance(v, str) else float(v) for k, v in s.params.items()}}
-        if getattr(s, "plugin", None) is not None:
-            from unosim.strategies.registry import PLUGINS
-
-            path_text, _, fn_name = PLUGINS[s.name].source.rpartition(":")
-            path = Path(path_text).expanduser().resolve()
-            d["plugin"] = {"spec": f"{path}:{fn_name}", "sha256": _file_digest(path)}
-        out.append(d)
-    return out
-
-
-def _file_digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+        return [seat_text(s) for s in self.seats]
 
 
 def load_seat_plugins(ck: Checkpoint) -> None:
@@ -94,28 +70,6 @@ def load_seat_plugins(ck: Checkpoint) -> None:
     (UnosimError): the same code is needed to finish the run exactly."""
     load_plugin_seats(ck.seats, "since the run started, so the run cannot be finished "
                       "exactly")
-
-
-def load_plugin_seats(seats: list[dict[str, Any]], changed: str) -> None:
-    """Load the plug-ins of seats in the form of ``seats_of`` (a checkpoint's, or
-    a Dask task's on its worker) from their files, refusing a file that cannot
-    be read or whose SHA-256 differs: "PATH changed <changed>"."""
-    from unosim.strategies.plugins import load_plugins
-    from unosim.strategies.registry import PLUGINS
-
-    for s in seats:
-        plug = s.get("plugin")
-        if not plug or s["name"] in PLUGINS:
-            continue
-        path = Path(str(plug["spec"]).rpartition(":")[0])
-        try:
-            digest = _file_digest(path)
-        except OSError as e:
-            raise UnosimError(f"plug-in {s['name']}: cannot read {path} ({e.strerror or e})"
-                              ) from None
-        if digest != plug.get("sha256"):
-            raise UnosimError(f"plug-in {s['name']}: {path} changed {changed}")
-        load_plugins([plug["spec"]])
 
 
 def path_in(folder: Path | str) -> Path:
@@ -260,6 +214,31 @@ def save(folder: Path | str, ck: Checkpoint) -> Path:
     path = path_in(folder)
     write_text_atomic(path, json.dumps(doc, indent=1) + "\n")
     return path
+
+
+class Saver:
+    """Writes the checkpoint after the first batch, then every ``every`` seconds."""
+
+    def __init__(self, out_dir: Path | None, ck: Checkpoint, every: float) -> None:
+        self.out_dir = out_dir
+        self.ck = ck
+        self.every = every
+        self.base_elapsed = ck.elapsed_s
+        self.t0 = time.perf_counter()
+        self.last: float | None = None
+
+    def save(self, elapsed: float | None = None) -> None:
+        if self.out_dir is None:
+            return
+        spent = time.perf_counter() - self.t0 if elapsed is None else elapsed
+        self.ck.elapsed_s = self.base_elapsed + spent
+        save(self.out_dir, self.ck)
+        self.last = time.perf_counter()
+
+    def maybe_save(self) -> None:
+        if self.out_dir is not None and (
+                self.last is None or time.perf_counter() - self.last >= self.every):
+            self.save()
 
 
 def exists(folder: Path | str) -> bool:

@@ -1,14 +1,11 @@
-"""Run many whole matches (``--mode match``): seeding, batching and mergeable totals.
+"""Whole matches (``--mode match``): their mergeable totals, result and checks.
 
-The compiled loop is in ``match_nb``; this is its Python side, shaped like
-``runner.run`` (same hooks: ``on_batch``, ``on_records``, ``resume_from``), so
-the reports treat rounds and matches alike.
+The compiled loop is in ``match_nb``; ``runner.run`` plays matches as it plays
+rounds (same hooks, same backends), so the studies treat both alike.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,10 +13,10 @@ import numpy as np
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.simulate import match_nb as M
-from unosim.simulate.aggregate import HIST_BINS
+from unosim.simulate.aggregate import HIST_BINS, per_metric, per_seat
 from unosim.simulate.plugin_batch import match_batch_for
 from unosim.simulate.rules import Rules
-from unosim.simulate.runner import base_seed, batch_size, game_template, use_workers
+from unosim.simulate.tables import base_seed, game_template
 from unosim.strategies.registry import SeatStrategy
 
 MATCH_FIELDS = M.MATCH_FIELDS
@@ -55,25 +52,23 @@ class MatchAggregate:
     capped: int = 0
     capped_rounds: int = 0
     tied: int = 0
-    wins: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
-    losses: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
-    score_sum: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
-    round_wins: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
-    round_losses: np.ndarray = field(default_factory=lambda: np.zeros(L.MAX_PLAYERS, np.int64))
-    count: dict[str, int] = field(default_factory=lambda: {m: 0 for m in MATCH_METRICS})
-    sums: dict[str, int] = field(default_factory=lambda: {m: 0 for m in MATCH_METRICS})
-    sumsq: dict[str, int] = field(default_factory=lambda: {m: 0 for m in MATCH_METRICS})
-    hist: dict[str, np.ndarray] = field(
-        default_factory=lambda: {m: np.zeros(HIST_BINS, np.int64) for m in MATCH_METRICS}
-    )
+    wins: np.ndarray = per_seat()
+    losses: np.ndarray = per_seat()
+    score_sum: np.ndarray = per_seat()
+    round_wins: np.ndarray = per_seat()
+    round_losses: np.ndarray = per_seat()
+    count: dict[str, int] = per_metric(MATCH_METRICS)
+    sums: dict[str, int] = per_metric(MATCH_METRICS)
+    sumsq: dict[str, int] = per_metric(MATCH_METRICS)
+    hist: dict[str, np.ndarray] = per_metric(MATCH_METRICS, HIST_BINS)
     # game feel (RULES.md 9b) over the rounds the matches played (capped rounds left
     # out). Rounds of one match are a cluster: per metric the sum S of the recorded
     # values, and over matches the sums of S*S and S*n (n = rounds counted in the
     # match), with the sum of n*n, give the ratio mean and its cluster standard error.
     feel_rounds: int = 0
-    feel_sums: dict[str, int] = field(default_factory=lambda: {m: 0 for m in L.FEEL_METRICS})
-    feel_ss: dict[str, int] = field(default_factory=lambda: {m: 0 for m in L.FEEL_METRICS})
-    feel_sn: dict[str, int] = field(default_factory=lambda: {m: 0 for m in L.FEEL_METRICS})
+    feel_sums: dict[str, int] = per_metric(L.FEEL_METRICS)
+    feel_ss: dict[str, int] = per_metric(L.FEEL_METRICS)
+    feel_sn: dict[str, int] = per_metric(L.FEEL_METRICS)
     feel_nn: int = 0
     feel_hist: np.ndarray = field(default_factory=lambda: np.zeros(L.FEEL_HIST_BINS, np.int64))
 
@@ -170,52 +165,3 @@ def play_match_records(
     play = match_batch_for(seats, seed)  # play_match_batch, or the plug-in batch
     play(game_template(rules, seats), base_seed(seed), start, max_rounds, out, max(1, chunks))
     return out
-
-
-def run_matches(
-    rules: Rules,
-    seats: list[SeatStrategy],
-    games: int,
-    seed: int,
-    workers: int | None = None,
-    batch: int = DEFAULT_MATCH_BATCH,
-    on_batch: Callable[[int], None] | None = None,
-    on_records: Callable[[int, np.ndarray], None] | None = None,
-    resume_from: MatchAggregate | None = None,
-    max_rounds: int = DEFAULT_MAX_ROUNDS,
-) -> MatchResult:
-    """Play ``games`` matches and fold them into a MatchAggregate (Ctrl-C keeps
-    the finished batches and marks the result partial)."""
-    if len(seats) != rules["players"]:
-        raise UnosimError(f"{len(seats)} strategies given for {rules['players']} players")
-    check_match_rules(rules, max_rounds)
-    workers = use_workers(workers)
-    batch = batch_size(seats, batch, workers, rounds=MATCH_ROUNDS_GUESS)
-    template = game_template(rules, seats)
-    key = base_seed(seed)
-    agg = resume_from if resume_from is not None else MatchAggregate(players=rules["players"])
-    out = np.zeros((max(1, min(batch, games)), M.N_M), dtype=np.int32)
-    chunks = workers * 8
-    t_compile = time.perf_counter()
-    play_batch = match_batch_for(seats, seed)  # the cached kernel, or the plug-in batch
-    play_batch(template, key, 0, 1, np.zeros((1, M.N_M), np.int32), 1)  # compile or load
-    compile_s = time.perf_counter() - t_compile
-    t0 = time.perf_counter()
-    done = agg.games
-    partial = False
-    try:
-        while done < games:
-            n = min(batch, games - done)
-            rec = out[:n]
-            play_batch(template, key, done, max_rounds, rec, chunks)
-            if on_records is not None:
-                on_records(done, rec)
-            agg.add_records(rec)
-            done += n
-            if on_batch is not None:
-                on_batch(n)
-    except KeyboardInterrupt:
-        partial = True
-    elapsed = time.perf_counter() - t0
-    return MatchResult(rules, seats, seed, games, agg, elapsed, workers, max_rounds, partial,
-                       compile_s)

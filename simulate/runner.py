@@ -1,26 +1,44 @@
-"""Run many games: seeding, batching, threads, progress and interruption.
+"""Run many games of one table: seeding, batches, the backend, progress and stops.
 
-The compiled batch writes one record per game; each batch is folded into an
-:class:`Aggregate` at once, so memory stays flat whatever ``games`` is.
+A run is a sequence of tasks (``play_range``), each a range of game indices folded
+into an :class:`Aggregate` (rounds) or a ``MatchAggregate`` (matches) where it is
+played, so memory stays flat whatever ``games`` is, and the same task function runs
+on this machine and on a Dask worker.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-import numba
 import numpy as np
 
 from unosim.errors import UnosimError
-from unosim.simulate import layout as L
-from unosim.simulate.aggregate import Aggregate
-from unosim.simulate.plugin_batch import batch_for
-from unosim.simulate.rules import Rules, lower
-from unosim.strategies.registry import SeatStrategy, seat_template
+from unosim.simulate.aggregate import Aggregate, RunResult
+from unosim.simulate.backend import (  # noqa: F401 - the run layer's names, kept here too
+    Backend,
+    LocalBackend,
+    check_workers,
+    max_workers,
+    run_tasks,
+    use_workers,
+)
+from unosim.simulate.match import (
+    DEFAULT_MATCH_BATCH,
+    DEFAULT_MAX_ROUNDS,
+    MATCH_ROUNDS_GUESS,
+    MatchAggregate,
+    MatchResult,
+    check_match_rules,
+)
+from unosim.simulate.rules import Rules
+from unosim.simulate.tables import Table, base_seed, game_template, record_width  # noqa: F401
+from unosim.strategies.registry import SeatStrategy
 
 DEFAULT_BATCH = 1 << 16
+MODES = ("round", "match")
 #: rollouts one batch holds per worker: about a second of ``search`` on one core
 SEARCH_BATCH_ROLLOUTS = 250_000
 #: decisions a search seat searches per round (measured 6 to 8 at 2 to 4 players)
@@ -38,60 +56,71 @@ def batch_size(seats: list[SeatStrategy], batch: int, workers: int, rounds: int 
     return max(workers, min(batch, workers * SEARCH_BATCH_ROLLOUTS // cost))
 
 
-def max_workers() -> int:
-    return int(numba.config.NUMBA_NUM_THREADS)
+def default_batch(mode: str) -> int:
+    return DEFAULT_BATCH if mode == "round" else DEFAULT_MATCH_BATCH
 
 
-def check_workers(workers: int | None) -> int:
-    """The threads a run uses: ``workers``, or every core when None; a one-line
-    error outside 1..cores."""
-    n = max_workers() if workers is None else workers
-    if not 1 <= n <= max_workers():
-        raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")
-    return n
+def check_mode(mode: str) -> None:
+    if mode not in MODES:
+        raise UnosimError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
 
 
-def use_workers(workers: int | None) -> int:
-    """``check_workers``, and set Numba's thread count to it."""
-    n = check_workers(workers)
-    numba.set_num_threads(n)
-    return n
-
-
-def base_seed(seed: int) -> np.uint64:
-    """The 64-bit key every game's generators are derived from."""
-    return np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
+def new_totals(mode: str, players: int) -> Aggregate | MatchAggregate:
+    return Aggregate(players=players) if mode == "round" else MatchAggregate(players=players)
 
 
 @dataclass
-class RunResult:
-    """What a run produced: totals, timing, and whether it was cut short."""
+class Played:
+    """What one task returns: the totals of its games, their per-game records when
+    asked for (first game, rows), and the seconds it played."""
 
-    rules: Rules
-    seats: list[SeatStrategy]
-    seed: int
-    requested: int
-    agg: Aggregate
-    elapsed_s: float
-    workers: int
-    partial: bool = False
-    compile_s: float = 0.0  # JIT compile or cache load before the timed run
-    precision_reached: bool = False  # stopped early by ``precision``
+    start: int
+    agg: Any
+    records: list[tuple[int, np.ndarray]] = field(default_factory=list)
+    elapsed_s: float = 0.0
 
 
-def play_records(
-    rules: Rules, seats: list[SeatStrategy], seed: int, start: int, n: int, chunks: int = 1
-) -> np.ndarray:
-    """Per-game records for games ``start .. start + n`` (columns: layout.GAME_FIELDS)."""
-    out = np.zeros((n, L.N_G), dtype=np.int32)
-    play = batch_for(seats, seed)  # play_batch, or the plug-in batch when a seat has one
-    play(game_template(rules, seats), base_seed(seed), start, out, max(1, chunks))
+def play_batch_into(table: Table, mode: str, seed: int, first: int, rec: np.ndarray,
+                    chunks: int, max_rounds: int = DEFAULT_MAX_ROUNDS) -> None:
+    """Fill ``rec`` with the records of games (or matches) ``first ..``."""
+    kernel = table.kernel(mode, seed)
+    if mode == "round":
+        kernel(table.template, base_seed(seed), first, rec, chunks)
+    else:
+        kernel(table.template, base_seed(seed), first, max_rounds, rec, chunks)
+
+
+def play_range(table: Table, mode: str, seed: int, start: int, n: int, batch: int,
+               chunks: int, max_rounds: int = DEFAULT_MAX_ROUNDS, keep: bool = False
+               ) -> Played:
+    """The task of a run: games ``start .. start + n`` in batches of at most ``batch``,
+    folded into their totals (with the records when ``keep``)."""
+    t0 = time.perf_counter()
+    agg = new_totals(mode, table.players)
+    out = Played(start, agg)
+    for first in range(start, start + n, batch):
+        rec = np.zeros((min(batch, start + n - first), record_width(mode)), np.int32)
+        play_batch_into(table, mode, seed, first, rec, chunks, max_rounds)
+        agg.add_records(rec)
+        if keep:
+            out.records.append((first, rec))
+    out.elapsed_s = time.perf_counter() - t0
     return out
 
 
-def game_template(rules: Rules, seats: list[SeatStrategy]) -> np.ndarray:
-    """The game array every game of a run starts from: rules, deck and seats."""
-    return seat_template(lower(rules), seats, rules["uno_forget_prob"])
+def play_records(rules: Rules, seats: list[SeatStrategy], seed: int, start: int, n: int,
+                 chunks: int = 1) -> np.ndarray:
+    """Per-game records for games ``start .. start + n`` (columns: layout.GAME_FIELDS)."""
+    rec = np.zeros((n, record_width("round")), dtype=np.int32)
+    play_batch_into(Table(rules, seats), "round", seed, start, rec, max(1, chunks))
+    return rec
+
+
+def warm(table: Table, mode: str, seed: int) -> float:
+    """Compile (or load from cache) the table's kernel; the seconds it took."""
+    t0 = time.perf_counter()
+    play_batch_into(table, mode, seed, 0, np.zeros((1, record_width(mode)), np.int32), 1, 1)
+    return time.perf_counter() - t0
 
 
 def run(
@@ -100,66 +129,77 @@ def run(
     games: int,
     seed: int,
     workers: int | None = None,
-    batch: int = DEFAULT_BATCH,
+    batch: int | None = None,
     on_batch: Callable[[int], None] | None = None,
     on_records: Callable[[int, np.ndarray], None] | None = None,
-    resume_from: Aggregate | None = None,
-    on_totals: Callable[[Aggregate], None] | None = None,
+    resume_from: Any = None,
+    on_totals: Callable[[Any], None] | None = None,
     precision: float | None = None,
-) -> RunResult:
-    """Play ``games`` rounds and fold them into an Aggregate.
+    *,
+    mode: str = "round",
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+    backend: Backend | None = None,
+) -> Any:
+    """Play ``games`` rounds (or matches, ``mode="match"``) and fold them into their
+    totals; a ``RunResult`` (a ``MatchResult`` for matches).
 
     ``on_records(first_game, records)`` sees each batch's per-game rows (for
-    ``--save-games``). ``resume_from`` continues an interrupted run: its games are
-    kept and play goes on from game ``resume_from.games``; since the totals are
-    integer sums, the final figures equal an uninterrupted run's.
+    ``--save-games``, this machine only). ``resume_from`` continues an interrupted
+    run: its games are kept and play goes on from game ``resume_from.games``; since
+    the totals are integer sums, the final figures equal an uninterrupted run's.
     ``on_totals(agg)`` sees the running totals after each batch (progress
     estimates, checkpoints). With ``precision``, the run stops after the first
     batch at which the 95% Wilson interval of seat 0's win rate is at most
     ``precision`` wide on each side (``games`` is then an upper bound); the
-    stopping rule looks only at the sample size and the interval's width, and
-    the result says how many games it took.
-    Ctrl-C between batches stops the run; the finished batches are kept and the
-    result is marked ``partial``.
+    stopping rule looks only at the sample size and the interval's width.
+    A stop (Ctrl-C, SIGTERM) between batches keeps the finished ones and marks the
+    result ``partial``.
     """
+    check_mode(mode)
     if len(seats) != rules["players"]:
         raise UnosimError(f"{len(seats)} strategies given for {rules['players']} players")
-    workers = use_workers(workers)
-    batch = batch_size(seats, batch, workers)
-    template = game_template(rules, seats)
-    key = base_seed(seed)
-    agg = resume_from if resume_from is not None else Aggregate(players=rules["players"])
-    out = np.zeros((max(1, min(batch, games)), L.N_G), dtype=np.int32)
-    chunks = workers * 8
-    t_compile = time.perf_counter()
-    play_batch = batch_for(seats, seed)  # the cached kernel, or the plug-in batch
-    play_batch(template, key, 0, np.zeros((1, L.N_G), np.int32), 1)  # compile or load
-    compile_s = time.perf_counter() - t_compile
-    t0 = time.perf_counter()
-    done = agg.games
-    partial = False
+    if mode == "match":
+        check_match_rules(rules, max_rounds)
+    backend = backend if backend is not None else LocalBackend(workers)
+    if on_records is not None and not backend.local:
+        raise UnosimError("per-game records are kept on this machine only (--backend local)")
+    batch = batch_size(seats, batch or default_batch(mode), backend.workers,
+                       rounds=1 if mode == "round" else MATCH_ROUNDS_GUESS)
+    table = Table(rules, seats)
+    agg = resume_from if resume_from is not None else new_totals(mode, table.players)
+    compile_s = warm(table, mode, seed) if backend.local else 0.0
+    step = backend.task_games(batch)
+    tasks = ((table, mode, seed, s, min(step, games - s), batch, backend.chunks, max_rounds,
+              on_records is not None) for s in range(agg.games, games, step))
     reached = False
-    try:
-        while done < games:
-            n = min(batch, games - done)
-            rec = out[:n]
-            play_batch(template, key, done, rec, chunks)
-            if on_records is not None:
-                on_records(done, rec)
-            agg.add_records(rec)
-            done += n
-            if on_batch is not None:
-                on_batch(n)
-            if on_totals is not None:
-                on_totals(agg)
-            if precision is not None and seat0_half_width(agg) <= precision:
-                reached = True
-                break
-    except KeyboardInterrupt:
-        partial = True
+
+    def merge(part: Played) -> bool:
+        nonlocal reached
+        if on_records is not None:
+            for first, rec in part.records:
+                on_records(first, rec)
+        agg.merge(part.agg)
+        if on_batch is not None:
+            on_batch(part.agg.games)
+        if on_totals is not None:
+            on_totals(agg)
+        reached = precision is not None and seat0_half_width(agg) <= precision
+        return reached
+
+    t0 = time.perf_counter()
+    partial = run_tasks(backend, play_range, tasks, merge)
     elapsed = time.perf_counter() - t0
-    return RunResult(rules, seats, seed, games, agg, elapsed, workers, partial, compile_s,
-                     precision_reached=reached)
+    if mode == "match":
+        return MatchResult(rules, seats, seed, games, agg, elapsed, backend.workers,
+                           max_rounds, partial, compile_s)
+    return RunResult(rules, seats, seed, games, agg, elapsed, backend.workers, partial,
+                     compile_s, precision_reached=reached)
+
+
+def run_matches(rules: Rules, seats: list[SeatStrategy], games: int, seed: int,
+                workers: int | None = None, **kw: Any) -> MatchResult:
+    """``run`` of whole matches."""
+    return run(rules, seats, games, seed, workers, mode="match", **kw)
 
 
 def seat0_half_width(agg: Aggregate) -> float:

@@ -1,9 +1,18 @@
-"""The arrows of DESIGN.md, read from the imports of every module (ast), including
-imports inside functions: the face (unosim/) calls the engine and the reports; the
-reports never call the face; the engine (simulate/, strategies/) reaches neither the
-reports nor the face nor click, pandas or matplotlib; the shared helpers import
-nothing of the project; and no two modules of the project import each other, even
-through others."""
+"""The arrows of the house, read from the imports of every module (ast), including
+imports inside functions:
+
+    commands (unosim/) -> studies (studies/) -> run (simulate/ runner, backend, tables)
+                                                   -> engine (simulate/*_nb, strategies)
+    commands -> reports (reports/: result objects -> text, files, charts)
+
+The face (unosim/) calls the studies, the run layer and the reports; the studies run
+games only through the run layer and may use the reports' result types; the reports
+never run a game (no runner, backend, plug-in batches, game driver, Dask or Optuna)
+and never reach the studies or the face; the engine (simulate/, strategies/) reaches
+neither the studies, the reports, the face nor click, pandas or matplotlib; the
+compiled kernels import only other kernels and their constants; the shared helpers
+import nothing of the project; and no two modules import each other, even through
+others."""
 
 from __future__ import annotations
 
@@ -15,11 +24,20 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 #: folder -> the package it is installed as (pyproject's package-dir)
 FOLDERS = {"unosim": "unosim", "simulate": "unosim.simulate",
-           "strategies": "unosim.strategies", "reports": "unosim.reports",
-           "configs": "unosim.configs"}
+           "strategies": "unosim.strategies", "studies": "unosim.studies",
+           "reports": "unosim.reports", "configs": "unosim.configs"}
 #: modules every side may use, which must import nothing of the project themselves
 NEUTRAL = {"unosim", "unosim.errors", "unosim.common"}
 ENGINE_FORBIDDEN = ("click", "pandas", "matplotlib")
+#: what plays games: a report must reach none of it
+RUNS_GAMES = {"unosim.simulate.runner", "unosim.simulate.backend",
+              "unosim.simulate.plugin_batch", "unosim.simulate.game",
+              "unosim.simulate.tables"}
+REPORTS_FORBIDDEN = ("click", "dask", "distributed", "optuna")
+#: what a compiled kernel (a module named *_nb) may import of the project: other
+#: kernels and the constants and helpers they are compiled with
+KERNEL_DEPS = {"unosim.simulate.layout", "unosim.simulate.cards", "unosim.simulate.jit",
+               "unosim.simulate", "unosim.strategies", "unosim.strategies.api"}
 
 
 def project_sources() -> dict[str, str]:
@@ -60,11 +78,17 @@ def side(module: str) -> str:
     for part in ("simulate", "strategies"):
         if module.startswith(f"unosim.{part}"):
             return "engine"
+    if module.startswith("unosim.studies"):
+        return "studies"
     if module.startswith("unosim.reports"):
         return "reports"
     if module.startswith("unosim.configs"):
         return "data"
     return "face"
+
+
+def is_kernel(module: str) -> bool:
+    return module.endswith("_nb")
 
 
 def violations(graph: dict[str, set[str]]) -> list[str]:
@@ -75,10 +99,18 @@ def violations(graph: dict[str, set[str]]) -> list[str]:
             s, d = side(mod), side(dep) if dep in graph else "outside"
             if s == "neutral" and d != "outside":
                 bad.append(f"{mod} -> {dep} (a shared helper imports the project)")
-            elif s == "engine" and (d in ("reports", "face") or dep in ENGINE_FORBIDDEN):
+            elif s == "engine" and (d in ("reports", "studies", "face")
+                                    or dep in ENGINE_FORBIDDEN):
                 bad.append(f"{mod} -> {dep} (the engine reaches {d if d != 'outside' else dep})")
-            elif s == "reports" and (d == "face" or dep == "click"):
-                bad.append(f"{mod} -> {dep} (the reports reach the face)")
+            elif (s == "engine" and is_kernel(mod) and d != "outside"
+                  and not is_kernel(dep) and dep not in KERNEL_DEPS):
+                bad.append(f"{mod} -> {dep} (a compiled kernel reaches the Python side)")
+            elif s == "studies" and (d == "face" or dep == "click"):
+                bad.append(f"{mod} -> {dep} (a study reaches the face)")
+            elif s == "reports" and (d in ("face", "studies") or dep in REPORTS_FORBIDDEN
+                                     or dep in RUNS_GAMES):
+                bad.append(f"{mod} -> {dep} (the reports reach "
+                           f"{d if d in ('face', 'studies') else dep})")
     return bad
 
 
@@ -141,7 +173,9 @@ def test_no_import_circle(graph):
 def test_the_graph_sees_the_project(graph):
     # the checks above are only as good as the graph: it must hold every side
     assert {"unosim.cli", "unosim.commands.run", "unosim.simulate.runner",
-            "unosim.strategies.registry", "unosim.reports.compare"} <= set(graph)
+            "unosim.simulate.backend", "unosim.strategies.registry", "unosim.studies.compare",
+            "unosim.studies.tune", "unosim.reports.compare"} <= set(graph)
+    assert "unosim.simulate.backend" in graph["unosim.studies.compare"]
     assert "unosim.options" in graph["unosim.commands.run"]
     assert "click" in graph["unosim.cli"]
 
@@ -162,6 +196,12 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
         "unosim.reports": "",
         "unosim.reports.stats": "import click\n",
         "unosim.reports.summary": "from . import stats\nfrom .stats import wilson\n",
+        "unosim.reports.sweep": "from unosim.simulate.runner import run\nimport optuna\n",
+        "unosim.reports.atlas": "from unosim.studies import compare\n",
+        "unosim.studies": "",
+        "unosim.studies.compare": "from unosim.commands import run\n",
+        "unosim.simulate.step_nb": "from unosim.simulate.rules import lower\n",
+        "unosim.simulate.rules": "",
     }
     g = build_graph(sources)
     assert g["unosim.reports.summary"] == {"unosim.reports.stats"}
@@ -171,4 +211,9 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
     assert any(b.startswith("unosim.simulate.runner -> unosim.reports.stats") for b in bad)
     assert any(b.startswith("unosim.strategies.registry -> unosim.cli") for b in bad)
     assert any(b.startswith("unosim.reports.stats -> click") for b in bad)
+    assert any(b.startswith("unosim.reports.sweep -> unosim.simulate.runner") for b in bad)
+    assert any(b.startswith("unosim.reports.sweep -> optuna") for b in bad)
+    assert any(b.startswith("unosim.reports.atlas -> unosim.studies.compare") for b in bad)
+    assert any(b.startswith("unosim.studies.compare -> unosim.commands.run") for b in bad)
+    assert any(b.startswith("unosim.simulate.step_nb -> unosim.simulate.rules") for b in bad)
     assert cycles(g) == [["unosim.cli", "unosim.commands.run"]]

@@ -12,14 +12,15 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+from unosim import api
 from unosim.cli import main
-from unosim.reports import api
-from unosim.reports.compare import build_variants, run_compare
 from unosim.reports.metrics import HEADLINES
 from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve
 from unosim.simulate.runner import play_records
+from unosim.simulate.variants import build_variants
 from unosim.strategies.registry import parse_strategy
+from unosim.studies.compare import run_compare
 
 
 def invoke(capsys, argv):

@@ -14,10 +14,16 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from unosim.simulate.distributed import run_dask  # noqa: E402
+from unosim.simulate.backend import DaskBackend  # noqa: E402
 from unosim.simulate.rules import resolve  # noqa: E402
 from unosim.simulate.runner import run  # noqa: E402
 from unosim.strategies.registry import parse_strategy  # noqa: E402
+
+
+def run_dask(rules, seats, games, seed, client, task_games=1 << 18, on_batch=None):
+    """A run of rounds on the cluster of ``client`` (tasks of ``task_games``)."""
+    return run(rules, seats, games, seed, on_batch=on_batch,
+               backend=DaskBackend(client, task_games))
 
 
 @pytest.fixture(scope="module")
@@ -95,14 +101,16 @@ def test_a_plugin_without_a_file_is_refused(client):
 def test_a_worker_refuses_a_different_plugin_file(tmp_path):
     """A worker whose copy of the plug-in file differs would play other games."""
     from unosim.errors import UnosimError
-    from unosim.simulate.distributed import play_range
+    from unosim.simulate.tables import Table
 
     f = tmp_path / "mine.py"
     f.write_text(open(EXAMPLES).read())
     seat = {"name": "mine_copy", "params": {},
             "plugin": {"spec": f"{f}:random_copy", "sha256": "0" * 64}}
+    shipped = {"rules": resolve().as_dict(), "seats": [seat] + [{"name": "random",
+                                                                   "params": {}}] * 3}
     with pytest.raises(UnosimError, match="changed on this worker"):
-        play_range(resolve().as_dict(), ["random"] * 4, 1, 0, 10, plugin_seats=[seat])
+        Table.__new__(Table).__setstate__(shipped)  # what unpickling does on a worker
 
 
 def test_run_json_has_one_schema_on_both_backends(client, capsys):
@@ -130,14 +138,14 @@ def test_run_json_has_one_schema_on_both_backends(client, capsys):
 
 def test_grids_on_dask_equal_this_machine(client):
     """A sweep or atlas comparison and the skill edge give the same totals on a cluster."""
-    from unosim.reports.compare import VariantSpec, run_compare
-    from unosim.reports.grid_dask import DaskRunner
-    from unosim.reports.skill import run_skill
+    from unosim.simulate.variants import VariantSpec
+    from unosim.studies.compare import run_compare
+    from unosim.studies.skill import run_skill
 
     specs = [VariantSpec(n, resolve([n], [("players", 3)]), [parse_strategy("random")] * 3)
              for n in ("official", "stacking", "seven-o")]
-    runner = DaskRunner(client, task_games=7_000)
-    d = runner.compare(specs, 20_000, seed=5)
+    backend = DaskBackend(client, task_games=7_000)
+    d = run_compare(specs, 20_000, 5, limit=None, backend=backend)
     loc = run_compare(specs, 20_000, 5, limit=None)
     for vi in range(3):
         assert d.results[vi].agg.same_as(loc.results[vi].agg)
@@ -146,7 +154,7 @@ def test_grids_on_dask_equal_this_machine(client):
         if vi:
             assert (d.paired[vi].s, d.paired[vi].ss) == (loc.paired[vi].s, loc.paired[vi].ss)
     strat = parse_strategy("offensive")
-    a = run_skill(specs, strat, 9_000, seed=2, runner=runner)
+    a = run_skill(specs, strat, 9_000, seed=2, backend=backend)
     b = run_skill(specs, strat, 9_000, seed=2)
     for ta, tb in zip(a.totals, b.totals, strict=True):
         assert (ta.deals, ta.wins, ta.wins_sq, ta.diff, ta.diff_sq) == (
@@ -162,3 +170,52 @@ def test_dask_search_equals_local(client):
     loc = run(rules, seats, 300, seed=5, workers=1)
     assert d.agg.games == 300
     assert d.agg.same_as(loc.agg)
+
+
+#: what may differ between two backends: timing, and where the games ran
+_WHERE = ("elapsed_s", "compile_s", "games_per_sec", "matches_per_sec", "workers", "backend")
+
+
+def _same_but_where(x):
+    if isinstance(x, dict):
+        return {k: _same_but_where(v) for k, v in x.items() if k not in _WHERE}
+    if isinstance(x, list):
+        return [_same_but_where(v) for v in x]
+    return x
+
+
+@pytest.mark.parametrize("args", [
+    ["compare", "official", "stacking", "--games", "6000"],
+    ["compare", "official", "losers-score", "--mode", "match", "--games", "300"],
+    ["tournament", "random", "offensive", "defensive", "--players", "3", "--games", "6000"],
+    ["skill", "official", "seven-o", "--strategy", "offensive", "--games", "4000"],
+    ["sweep", "--rule", "hand_size=5,7", "--players", "2,3", "--games", "3000"],
+    ["atlas", "--players", "3", "--games", "500"],
+])
+def test_every_study_gives_the_same_json_on_dask(client, capsys, args):
+    """Each command that plays games runs on a cluster through the one backend
+    interface, with the same figures as on this machine."""
+    import json
+
+    from unosim.cli import main
+
+    base = [*args, "--seed", "6", "--format", "json", "--no-progress"]
+    outs = []
+    for extra in ([], ["--backend", "dask", "--scheduler", client.scheduler.address]):
+        with pytest.raises(SystemExit) as e:
+            main([*base, *extra])
+        assert e.value.code == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert _same_but_where(outs[1]) == _same_but_where(outs[0])
+
+
+def test_a_tuning_trial_plays_the_same_games_on_dask(client):
+    from unosim.studies.tune import TrialTable
+
+    rules = resolve([], [("players", 3)])
+    field = [parse_strategy("random"), parse_strategy("defensive")]
+    cand = parse_strategy("weighted:wild=2")
+    here = TrialTable(rules, field, seed=3).wins(cand, 100, 2_000)
+    there = TrialTable(rules, field, seed=3, backend=DaskBackend(client, 500)).wins(
+        cand, 100, 2_000)
+    assert here == there > 0

@@ -17,9 +17,8 @@ from unosim.simulate import layout as L
 from unosim.simulate import match_nb as M
 from unosim.simulate.aggregate import Aggregate
 from unosim.simulate.checkpoint import aggregate_from_json, aggregate_to_json
-from unosim.simulate.match import run_matches
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import play_records, run
+from unosim.simulate.runner import play_records, run, run_matches
 from unosim.strategies.registry import parse_strategy
 
 RANDOM4 = [parse_strategy("random")] * 4
@@ -185,7 +184,7 @@ def test_match_json_and_table_have_the_feel_section(capsys):
 
 
 def test_parquet_and_dataframe_hold_the_metric_values(tmp_path):
-    from unosim.reports.api import simulate
+    from unosim.api import simulate
 
     df = simulate("official", 500, seed=3)
     for m in L.FEEL_METRICS:
@@ -198,7 +197,7 @@ def test_parquet_and_dataframe_hold_the_metric_values(tmp_path):
 
 
 def _specs(*names):
-    from unosim.reports.compare import build_variants
+    from unosim.simulate.variants import build_variants
 
     return build_variants(list(names), lambda presets: resolve(list(presets)),
                           lambda n: [parse_strategy("random")] * n)
@@ -206,7 +205,7 @@ def _specs(*names):
 
 @pytest.fixture(scope="module")
 def feel_cmp():
-    from unosim.reports.compare import run_compare
+    from unosim.studies.compare import run_compare
 
     recs: dict[int, list] = {0: [], 1: []}
     cmp = run_compare(_specs("official", "seven-o"), 6000, seed=3, workers=2, batch=2048,
@@ -250,7 +249,7 @@ def test_compare_feel_verdicts_read_plainly(feel_cmp):
 
 
 def test_compare_feel_verdict_when_nothing_changes():
-    from unosim.reports.compare import run_compare
+    from unosim.studies.compare import run_compare
 
     cmp = run_compare(_specs("official", "official+official"), 1500, seed=1, workers=2)
     for line in cmp.feel_verdicts():

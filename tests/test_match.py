@@ -24,12 +24,11 @@ from unosim.simulate.match import (
     MatchAggregate,
     match_values,
     play_match_records,
-    run_matches,
 )
 from unosim.simulate.rng_nb import rand_below, seed_game
 from unosim.simulate.round_nb import play_round
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import base_seed, game_template, play_records
+from unosim.simulate.runner import base_seed, game_template, play_records, run_matches
 from unosim.strategies.registry import parse_strategy
 
 PRESETS = ["official", "losers-score", "lazy-scoring", "game-101"]

@@ -169,6 +169,14 @@ CATALOGUE: list[tuple[list[str], list[str]]] = [
     (["compare", "official", "stacking", "--save-games", "x.txt"], ["--save-games"]),
     (["compare", "official", "stacking", "--strategy-file", "{tmp}/none.py:f"],
      ["--strategy-file", "no file"]),
+    (["compare", "official", "stacking", "--backend", "grid"], ["--backend", "grid"]),
+    (["compare", "official", "stacking", "--scheduler", "tcp://head:8786"],
+     ["--scheduler", "--backend dask"]),
+    (["compare", "official", "stacking", "--backend", "dask", "--save-games", "{tmp}/g.parquet"],
+     ["--save-games", "--backend dask"]),
+    (["tournament", "random", "first", "--scheduler", "tcp://head:8786"],
+     ["--scheduler", "--backend dask"]),
+    (["skill", "official", "--strategy", "first", "--backend", "grid"], ["--backend", "grid"]),
     # replay
     (["replay", "--game", "1"], ["--seed"]),
     (["replay", "--seed", "1"], ["--game"]),
@@ -243,7 +251,6 @@ def bad_files(tmp_path: Path) -> Path:
 
 def _checkpoint(folder: Path) -> None:
     """A real, valid checkpoint: 64 of 1000 games of seed 3."""
-    from unosim.commands.resume import _Saver
     from unosim.simulate import checkpoint as ck
     from unosim.simulate.rules import resolve
     from unosim.simulate.runner import run
@@ -255,7 +262,7 @@ def _checkpoint(folder: Path) -> None:
     res = run(rules, seats, 64, 3, workers=1)
     state = ck.Checkpoint(mode="round", variant="official", rules=rules.as_dict(),
                           seats=ck.seats_of(seats), seed=3, games=1000, agg=res.agg, batch=64)
-    _Saver(folder, state, 1.0).save()
+    ck.Saver(folder, state, 1.0).save()
 
 
 def _argv(entry: list[str], tmp: Path) -> list[str]:

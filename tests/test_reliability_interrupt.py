@@ -233,7 +233,7 @@ def test_resume_from_a_checkpoint_equals_one_run(tmp_path):
 
 
 def test_match_checkpoint_round_trip(tmp_path):
-    from unosim.simulate.match import run_matches
+    from unosim.simulate.runner import run_matches
 
     rules = resolve(["game-101"])
     res = run_matches(rules, RANDOM4, 300, seed=2, workers=1)

@@ -9,19 +9,13 @@ import numpy as np
 import pytest
 from test_cli import assert_one_line_error, invoke
 
-from unosim.reports.compare import VariantSpec
-from unosim.reports.skill import (
-    SkillTotals,
-    diff_stats,
-    lineup,
-    run_skill,
-    skill_stats,
-    verdict,
-)
+from unosim.reports.skill import SkillTotals, diff_stats, skill_stats, verdict
 from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve
 from unosim.simulate.runner import play_records
+from unosim.simulate.variants import VariantSpec
 from unosim.strategies.registry import parse_strategy
+from unosim.studies.skill import lineup, run_skill
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "strategies" / "examples" / "plugins.py"
 

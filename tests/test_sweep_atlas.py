@@ -9,13 +9,14 @@ import json
 import pytest
 from test_cli import assert_one_line_error, invoke
 
-from unosim.commands.sweep import parse_values, sweep_dims
 from unosim.errors import UnosimError
-from unosim.reports.atlas import atlas_variants
-from unosim.reports.compare import VariantSpec
-from unosim.reports.sweep import Dim, grid, run_sweep
+from unosim.options import parse_values, sweep_dims
+from unosim.reports.sweep import Dim
 from unosim.simulate.rules import resolve
+from unosim.simulate.variants import VariantSpec
 from unosim.strategies.registry import parse_strategy
+from unosim.studies.atlas import atlas_variants
+from unosim.studies.sweep import grid, run_sweep
 
 
 def _json(capsys, argv):

@@ -13,14 +13,10 @@ import pytest
 
 from unosim.cli import main
 from unosim.errors import UnosimError
-from unosim.reports.tournament import (
-    lineups,
-    render_tournament,
-    run_tournament,
-    summarize_tournament,
-)
+from unosim.reports.tournament import render_tournament, summarize_tournament
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import BUILTINS, parse_strategy
+from unosim.studies.tournament import lineups, run_tournament
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "strategies" / "examples" / "plugins.py"
 TIMING = ("elapsed_s", "workers")

@@ -108,12 +108,12 @@ def test_two_processes_share_one_sqlite_study(tmp_path):
 
 
 def test_ctrl_c_keeps_the_finished_trials(tmp_path):
-    from unosim.reports import tune as T
     from unosim.simulate.rules import resolve
+    from unosim.studies import tune as T
 
     rules = resolve([], [("players", 2)])
     space = T.search_space("weighted", ["wild=-5..5"])
-    setup = T.TuneSetup("weighted", space, T.Table(rules, [parse_strategy("random")], seed=1),
+    setup = T.TuneSetup("weighted", space, T.TrialTable(rules, [parse_strategy("random")], seed=1),
                         900)
     calls = []
 

@@ -90,6 +90,47 @@ def check_scheduler(scheduler: str | None, backend: str) -> None:
         raise UnosimError("--scheduler applies to --backend dask")
 
 
+def table_options(*, with_variant: bool = True) -> Any:
+    """--players, --variant, --rule, --strategy and --seat: the table a command plays."""
+    def apply(f: Any) -> Any:
+        for d in reversed([players, *([variant] if with_variant else []), rule, strategy,
+                           seat]):
+            f = d(f)
+        return f
+
+    return apply
+
+
+def play_options(*, out_dir: bool = True, progress_bar: bool = True) -> Any:
+    """--seed, --workers, --backend, --scheduler, --format, --out, --progress and
+    --strategy-file: what every command that plays games takes, in this order."""
+    def apply(f: Any) -> Any:
+        for d in reversed([seed, workers, backend, scheduler, fmt,
+                           *([out] if out_dir else []),
+                           *([progress] if progress_bar else []), strategy_file]):
+            f = d(f)
+        return f
+
+    return apply
+
+
+def check_backend(backend: str, workers: int | None, scheduler: str | None) -> None:
+    """The checks of --backend, --workers and --scheduler, before any game is played."""
+    check_scheduler(scheduler, backend)
+    if backend == "local":
+        from unosim.simulate.backend import check_workers
+
+        check_workers(workers)
+
+
+def open_backend(backend: str, workers: int | None, scheduler: str | None) -> Any:
+    """The backend the options name (``close()`` it when done)."""
+    from unosim.simulate.backend import backend_for
+
+    check_backend(backend, workers, scheduler)
+    return backend_for(backend, workers, scheduler)
+
+
 def match_options(f: Any) -> Any:
     """--mode, --target-score and --max-rounds (run and compare)."""
     f = click.option("--max-rounds", type=int, default=None,
@@ -234,3 +275,77 @@ def check_mode_options(mode: str, max_rounds: int | None) -> int | None:
     if max_rounds is not None and not 1 <= max_rounds <= 1_000_000:
         raise UnosimError(f"--max-rounds must be within 1..1000000, got {max_rounds}")
     return max_rounds
+
+
+# ---------------------------------------------------------------- swept values
+
+#: the most values one swept dimension takes
+MAX_VALUES = 64
+
+
+def parse_values(key: str, text: str) -> list[Any]:
+    """``5..10``, ``5,7,9``, ``true,false`` or a list of choices, each value checked
+    against the key's domain (a value outside it is bad input, not a refused point)."""
+    from unosim.simulate.rules import parse_value
+
+    raw = text.strip()
+    m = re.fullmatch(r"(-?\d+)\s*\.\.\s*(-?\d+)", raw)
+    if m:
+        lo, hi = int(m.group(1)), int(m.group(2))
+        if hi < lo:
+            raise UnosimError(f"{key}={text}: the range is reversed; write {hi}..{lo}")
+        items = [str(v) for v in range(lo, hi + 1)]
+    elif ".." in raw:
+        raise UnosimError(f"{key}={text}: a range is LO..HI with two whole numbers, e.g. 5..10")
+    else:
+        items = [x.strip() for x in raw.split(",")]
+        if not raw or any(not x for x in items):
+            raise UnosimError(f"{key}={text}: an empty value; give VALUES as 5..10, 5,7,9 or "
+                              "true,false")
+    if len(items) > MAX_VALUES:
+        raise UnosimError(f"{key}={text}: {len(items)} values; a sweep takes at most "
+                          f"{MAX_VALUES} per dimension")
+    values = [parse_value(key, x) if key != "players" else _players(x) for x in items]
+    if len(set(map(str, values))) != len(values):
+        raise UnosimError(f"{key}={text}: a value is given twice")
+    return values
+
+
+def _players(text: str) -> int:
+    if not re.fullmatch(r"\d+", text) or not 2 <= int(text) <= 10:
+        raise UnosimError(f"--players: {text!r} is not a player count (2..10)")
+    return int(text)
+
+
+def sweep_dims(rule: tuple[str, ...], players: str | None) -> tuple[list[Any], dict[str, Any]]:
+    """(swept dimensions, fixed overrides) of ``--rule KEY=VALUES`` and ``--players``:
+    a key with one value is a fixed override, with several a swept dimension."""
+    from unosim.reports.sweep import Dim
+
+    dims: list[Dim] = []
+    fixed: dict[str, Any] = {}
+    given = []
+    for item in rule:
+        key, eq, text = item.partition("=")
+        if not eq:
+            raise UnosimError(f"--rule expects KEY=VALUES, got {item!r}")
+        if key.strip() == "players":
+            raise UnosimError("sweep the player count with --players VALUES, not --rule")
+        given.append((key.strip(), text))
+    if players is not None:
+        given.append(("players", players))
+    for key, text in given:
+        if key in fixed or any(d.key == key for d in dims):
+            raise UnosimError(f"{key} is given twice")
+        values = parse_values(key, text)
+        if len(values) == 1:
+            fixed[key] = values[0]
+        else:
+            dims.append(Dim(key, tuple(values)))
+    if not dims:
+        raise UnosimError("nothing to sweep: give --rule KEY=VALUES or --players VALUES with "
+                          "two or more values, e.g. --rule hand_size=5..10")
+    if len(dims) > 2:
+        raise UnosimError(f"a sweep takes at most two swept dimensions, got {len(dims)}: "
+                          f"{', '.join(d.key for d in dims)}")
+    return dims, fixed

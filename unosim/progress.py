@@ -18,6 +18,19 @@ def with_progress(show: bool, total: int, job: Callable[..., Any],
         return _with_progress_bar(show, total, job, with_totals, stop)
 
 
+def on_backend(name: str, workers: int | None, scheduler: str | None, show: bool,
+               total: int, job: Callable[[Any, Any], Any]) -> Any:
+    """Open the backend the options name, run ``job(on_batch, backend)`` under the
+    progress bar, and close the backend however the job ends."""
+    from unosim.options import open_backend
+
+    where = open_backend(name, workers, scheduler)
+    try:
+        return with_progress(show, total, lambda cb: job(cb, where))
+    finally:
+        where.close()
+
+
 def _with_progress_bar(show: bool, total: int, job: Callable[..., Any], with_totals: bool,
                        stop: Any) -> Any:
     if not show:

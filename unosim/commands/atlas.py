@@ -7,8 +7,7 @@ import sys
 import click
 
 from unosim import options as opt
-from unosim.commands.sweep import _dask_runner, parse_values
-from unosim.progress import with_progress
+from unosim.progress import on_backend
 
 
 @click.command(short_help="Every preset against official at each player count, one page.")
@@ -18,14 +17,7 @@ from unosim.progress import with_progress
 @click.option("--strategy", default="offensive", show_default=True, metavar="NAME",
               help="The strategy whose skill edge (one seat against random) is measured "
                    "under every preset; `none` leaves the skill edge out.")
-@opt.seed
-@opt.workers
-@opt.backend
-@opt.scheduler
-@opt.fmt
-@opt.out
-@opt.progress
-@opt.strategy_file
+@opt.play_options()
 def atlas(players: str, games_text: str, strategy: str, seed: int | None,
           workers: int | None, backend: str, scheduler: str | None, fmt: str,
           out: str | None, progress: bool | None) -> None:
@@ -34,19 +26,17 @@ def atlas(players: str, games_text: str, strategy: str, seed: int | None,
     cards drawn and the skill edge of --strategy, each as the paired difference from
     official with its 95% interval; ranked per metric with verdicts; atlas.html, CSV,
     JSON and the charts with --out."""
-    from unosim.reports.atlas import render_atlas, run_atlas, to_dict
-    from unosim.reports.compare import VariantSpec
+    from unosim.reports.atlas import render_atlas, to_dict
     from unosim.reports.render import render_json
     from unosim.simulate.rules import preset_names
-    from unosim.simulate.runner import check_workers
+    from unosim.simulate.variants import VariantSpec
     from unosim.strategies.registry import parse_strategy
+    from unosim.studies.atlas import run_atlas
 
     games = opt.parse_games(games_text)
-    counts = parse_values("players", players)
+    counts = opt.parse_values("players", players)
     strat = None if strategy.strip().lower() == "none" else parse_strategy(strategy)
-    opt.check_scheduler(scheduler, backend)
-    if backend == "local":
-        check_workers(workers)
+    opt.check_backend(backend, workers, scheduler)
     out_dir = opt.prepare_out(out)
     seed = opt.pick_seed(seed, announce=True)
     presets = preset_names()
@@ -61,10 +51,9 @@ def atlas(players: str, games_text: str, strategy: str, seed: int | None,
         return games + (-(-games // n) * n if strat is not None else 0)
 
     total = sum(planned(n) * len(presets) for n in counts)
-    runner = _dask_runner(scheduler) if backend == "dask" else None
-    result = with_progress(opt.show_progress(progress), total,
-                           lambda cb: run_atlas(presets, counts, games, seed, make, strat,
-                                                workers, cb, runner))
+    result = on_backend(backend, workers, scheduler, opt.show_progress(progress), total,
+                        lambda cb, where: run_atlas(presets, counts, games, seed, make, strat,
+                                                    workers, cb, where))
     text = render_atlas(result)
     summary = to_dict(result)
     click.echo(render_json(summary) if fmt == "json" else text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -17,28 +18,19 @@ from unosim.progress import with_progress
                short_help="Variants side by side on the same deals, with verdicts.")
 @click.argument("variant_names", nargs=-1, required=True, metavar="VARIANT...")
 @opt.games
-@opt.players
-@opt.rule
-@opt.strategy
-@opt.seat
-@opt.seed
-@opt.workers
-@opt.fmt
-@opt.out
+@opt.table_options(with_variant=False)
+@opt.play_options()
 @opt.match_options
-@opt.strategy_file
 @opt.save_games
-@opt.progress
 def compare(variant_names: tuple[str, ...], games_text: str, players: int | None,
             rule: tuple[str, ...], strategy: str, seat: tuple[str, ...], seed: int | None,
             workers: int | None, fmt: str, out: str | None, mode: str,
             target_score: int | None, max_rounds: int | None, save_games: str | None,
-            progress: bool | None) -> None:
+            progress: bool | None, backend: str, scheduler: str | None) -> None:
     """Compare variants side by side: VARIANT... are presets (NAME or NAME+NAME) or TOML
     files, the first is the baseline. Same seed for all (common random numbers), paired
     differences with 95% intervals, and a verdict per headline metric."""
-    from unosim.reports.compare import build_variants
-    from unosim.simulate.runner import check_workers
+    from unosim.simulate.variants import build_variants
 
     games = opt.parse_games(games_text)
     extra = (*rule, *opt.target_override(target_score, mode))
@@ -51,23 +43,31 @@ def compare(variant_names: tuple[str, ...], games_text: str, players: int | None
     if len(variants) < 2:  # checked before the seed line is printed
         raise UnosimError("compare needs at least two variants, e.g. `unosim compare official "
                           "stacking`")
-    check_workers(workers)
+    opt.check_backend(backend, workers, scheduler)
+    if backend == "dask" and save_path is not None:
+        raise UnosimError("--save-games keeps per-game records on this machine: drop "
+                          "--backend dask")
     seed = opt.pick_seed(seed, announce=True)
-    compare_variants(games=games, variants=variants, seed=seed, workers=workers, fmt=fmt,
-                     out_dir=out_dir, mode=mode, max_rounds=max_rounds, save_games=save_path,
-                     show_progress=opt.show_progress(progress))
+    where = opt.open_backend(backend, workers, scheduler)
+    try:
+        compare_variants(games=games, variants=variants, seed=seed, workers=workers, fmt=fmt,
+                         out_dir=out_dir, mode=mode, max_rounds=max_rounds,
+                         save_games=save_path, show_progress=opt.show_progress(progress),
+                         backend=where)
+    finally:
+        where.close()
 
 
 def compare_variants(
     *, games: int, variants: list, seed: int, workers: int | None, fmt: str,
     out_dir: Path | None, mode: str, max_rounds: int | None, save_games: Path | None,
-    show_progress: bool,
+    show_progress: bool, backend: Any = None,
 ) -> None:
     """Play the comparison, print it, write its files; exit 130 when stopped early."""
-    from unosim.reports.compare import run_compare
     from unosim.reports.export import write_compare_outputs
     from unosim.reports.parquet import RecordSaver
     from unosim.reports.render import render_json
+    from unosim.studies.compare import run_compare
 
     saver = RecordSaver(save_games, mode, [v.name for v in variants])
     ok = False
@@ -75,7 +75,7 @@ def compare_variants(
         cmp = with_progress(
             show_progress, games * len(variants),
             lambda cb: run_compare(variants, games, seed, workers, mode, max_rounds,
-                                   on_batch=cb, on_records=saver.hook))
+                                   on_batch=cb, on_records=saver.records_hook, backend=backend))
         ok = True
     finally:
         saver.close(ok)

@@ -216,8 +216,8 @@ def replay_command(seed: int, game: int, players: int | None, variant: tuple[str
                    fmt: str) -> None:
     """Print game K of the run with seed S turn by turn (hands, top card, colour, move,
     effect): exactly the game `unosim run` played, given the same rules and seats."""
-    from unosim.reports.compare import variant_label
     from unosim.reports.render import render_json
+    from unosim.simulate.variants import variant_label
 
     rules = opt.resolve_rules(variant, rule, players)
     seats = opt.seats_for(rules["players"], strategy, seat)

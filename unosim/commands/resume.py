@@ -20,7 +20,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -48,11 +47,9 @@ def _env_number(name: str, default: float, kind: type = float) -> Any:
 
 
 def batch_size(mode: str) -> int:
-    from unosim.simulate.match import DEFAULT_MATCH_BATCH
-    from unosim.simulate.runner import DEFAULT_BATCH
+    from unosim.simulate.runner import default_batch
 
-    default = DEFAULT_BATCH if mode == "round" else DEFAULT_MATCH_BATCH
-    return _env_number("UNOSIM_BATCH", default, int)
+    return _env_number("UNOSIM_BATCH", default_batch(mode), int)
 
 
 def refuse_unfinished(out_dir: Path | None) -> None:
@@ -70,31 +67,6 @@ def refuse_unfinished(out_dir: Path | None) -> None:
     )
 
 
-class _Saver:
-    """Writes the checkpoint after the first batch, then every ``every`` seconds."""
-
-    def __init__(self, out_dir: Path | None, ck: ckpt.Checkpoint, every: float) -> None:
-        self.out_dir = out_dir
-        self.ck = ck
-        self.every = every
-        self.base_elapsed = ck.elapsed_s
-        self.t0 = time.perf_counter()
-        self.last: float | None = None
-
-    def save(self, elapsed: float | None = None) -> None:
-        if self.out_dir is None:
-            return
-        spent = time.perf_counter() - self.t0 if elapsed is None else elapsed
-        self.ck.elapsed_s = self.base_elapsed + spent
-        ckpt.save(self.out_dir, self.ck)
-        self.last = time.perf_counter()
-
-    def maybe_save(self) -> None:
-        if self.out_dir is not None and (
-                self.last is None or time.perf_counter() - self.last >= self.every):
-            self.save()
-
-
 def run_checkpointed(
     *, name: str, mode: str, rules: Any, seats: list[Any], games: int, seed: int,
     workers: int | None, fmt: str, out_dir: Path | None, max_rounds: int | None,
@@ -105,9 +77,9 @@ def run_checkpointed(
     ``--out`` files and keep a checkpoint there; exit 130/143 with the partial
     report when stopped by a signal."""
     from unosim.progress import with_progress
-    from unosim.simulate.aggregate import Aggregate
-    from unosim.simulate.match import DEFAULT_MAX_ROUNDS, MatchAggregate, run_matches
-    from unosim.simulate.runner import run as run_rounds
+    from unosim.simulate.match import DEFAULT_MAX_ROUNDS
+    from unosim.simulate.runner import new_totals
+    from unosim.simulate.runner import run as run_games
 
     if mode == "match" and max_rounds is None:
         max_rounds = DEFAULT_MAX_ROUNDS
@@ -117,13 +89,12 @@ def run_checkpointed(
         batch = state.batch if state.precision is not None and state.batch else batch_size(mode)
     else:
         batch = batch_size(mode)
-        empty = Aggregate if mode == "round" else MatchAggregate
         state = ckpt.Checkpoint(mode=mode, variant=name, rules=rules.as_dict(),
                                 seats=ckpt.seats_of(seats), seed=seed, games=games,
-                                agg=empty(players=rules["players"]),
+                                agg=new_totals(mode, rules["players"]),
                                 max_rounds=max_rounds if mode == "match" else None,
                                 precision=precision, batch=batch)
-    saver = _Saver(out_dir, state, _env_number("UNOSIM_CHECKPOINT_SECONDS",
+    saver = ckpt.Saver(out_dir, state, _env_number("UNOSIM_CHECKPOINT_SECONDS",
                                                CHECKPOINT_SECONDS))
 
     def job(progress: Any, totals: Any = None) -> Any:
@@ -131,12 +102,9 @@ def run_checkpointed(
             saver.maybe_save()  # first: the stop check in progress() may raise
             progress(n)
 
-        if mode == "round":
-            return run_rounds(rules, seats, games, seed, workers, batch=batch,
-                              on_batch=on_batch, resume_from=state.agg, on_totals=totals,
-                              precision=state.precision)
-        return run_matches(rules, seats, games, seed, workers, batch=batch,
-                           on_batch=on_batch, resume_from=state.agg, max_rounds=max_rounds)
+        return run_games(rules, seats, games, seed, workers, batch=batch, on_batch=on_batch,
+                         resume_from=state.agg, on_totals=totals, precision=state.precision,
+                         mode=mode, max_rounds=max_rounds or DEFAULT_MAX_ROUNDS)
 
     remaining = games - state.next_game
     try:

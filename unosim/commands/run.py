@@ -19,24 +19,13 @@ _RESUME_OPTIONS = {"resume_dir", "workers", "fmt", "progress"}
 
 @click.command(epilog=opt.METRICS_HELP)
 @opt.games
-@opt.players
-@opt.variant
-@opt.rule
-@opt.strategy
-@opt.seat
-@opt.seed
-@opt.workers
-@opt.fmt
-@opt.out
-@opt.progress
+@opt.table_options()
+@opt.play_options()
 @opt.match_options
-@opt.strategy_file
 @opt.save_games
 @click.option("--report", is_flag=True,
               help="With --out: also write the charts (PNG, SVG) and a self-contained "
                    "report.html.")
-@opt.backend
-@opt.scheduler
 @click.option("--precision", type=float, default=None, metavar="X",
               help="Stop once seat 0's win-rate 95%% CI half-width is at most X (e.g. 0.001); "
                    "--games is then the most to play.")
@@ -58,7 +47,7 @@ def run(ctx: click.Context, games_text: str, players: int | None, variant: tuple
     statistics. Ctrl-C or SIGTERM stops between batches with the partial report; with
     --out DIR a checkpoint is kept there, and --resume DIR finishes the run."""
     from unosim.commands import resume as resumable
-    from unosim.reports.compare import variant_label
+    from unosim.simulate.variants import variant_label
 
     show = opt.show_progress(progress)
     if resume_dir is not None:
@@ -122,14 +111,15 @@ def run_on_dask(*, name: str, rules: Any, seats: list[Any], games: int, seed: in
                 show_progress: bool) -> None:
     """``--backend dask``: rounds on a cluster, the same totals as on this machine."""
     from unosim.output import print_summary, run_report
-    from unosim.simulate.distributed import connect, run_dask
+    from unosim.simulate.backend import connect
+    from unosim.simulate.runner import run as run_games
 
-    client = connect(scheduler)
+    where = connect(scheduler)
     try:
-        result = with_progress(show_progress, games, lambda cb: run_dask(
-            rules, seats, games, seed, client, on_batch=cb))
+        result = with_progress(show_progress, games, lambda cb: run_games(
+            rules, seats, games, seed, on_batch=cb, backend=where))
     finally:
-        client.close()
+        where.close()
     print_summary(*run_report(result, name, "round", "dask"), fmt, out_dir)
     if result.partial:
         sys.exit(130)
@@ -142,9 +132,10 @@ def run_extended(
 ) -> None:
     """``unosim run`` in match mode, or with --save-games or --report (this machine)."""
     from unosim.output import print_summary, run_report
-    from unosim.reports.compare import VariantSpec, run_compare
     from unosim.reports.export import write_report_files
     from unosim.reports.parquet import RecordSaver
+    from unosim.simulate.variants import VariantSpec
+    from unosim.studies.compare import run_compare
 
     if report and out_dir is None:
         raise UnosimError("--report writes charts and report.html into --out DIR: add --out")
@@ -158,7 +149,7 @@ def run_extended(
             cmp = with_progress(
                 show_progress, games,
                 lambda cb: run_compare([spec], games, seed, workers, mode, max_rounds,
-                                       on_batch=cb, on_records=saver.hook))
+                                       on_batch=cb, on_records=saver.records_hook))
             result = cmp.results[0]
         else:
             result = with_progress(show_progress, games,
@@ -177,15 +168,12 @@ def run_extended(
 
 def _plain(spec: Any, games: int, seed: int, workers: int | None, mode: str,
            max_rounds: int | None, cb: Any, saver: Any) -> Any:
+    from unosim.simulate.match import DEFAULT_MAX_ROUNDS
+    from unosim.simulate.runner import run as run_games
+
     def hook(first: int, rec: Any) -> None:
         saver.hook(0, first, rec)
 
-    if mode == "round":
-        from unosim.simulate.runner import run
-
-        return run(spec.rules, spec.seats, games, seed, workers, on_batch=cb, on_records=hook)
-    from unosim.simulate.match import DEFAULT_MAX_ROUNDS, run_matches
-
-    return run_matches(spec.rules, spec.seats, games, seed, workers, on_batch=cb,
-                       on_records=hook,
-                       max_rounds=DEFAULT_MAX_ROUNDS if max_rounds is None else max_rounds)
+    return run_games(spec.rules, spec.seats, games, seed, workers, on_batch=cb,
+                     on_records=hook, mode=mode,
+                     max_rounds=DEFAULT_MAX_ROUNDS if max_rounds is None else max_rounds)

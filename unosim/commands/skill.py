@@ -8,7 +8,7 @@ import sys
 import click
 
 from unosim import options as opt
-from unosim.progress import with_progress
+from unosim.progress import on_backend
 
 
 @click.command(short_help="The skill edge of a strategy under each variant, with verdicts.")
@@ -19,26 +19,22 @@ from unosim.progress import with_progress
 @opt.players
 @opt.games
 @opt.rule
-@opt.seed
-@opt.workers
-@opt.fmt
-@opt.out
-@opt.progress
-@opt.strategy_file
+@opt.play_options()
 def skill(variant_names: tuple[str, ...], strategy: str, players: int | None,
           games_text: str, rule: tuple[str, ...], seed: int | None, workers: int | None,
-          fmt: str, out: str | None, progress: bool | None) -> None:
+          fmt: str, out: str | None, progress: bool | None, backend: str,
+          scheduler: str | None) -> None:
     """The skill edge of --strategy under each VARIANT (presets, NAME+NAME or TOML files;
     the first is the baseline): one seat of the strategy against random in the others,
     its seat rotated, every rotation and every variant on the same deals. Skill edge =
     (win rate - 1/P) / (1 - 1/P): 0 is chance, 1 always wins. Paired differences from
     the baseline with 95% intervals, and a verdict per variant."""
     from unosim.common import write_text_atomic
-    from unosim.reports.compare import build_variants
     from unosim.reports.render import render_json
-    from unosim.reports.skill import render_skill, run_skill, summarize_skill
-    from unosim.simulate.runner import check_workers
+    from unosim.reports.skill import render_skill, summarize_skill
+    from unosim.simulate.variants import build_variants
     from unosim.strategies.registry import parse_strategy
+    from unosim.studies.skill import run_skill
 
     games = opt.parse_games(games_text)
     strat = parse_strategy(strategy)
@@ -46,13 +42,13 @@ def skill(variant_names: tuple[str, ...], strategy: str, players: int | None,
                               lambda presets: opt.resolve_rules(presets, rule, players),
                               lambda n: [])
     out_dir = opt.prepare_out(out)
-    check_workers(workers)
+    opt.check_backend(backend, workers, scheduler)
     seed = opt.pick_seed(seed, announce=True)
     p = int(variants[0].rules["players"])
     total = max(1, -(-games // p)) * p * len(variants)
-    result = with_progress(opt.show_progress(progress), total,
-                           lambda cb: run_skill(variants, strat, games, seed, workers,
-                                                on_batch=cb))
+    result = on_backend(backend, workers, scheduler, opt.show_progress(progress), total,
+                        lambda cb, where: run_skill(variants, strat, games, seed, workers,
+                                                    on_batch=cb, backend=where))
     summary = summarize_skill(result)
     text = render_skill(summary)
     click.echo(render_json(summary) if fmt == "json" else text)

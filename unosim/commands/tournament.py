@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from unosim import options as opt
-from unosim.progress import with_progress
+from unosim.progress import on_backend
 
 
 @click.command(short_help="Strategies head to head, every seat played equally often.")
@@ -17,36 +17,31 @@ from unosim.progress import with_progress
 @click.option("--seating", type=click.Choice(["rotations", "permutations"]),
               default="rotations", show_default=True,
               help="Lineups: cyclic rotations of each table, or every seat order.")
-@opt.seed
-@opt.workers
-@opt.fmt
-@opt.progress
-@opt.strategy_file
+@opt.play_options(out_dir=False)
 def tournament(names: tuple[str, ...], players: int | None, games_text: str,
                variant: tuple[str, ...], rule: tuple[str, ...], seating: str,
                seed: int | None, workers: int | None, fmt: str,
-               progress: bool | None) -> None:
+               progress: bool | None, backend: str, scheduler: str | None) -> None:
     """Play STRATEGY... (built-ins, NAME:params, or plug-ins) against each other with the
     seats rotated so that every strategy plays every seat equally often; report win
     rate with its 95% interval, points per round, mean place or rank, head to head,
     and a ranking."""
-    from unosim.reports.compare import variant_label
-    from unosim.reports.tournament import (
-        planned_games,
-        render_json,
-        render_tournament,
-        run_tournament,
-    )
+    from unosim.reports.tournament import render_json, render_tournament
     from unosim.reports.tournament import summarize_tournament as summarize
+    from unosim.simulate.variants import variant_label
     from unosim.strategies.registry import parse_strategy
+    from unosim.studies.tournament import planned_games, run_tournament
 
     games = opt.parse_games(games_text)
     rules = opt.resolve_rules(variant, rule, players)
     strats = [parse_strategy(x) for x in names]
+    opt.check_scheduler(scheduler, backend)
     seed = opt.pick_seed(seed, announce=True)
     name = variant_label(variant)
     total = planned_games(len(strats), rules["players"], seating, games)
-    result = with_progress(opt.show_progress(progress), total, lambda cb: run_tournament(
-        rules, strats, games, seed, seating, workers, on_batch=cb, variant=name))
+    result = on_backend(backend, workers, scheduler, opt.show_progress(progress), total,
+                        lambda cb, where: run_tournament(rules, strats, games, seed, seating,
+                                                         workers, on_batch=cb, variant=name,
+                                                         backend=where))
     s = summarize(result)
     click.echo(render_json(s) if fmt == "json" else render_tournament(s))

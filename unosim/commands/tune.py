@@ -1,5 +1,5 @@
-"""``unosim tune``: search a parametric strategy's parameters on Optuna (the engine is
-reports/tune.py: objective, racing, re-evaluation, files)."""
+"""``unosim tune``: search a parametric strategy's parameters on Optuna (the study is
+studies/tune.py: objective, racing, re-evaluation; its files are reports/tune.py)."""
 
 from __future__ import annotations
 
@@ -39,15 +39,12 @@ from unosim.errors import UnosimError
 @click.option("--study", "study_name", default=None,
               help="Study name; the same name and storage continue the study. Default: "
                    "from the strategy, players, field and mode.")
-@opt.seed
-@opt.workers
-@opt.fmt
-@opt.out
-@opt.strategy_file
+@opt.play_options(progress_bar=False)
 def tune(strategy: str, param: tuple[str, ...], against: str, players: int | None,
          variant: tuple[str, ...], rule: tuple[str, ...], mode: str, trials: int,
          games_text: str, sampler: str, storage: str, study_name: str | None, seed: int | None,
-         workers: int | None, fmt: str, out: str | None) -> None:
+         workers: int | None, fmt: str, out: str | None, backend: str,
+         scheduler: str | None) -> None:
     """Search the parameters of STRATEGY (weighted, adaptive, gang-up, tuned) that
     maximise its win rate against the field, its seat rotated. Every trial plays the
     same deals (common random numbers); trials are raced on growing game counts and
@@ -57,13 +54,13 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     study (without --seed, with the study's own seed). With --out: summary.json and
     summary.csv (the result), trials.csv, and the optimisation history and parameter
     importances as charts (PNG and SVG)."""
-    from unosim.reports import tune as T
+    from unosim.studies import tune as T
 
     T.require_optuna()
-    from unosim.reports.compare import variant_label
+    from unosim.reports import tune as report
     from unosim.reports.render import render_json
     from unosim.simulate.match import check_match_rules
-    from unosim.simulate.runner import check_workers, use_workers
+    from unosim.simulate.variants import variant_label
     from unosim.strategies.registry import parse_strategy
 
     name = strategy.strip()
@@ -79,7 +76,7 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     rules = opt.resolve_rules(variant, rule, players)
     if mode == "match":
         check_match_rules(rules, 1000)
-    check_workers(workers)
+    opt.check_backend(backend, workers, scheduler)
     if seed is not None:
         seed = opt.pick_seed(seed, announce=False)  # checked
     out_dir = opt.prepare_out(out)
@@ -87,13 +84,18 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     if study_name is None:
         study_name = (f"{name}-{n}p-vs-{against.replace(',', '+')}-{mode}"
                       f"-{variant_label(variant)}")
-    table = T.Table(rules, field, mode, seed, use_workers(workers))
-    setup = T.TuneSetup(name, space, table, games, sampler, against, variant_label(variant))
-    study, result = T.run_study(setup, storage, study_name, trials,
-                                draw_seed=lambda: opt.pick_seed(None, announce=True))
-    summary = T.summarize(result)
-    click.echo(render_json(summary) if fmt == "json" else T.render(summary))
+    where = opt.open_backend(backend, workers, scheduler)
+    try:
+        table = T.TrialTable(rules, field, mode, seed, where)
+        setup = T.TuneSetup(name, space, table, games, sampler, against,
+                            variant_label(variant))
+        study, result = T.run_study(setup, storage, study_name, trials,
+                                    draw_seed=lambda: opt.pick_seed(None, announce=True))
+    finally:
+        where.close()
+    summary = report.summarize(result)
+    click.echo(render_json(summary) if fmt == "json" else report.render(summary))
     if out_dir is not None:
-        T.write_files(study, summary, out_dir)
+        report.write_files(T.history(study), summary, out_dir)
     if result.interrupted:
         sys.exit(130)

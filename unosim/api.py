@@ -1,6 +1,6 @@
 """A small Python API for notebooks: simulations and comparisons as pandas DataFrames.
 
->>> from unosim.reports import api
+>>> from unosim import api
 >>> games = api.simulate("stacking", games=10_000, seed=1)        # one row per game
 >>> games.winner.value_counts(normalize=True)
 >>> table = api.compare(["official", "stacking"], games=100_000, seed=1)
@@ -23,10 +23,13 @@ import numpy as np
 import pandas as pd
 
 from unosim.errors import UnosimError
-from unosim.reports.compare import MODES, Comparison, build_variants, run_compare, split_variant
+from unosim.reports.compare import Comparison
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules, resolve
+from unosim.simulate.runner import MODES
+from unosim.simulate.variants import build_variants, split_variant
 from unosim.strategies.registry import SeatStrategy, parse_strategy
+from unosim.studies.compare import run_compare
 
 
 def rules_for(variant: str = "official", rules: Mapping[str, Any] | None = None,

@@ -1,0 +1,183 @@
+"""Where games run: this machine's cores or a Dask cluster, behind one interface.
+
+A study is a sequence of tasks; a task is a call ``fn(*args)`` of a module-level
+function that plays a range of game indices and returns mergeable totals. Every game
+is seeded from (seed, game index) alone and the totals are integer sums, so a task
+gives the same result on any machine, thread count or worker, and merging in any
+order gives the same totals: a task retried after a worker died changes nothing.
+``run_tasks`` is the one map / merge / cancel loop every study uses, so a new study
+runs on Dask with no code of its own for it. Dask is an optional extra
+(``pip install 'unosim[dask]'``); nothing of it is imported on the local path.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import numba
+
+from unosim.errors import UnosimError
+
+#: games one Dask task plays at most (a task of a searching table holds fewer)
+DEFAULT_TASK_GAMES = 1 << 18
+#: a Dask task holds at most this many local batches, so a searching table's tasks
+#: stay short enough for progress and for a stop to answer quickly
+TASK_BATCHES = 16
+
+
+def max_workers() -> int:
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def check_workers(workers: int | None) -> int:
+    """The threads a run uses: ``workers``, or every core when None; a one-line
+    error outside 1..cores."""
+    n = max_workers() if workers is None else workers
+    if not 1 <= n <= max_workers():
+        raise UnosimError(f"--workers must be within 1..{max_workers()}, got {workers}")
+    return n
+
+
+def use_workers(workers: int | None) -> int:
+    """``check_workers``, and set Numba's thread count to it."""
+    n = check_workers(workers)
+    numba.set_num_threads(n)
+    return n
+
+
+class Backend:
+    """The interface: ``map`` tasks, ``cancel`` what is left, ``close``.
+
+    ``workers``: threads (local) or worker processes (Dask), for reports;
+    ``chunks``: the slices a task splits its games into (threads share them);
+    ``task_games(batch)``: games per task for a study whose local batch is ``batch``.
+    """
+
+    name = "local"
+    workers = 1
+    chunks = 8
+    local = True
+
+    def task_games(self, batch: int) -> int:
+        return batch
+
+    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+        raise NotImplementedError
+
+    def cancel(self) -> None:
+        """Drop the tasks not merged yet."""
+
+    def close(self) -> None:
+        """Release the cluster (a local backend holds nothing)."""
+
+
+class LocalBackend(Backend):
+    """This machine: tasks run one after another, each on every thread, in order, so
+    a stop between two tasks keeps exactly the finished ones."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = use_workers(workers)
+        self.chunks = self.workers * 8
+
+    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+        for args in tasks:
+            yield fn(*args)
+
+
+class DaskBackend(Backend):
+    """A Dask cluster: every task is submitted at once and merged as it completes."""
+
+    name = "dask"
+    local = False
+    chunks = 8
+
+    def __init__(self, client: Any, task_games: int = DEFAULT_TASK_GAMES) -> None:
+        self.client = client
+        self.size = task_games
+        self._futures: list[Any] = []
+
+    @property
+    def workers(self) -> int:  # type: ignore[override]
+        return len(self.client.scheduler_info().get("workers", {}))
+
+    def task_games(self, batch: int) -> int:
+        return max(1, min(self.size, batch * TASK_BATCHES))
+
+    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+        from dask.distributed import as_completed
+
+        from unosim.simulate.tables import Table
+
+        tasks = list(tasks)
+        for args in tasks:  # a table a worker cannot rebuild: one line, before submitting
+            for t in _tables_in(args, Table):
+                t.payload()
+        if not tasks:
+            return
+        self._futures = self.client.map(fn, *zip(*tasks, strict=True), pure=False)
+        for fut in as_completed(self._futures):
+            yield fut.result()
+
+    def cancel(self) -> None:
+        if self._futures:
+            self.client.cancel(self._futures)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def _tables_in(obj: Any, kind: type) -> Iterator[Any]:
+    if isinstance(obj, kind):
+        yield obj
+    elif isinstance(obj, (list, tuple)):
+        for x in obj:
+            yield from _tables_in(x, kind)
+
+
+def run_tasks(backend: Backend, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]],
+              merge: Callable[[Any], bool | None]) -> bool:
+    """Map ``tasks`` on ``backend`` and ``merge`` each result as it arrives; a merge
+    that returns True ends the run there (a precision reached). Returns True when
+    a stop (Ctrl-C or SIGTERM: KeyboardInterrupt, raised between tasks by the
+    progress callback that ``merge`` calls) cut it short; what was merged stays."""
+    try:
+        for part in backend.map(fn, tasks):
+            if merge(part):
+                break
+    except KeyboardInterrupt:
+        backend.cancel()
+        return True
+    backend.cancel()
+    return False
+
+
+def connect(address: str | None, task_games: int = DEFAULT_TASK_GAMES) -> DaskBackend:
+    """The Dask backend: the given scheduler, $DASK_SCHEDULER_ADDRESS, or a local
+    cluster of one single-threaded worker process per core."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise UnosimError(
+            "--backend dask needs Dask: pip install 'unosim[dask]' (or dask[distributed])"
+        ) from None
+    address = address or os.environ.get("DASK_SCHEDULER_ADDRESS")
+    if address:
+        try:
+            return DaskBackend(Client(address, timeout="10s"), task_games)
+        except (OSError, TimeoutError) as e:
+            raise UnosimError(f"--scheduler {address}: cannot connect ({e})") from None
+    # worker processes run Numba single-threaded: Dask already uses every core
+    cluster = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1,
+                           processes=True, dashboard_address=None,
+                           env={"NUMBA_NUM_THREADS": "1"})
+    return DaskBackend(Client(cluster), task_games)
+
+
+def backend_for(name: str, workers: int | None = None, scheduler: str | None = None
+                ) -> Backend:
+    """The backend a command's ``--backend`` / ``--workers`` / ``--scheduler`` name."""
+    if name == "dask":
+        return connect(scheduler)
+    return LocalBackend(workers)

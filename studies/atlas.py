@@ -1,0 +1,64 @@
+"""The atlas study: every preset against official at each player count, on the same
+deals (one comparison of all of them, common random numbers), and with a strategy
+its skill edge on the same deals too. A preset the rules refuse at a player count is
+listed with the reason and skipped there. Only the figures are kept per player
+count, so memory does not grow with the number of player counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from unosim.errors import UnosimError
+from unosim.reports.atlas import Atlas, AtlasPlayers, effects_of
+from unosim.simulate.backend import Backend
+from unosim.simulate.variants import VariantSpec
+from unosim.studies.compare import run_compare
+from unosim.studies.skill import run_skill
+
+
+def atlas_variants(presets: list[str], players: int,
+                   make: Callable[[str, int], VariantSpec]) -> tuple[list[VariantSpec],
+                                                                    dict[str, str]]:
+    """official and every preset at ``players`` (official first); refused presets with
+    their reasons."""
+    specs, refused = [], {}
+    for name in ["official", *[p for p in presets if p != "official"]]:
+        try:
+            specs.append(make(name, players))
+        except UnosimError as e:
+            if name == "official":
+                raise
+            refused[name] = str(e)
+    return specs, refused
+
+
+def run_atlas(presets: list[str], players: list[int], games: int, seed: int,
+              make: Callable[[str, int], VariantSpec], strategy: Any = None,
+              workers: int | None = None, on_batch: Callable[[int], None] | None = None,
+              backend: Backend | None = None) -> Atlas:
+    """Every preset against official at each player count (see the module's text)."""
+    atlas = Atlas(seed, games, strategy.label() if strategy is not None else None)
+    for n in players:
+        specs, refused = atlas_variants(presets, n, make)
+        try:
+            cmp = run_compare(specs, games, seed, workers, "round", on_batch=on_batch,
+                              limit=None, backend=backend)
+            skill = None
+            if strategy is not None and not cmp.partial:
+                skill = run_skill(specs, strategy, games, seed, workers, on_batch,
+                                  backend=backend)
+        except KeyboardInterrupt:
+            break
+        values, effects = effects_of(cmp, skill)
+        partial = cmp.partial or bool(skill is not None and skill.partial)
+        atlas.by_players.append(AtlasPlayers(n, [s.name for s in specs[1:]], values, effects,
+                                             refused, cmp.games, partial))
+        if partial:
+            break
+    if not atlas.by_players:
+        raise KeyboardInterrupt
+    return atlas
+
+

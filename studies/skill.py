@@ -1,0 +1,106 @@
+"""The skill study: one seat of a strategy against ``random`` in the others, its seat
+rotated through all P seats, every rotation (lineup) and every variant on the same
+deals (see reports/skill.py for the skill edge and its interval). Every sum is an
+integer, so the totals do not depend on the split into blocks or tasks.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from unosim.errors import UnosimError
+from unosim.reports.skill import SkillResult, SkillTotals
+from unosim.simulate import layout as L
+from unosim.simulate.backend import Backend, LocalBackend, run_tasks
+from unosim.simulate.runner import batch_size, play_batch_into
+from unosim.simulate.tables import Table
+from unosim.strategies.registry import SeatStrategy, parse_strategy
+
+#: deals per block: every lineup of every variant plays a block before the next one
+BLOCK = 1 << 14
+
+
+def lineup(strategy: SeatStrategy, players: int, seat: int) -> list[SeatStrategy]:
+    """``strategy`` at ``seat``, ``random`` everywhere else."""
+    seats = [parse_strategy("random")] * players
+    seats[seat] = strategy
+    return seats
+
+
+def players_of(variants: list[Any]) -> int:
+    """The one player count of ``variants`` (skill compares variants at one count)."""
+    players = {int(v.rules["players"]) for v in variants}
+    if len(players) != 1:
+        raise UnosimError("skill compares variants at one player count; these set "
+                          f"{', '.join(str(p) for p in sorted(players))}: add --players N")
+    return players.pop()
+
+
+def skill_range(tables: list[list[Table]], seed: int, lo: int, hi: int, block: int,
+                chunks: int) -> list[SkillTotals]:
+    """The task of a skill study: deals ``lo .. hi`` in every lineup (``tables[vi][k]``:
+    variant vi with the strategy at seat k) of every variant, block by block."""
+    p = len(tables[0])
+    totals = [SkillTotals(p) for _ in tables]
+    rec = np.zeros((min(block, hi - lo), L.N_G), np.int32)
+    for first in range(lo, hi, block):
+        n = min(block, hi - first)
+        w = np.zeros((len(tables), n), np.int64)
+        for vi, row in enumerate(tables):
+            for k, table in enumerate(row):
+                play_batch_into(table, "round", seed, first, rec[:n], chunks)
+                won = (rec[:n, L.G_WINNER] == k) & (rec[:n, L.G_CAPPED] == 0)
+                w[vi] += won
+                totals[vi].seat_wins[k] += int(won.sum())
+                totals[vi].capped += int((rec[:n, L.G_CAPPED] != 0).sum())
+        for vi, t in enumerate(totals):
+            d = w[vi] - w[0]
+            t.deals += n
+            t.wins += int(w[vi].sum())
+            t.wins_sq += int((w[vi] * w[vi]).sum())
+            t.diff += int(d.sum())
+            t.diff_sq += int((d * d).sum())
+    return totals
+
+
+def run_skill(
+    variants: list[Any],
+    strategy: SeatStrategy,
+    games: int,
+    seed: int,
+    workers: int | None = None,
+    on_batch: Callable[[int], None] | None = None,
+    block: int = BLOCK,
+    backend: Backend | None = None,
+) -> SkillResult:
+    """Play ``ceil(games / P)`` deals in each of the P lineups of every variant
+    (``variants``: objects with ``name`` and ``rules``), block by block, on
+    ``backend``. A stop keeps every finished block (the same deals in every lineup
+    and variant)."""
+    p = players_of(variants)
+    deals = max(1, -(-games // p))
+    backend = backend if backend is not None else LocalBackend(workers)
+    tables = [[Table(v.rules, lineup(strategy, p, k)) for k in range(p)] for v in variants]
+    block = min(block, batch_size(lineup(strategy, p, 0), block, backend.workers))
+    totals = [SkillTotals(p) for _ in variants]
+    step = max(block, backend.task_games(block * p) // p)
+    tasks = ((tables, seed, lo, min(deals, lo + step), block, backend.chunks)
+             for lo in range(0, deals, step))
+
+    def merge(part: list[SkillTotals]) -> None:
+        for a, b in zip(totals, part, strict=True):
+            a.merge(b)
+        if on_batch is not None:
+            on_batch(part[0].deals * p * len(variants))
+
+    t0 = time.perf_counter()
+    partial = run_tasks(backend, skill_range, tasks, merge)
+    if totals[0].deals == 0 and partial:
+        raise KeyboardInterrupt
+    return SkillResult([v.name for v in variants], [v.rules for v in variants], strategy,
+                       seed, games, deals, totals, time.perf_counter() - t0, backend.workers,
+                       partial)

@@ -1,0 +1,436 @@
+"""The tuning study (``unosim tune``): a parametric strategy's search space, the
+Optuna study and its objective, racing and the final re-evaluation.
+
+A trial is a parameter string. It plays the tuned strategy in every seat of the
+table in turn (the lineup rotated, the field in the other seats) on game indices
+0 .. m-1 of the seed: every trial plays the same deals (common random numbers),
+so two trials differ by strategy, not by luck. Trials are raced: each is scored
+on m/9, then m/3, then m games per lineup, and Optuna's successive-halving
+pruner stops the ones behind the best third of the trials that reached the same
+rung. A parameter string already played in the study is not played again (same
+deals, same result): the trial is counted as skipped and keeps the earlier value.
+
+At the end the best few trials (and the strategy's defaults, for reference) are
+played again on a disjoint range of game indices (from ``REEVAL_START``), so the
+reported best is the best on fresh deals, with its 95% Wilson interval, not the
+luckiest trial of the search.
+
+Optuna is an optional extra: ``require_optuna`` says how to install it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from unosim.common import wilson
+from unosim.errors import UnosimError
+from unosim.simulate import layout as L
+from unosim.simulate.backend import Backend, LocalBackend, run_tasks
+from unosim.simulate.rules import Rules
+from unosim.simulate.runner import batch_size, default_batch, play_batch_into
+from unosim.simulate.tables import Table, record_width
+from unosim.strategies.registry import STRATEGY_PARAMS, Param, SeatStrategy, parse_strategy
+
+INSTALL_HINT = 'unosim tune needs optuna: pip install "unosim[tune]" (or pip install optuna)'
+#: the re-evaluation plays game indices from here on (the search uses 0 .. m-1)
+REEVAL_START = 1 << 40
+#: racing: rungs at m/9, m/3, m games per lineup; the pruner keeps the best third
+REDUCTION = 3
+RUNGS = 3
+#: trials re-evaluated at the end (the defaults are played too, for reference)
+REEVAL_TOP = 5
+SAMPLERS = ("tpe", "cmaes")
+
+
+def require_optuna() -> Any:
+    """The optuna module, or a one-line UnosimError saying how to install it."""
+    try:
+        import optuna
+    except ImportError:
+        raise UnosimError(INSTALL_HINT) from None
+    return optuna
+
+
+# ------------------------------------------------------------------ search space
+
+
+def search_space(name: str, specs: list[str]) -> dict[str, tuple[float, float, Param]]:
+    """``--param NAME=LO..HI`` items checked against the strategy's declared
+    parameters (all of them over their documented range when none is given)."""
+    params = {p.name: p for p in STRATEGY_PARAMS.get(name, ())}
+    if not params:
+        tunable = ", ".join(STRATEGY_PARAMS)
+        raise UnosimError(f"strategy {name!r} has nothing to tune (tunable: {tunable})")
+    if not specs:
+        return {p.name: (p.lo, p.hi, p) for p in params.values()}
+    out: dict[str, tuple[float, float, Param]] = {}
+    for item in specs:
+        key, eq, rng = item.partition("=")
+        key = key.strip()
+        lo_s, dots, hi_s = rng.partition("..")
+        if not eq or not dots:
+            raise UnosimError(f"--param expects NAME=LO..HI, got {item!r}")
+        if key not in params:
+            raise UnosimError(f"--param {item}: {name} has no parameter {key!r}; it has "
+                              + ", ".join(params))
+        try:
+            lo, hi = float(lo_s), float(hi_s)
+        except ValueError:
+            raise UnosimError(f"--param {item}: LO and HI must be numbers") from None
+        p = params[key]
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise UnosimError(f"--param {item}: LO and HI must be finite numbers")
+        if lo > hi:
+            raise UnosimError(f"--param {item}: LO {lo_s} is above HI {hi_s}")
+        if lo < p.lo or hi > p.hi:
+            raise UnosimError(f"--param {item}: outside the domain of {key}, "
+                              f"{p.lo:g}..{p.hi:g}")
+        if p.integer and (lo != int(lo) or hi != int(hi)):
+            raise UnosimError(f"--param {item}: {key} takes whole numbers")
+        out[key] = (lo, hi, p)
+    return out
+
+
+def strategy_string(name: str, values: dict[str, float]) -> str:
+    """The parameter string `--strategy`, `--seat` and `tournament` accept."""
+    if not values:
+        return name
+    parts = []
+    for k in sorted(values):
+        v = values[k]
+        parts.append(f"{k}={int(v)}" if float(v).is_integer() else f"{k}={round(v, 3):g}")
+    return f"{name}:{','.join(parts)}"
+
+
+# ------------------------------------------------------------------ evaluation
+
+
+@dataclass
+class TrialTable:
+    """What a trial plays: the rules, the field and how (rounds or matches), on
+    ``backend`` (this machine's threads by default)."""
+
+    rules: Rules
+    field: list[SeatStrategy]
+    mode: str = "round"
+    seed: int | None = 0  # None: the study's own seed, or a new one (open_study)
+    backend: Backend | None = None
+    max_rounds: int = 1000
+
+    @property
+    def players(self) -> int:
+        return int(self.rules["players"])
+
+    def lineups(self, cand: SeatStrategy) -> list[tuple[int, list[SeatStrategy]]]:
+        """(seat of the candidate, seats) for each rotation of [cand, field...]."""
+        n = self.players
+        base = [cand] + [self.field[i % len(self.field)] for i in range(n - 1)]
+        return [(r, base[n - r:] + base[:n - r]) for r in range(n)]
+
+    def wins(self, cand: SeatStrategy, start: int, per_lineup: int) -> int:
+        """Wins of ``cand`` over ``per_lineup`` games (from index ``start``) in each
+        rotation; a stop raises KeyboardInterrupt (a trial is whole or not played)."""
+        backend = self.backend if self.backend is not None else LocalBackend()
+        seed = 0 if self.seed is None else int(self.seed)
+        won = [0]
+
+        def tasks():
+            for r, seats in self.lineups(cand):
+                batch = batch_size(seats, default_batch("round"), backend.workers)
+                step = backend.task_games(batch)
+                t = Table(self.rules, seats)
+                for s in range(start, start + per_lineup, step):
+                    yield (t, r, self.mode, seed, s, min(step, start + per_lineup - s),
+                           batch, backend.chunks, self.max_rounds)
+
+        def merge(part: int) -> None:
+            won[0] += part
+
+        if run_tasks(backend, seat_wins, tasks(), merge):
+            raise KeyboardInterrupt
+        return won[0]
+
+
+def seat_wins(table: Table, seat: int, mode: str, seed: int, start: int, n: int,
+              batch: int, chunks: int, max_rounds: int) -> int:
+    """The task of a trial: rounds (or matches) ``start .. start + n`` of one rotation
+    that seat ``seat`` won."""
+    from unosim.simulate import match_nb as M
+
+    won = 0
+    for first in range(start, start + n, batch):
+        rec = np.zeros((min(batch, start + n - first), record_width(mode)), np.int32)
+        play_batch_into(table, mode, seed, first, rec, chunks, max_rounds)
+        if mode == "match":
+            won += int((rec[:, M.M_WINNER] == seat).sum())
+        else:
+            won += int(((rec[:, L.G_WINNER] == seat) & (rec[:, L.G_CAPPED] == 0)).sum())
+    return won
+
+
+def rung_sizes(games_per_trial: int, players: int) -> list[int]:
+    """Cumulative games per lineup at each rung: m/9, m/3, m (m rounded up so
+    that the rungs are whole)."""
+    m = max(1, -(-games_per_trial // players))
+    first = max(1, -(-m // REDUCTION ** (RUNGS - 1)))
+    return [first * REDUCTION ** k for k in range(RUNGS)]
+
+
+# ------------------------------------------------------------------ the study
+
+
+@dataclass
+class TuneSetup:
+    strategy: str
+    space: dict[str, tuple[float, float, Param]]
+    table: TrialTable
+    games_per_trial: int
+    sampler: str = "tpe"
+    field_text: str = "random"
+    variant: str = "official"
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What must not change when a study is continued (common random numbers)."""
+        return {
+            "strategy": self.strategy,
+            "field": self.field_text,
+            "players": self.table.players,
+            "rules_changed": {k: str(v) for k, v in self.table.rules.changed().items()},
+            "mode": self.table.mode,
+            "games_per_trial": self.games_per_trial,
+            "seed": self.table.seed,
+            "space": {k: [lo, hi] for k, (lo, hi, _) in self.space.items()},
+        }
+
+
+def _sampler(optuna: Any, name: str, seed: int) -> Any:
+    if name == "cmaes":
+        try:
+            return optuna.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False)
+        except Exception as e:  # noqa: BLE001 - the cmaes package is missing
+            raise UnosimError(f"--sampler cmaes: {e}".splitlines()[0]) from None
+    return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=10)
+
+
+def open_study(setup: TuneSetup, storage: str, study_name: str,
+               draw_seed: Callable[[], int] | None = None) -> Any:
+    """Create or load the study (an unreadable storage is a one-line error; a study
+    of that name made with another setup is refused: its trials would not share
+    the deals). Without a seed (``setup.table.seed`` None) a study continues with
+    its own seed, and a new one takes ``draw_seed()``."""
+    optuna = require_optuna()
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    for attempt in range(6):
+        try:
+            store = optuna.storages.RDBStorage(storage)
+            study = optuna.create_study(study_name=study_name, storage=store,
+                                        direction="maximize", load_if_exists=True)
+            break
+        except Exception as e:  # noqa: BLE001 - any storage failure is bad input here
+            racing = ("already exists", "UNIQUE constraint", "database is locked")
+            if attempt < 5 and any(w in str(e) for w in racing):
+                # two processes made the tables of a new database at once: the other
+                # one won, open it again
+                time.sleep(0.2 * (attempt + 1))
+                continue
+            msg = " ".join(str(e).split())[:200]
+            raise UnosimError(f"--storage {storage}: cannot open it ({type(e).__name__}: "
+                              f"{msg})") from None
+    old = study.user_attrs.get("setup")
+    if setup.table.seed is None:
+        if old is not None:
+            setup.table.seed = int(old["seed"])
+        else:
+            setup.table.seed = draw_seed() if draw_seed is not None else 0
+    rungs = rung_sizes(setup.games_per_trial, setup.table.players)
+    # seeded by the trials so far too: a continued study does not replay the random
+    # start-up points of the session before it
+    study.sampler = _sampler(optuna, setup.sampler, setup.table.seed + len(study.trials))
+    study.pruner = optuna.pruners.SuccessiveHalvingPruner(
+        min_resource=rungs[0] * setup.table.players, reduction_factor=REDUCTION)
+    fp = setup.fingerprint()
+    if old is None:
+        study.set_user_attr("setup", fp)
+    elif old != fp:
+        diff = sorted(k for k in fp if old.get(k) != fp[k])
+        raise UnosimError(f"study {study_name!r} in {storage} was made with another setup "
+                          f"({', '.join(diff)} differ); use another --study name")
+    return study
+
+
+def make_objective(setup: TuneSetup, study: Any,
+                   on_trial: Callable[[], None] | None = None) -> Callable[[Any], float]:
+    optuna = require_optuna()
+    rungs = rung_sizes(setup.games_per_trial, setup.table.players)
+    n = setup.table.players
+
+    def objective(trial: Any) -> float:
+        values: dict[str, float] = {}
+        for key, (lo, hi, p) in setup.space.items():
+            if lo == hi:
+                values[key] = lo
+            elif p.integer:
+                values[key] = trial.suggest_int(key, int(lo), int(hi))
+            else:
+                values[key] = trial.suggest_float(key, lo, hi, step=0.001 if hi - lo >= 0.002
+                                                  else None)
+        text = strategy_string(setup.strategy, values)
+        trial.set_user_attr("strategy", text)
+        for old in study.get_trials(deepcopy=False,
+                                    states=(optuna.trial.TrialState.COMPLETE,)):
+            if old.user_attrs.get("strategy") == text and old.number != trial.number:
+                trial.set_user_attr("skipped", old.number)  # same deals, same result
+                return float(old.value)
+        cand = parse_strategy(text)
+        won = 0
+        done = 0
+        for step, m in enumerate(rungs):
+            won += setup.table.wins(cand, done, m - done)
+            done = m
+            rate = won / (done * n)
+            if step < len(rungs) - 1:
+                trial.report(rate, done * n)
+                if trial.should_prune():
+                    trial.set_user_attr("games", done * n)
+                    raise optuna.TrialPruned()
+        trial.set_user_attr("games", done * n)
+        if on_trial is not None:
+            on_trial()
+        return rate
+
+    return objective
+
+
+def trial_counts(study: Any) -> dict[str, int]:
+    optuna = require_optuna()
+    S = optuna.trial.TrialState
+    trials = study.get_trials(deepcopy=False)
+    skipped = sum(1 for t in trials if t.state == S.COMPLETE and "skipped" in t.user_attrs)
+    return {
+        "trials": len(trials),
+        "complete": sum(1 for t in trials if t.state == S.COMPLETE) - skipped,
+        "skipped": skipped,
+        "pruned": sum(1 for t in trials if t.state == S.PRUNED),
+        "failed": sum(1 for t in trials if t.state == S.FAIL),
+        "running": sum(1 for t in trials if t.state in (S.RUNNING, S.WAITING)),
+    }
+
+
+@dataclass
+class TuneResult:
+    study_name: str
+    storage: str
+    setup: TuneSetup
+    counts: dict[str, int]
+    reeval: list[dict[str, Any]] = field(default_factory=list)
+    best: str = ""
+    elapsed_s: float = 0.0
+    interrupted: bool = False
+    games_played: int = 0
+    #: the racing and the re-evaluation, for the report
+    reduction: int = REDUCTION
+    reeval_from: int = REEVAL_START
+
+    @property
+    def rungs(self) -> list[int]:
+        """Games a trial has played at each rung (over all seat rotations)."""
+        n = self.setup.table.players
+        return [g * n for g in rung_sizes(self.setup.games_per_trial, n)]
+
+
+@dataclass
+class TuneHistory:
+    """What the report's files show of a study: its trials as CSV, the finished
+    trials' values, the pruned ones' last values, and the parameter importances."""
+
+    trials_csv: str
+    finished: list[tuple[int, float]]
+    pruned: list[tuple[int, float]]
+    importances: dict[str, float]
+
+
+def history(study: Any) -> TuneHistory:
+    """The study's trials and importances (fANOVA; empty with fewer than two
+    finished trials, or too few distinct ones to fit)."""
+    optuna = require_optuna()
+    S = optuna.trial.TrialState
+    done = list(study.get_trials(deepcopy=False, states=(S.COMPLETE,)))
+    pruned = [t for t in study.get_trials(deepcopy=False, states=(S.PRUNED,))
+              if t.intermediate_values]
+    try:
+        imp = optuna.importance.get_param_importances(study) if len(done) >= 2 else {}
+    except Exception:  # noqa: BLE001 - too few distinct trials to fit
+        imp = {}
+    return TuneHistory(study.trials_dataframe().to_csv(index=False),
+                       [(t.number, t.value) for t in done],
+                       [(t.number, t.intermediate_values[max(t.intermediate_values)])
+                        for t in pruned],
+                       dict(imp))
+
+
+def reevaluate(setup: TuneSetup, study: Any, top: int = REEVAL_TOP,
+               games: int | None = None) -> list[dict[str, Any]]:
+    """Play the best ``top`` finished trials and the defaults on game indices from
+    REEVAL_START (deals no trial saw): win rate with its 95% interval."""
+    optuna = require_optuna()
+    done = [t for t in study.get_trials(deepcopy=False,
+                                        states=(optuna.trial.TrialState.COMPLETE,))
+            if "skipped" not in t.user_attrs]
+    done.sort(key=lambda t: -t.value)
+    cands: list[tuple[str, Any, float | None]] = [
+        (t.user_attrs["strategy"], t.number, t.value) for t in done[:top]]
+    cands.append((setup.strategy, "defaults", None))
+    n = setup.table.players
+    per = max(1, -(-(games or setup.games_per_trial) // n))
+    rows = []
+    for text, number, value in cands:
+        won = setup.table.wins(parse_strategy(text), REEVAL_START, per)
+        lo, hi = wilson(won, per * n)
+        rows.append({"strategy": text, "trial": number, "search_win_rate": value,
+                     "games": per * n, "wins": won, "win_rate": won / (per * n),
+                     "win_rate_ci95": [lo, hi], "fair_share": 1 / n})
+    rows.sort(key=lambda r: (r["trial"] == "defaults", -r["win_rate"]))
+    return rows
+
+
+def run_study(setup: TuneSetup, storage: str, study_name: str, trials: int,
+              on_trial: Callable[[], None] | None = None,
+              draw_seed: Callable[[], int] | None = None) -> tuple[Any, TuneResult]:
+    """Run ``trials`` more trials (Ctrl-C keeps the finished ones), then re-evaluate."""
+    from unosim.strategies.registry import tuned_weights
+
+    t0 = time.perf_counter()
+    study = open_study(setup, storage, study_name, draw_seed)
+    before = trial_counts(study)
+    if before["trials"] == 0:  # a new study starts from the strategy's own defaults
+        start = (tuned_weights(setup.table.players) if setup.strategy == "tuned"
+                 else {k: p.default for k, (_, _, p) in setup.space.items()})
+        study.enqueue_trial({k: start[k] for k, (lo, hi, _) in setup.space.items()
+                             if lo < hi and lo <= start[k] <= hi})
+    interrupted = False
+    try:
+        study.optimize(make_objective(setup, study, on_trial), n_trials=trials,
+                       catch=(), gc_after_trial=False)
+    except KeyboardInterrupt:
+        interrupted = True
+    counts = trial_counts(study)
+    result = TuneResult(study_name, storage, setup, counts, interrupted=interrupted)
+    if not interrupted and counts["complete"] > 0:
+        result.reeval = reevaluate(setup, study)
+        result.best = result.reeval[0]["strategy"]
+    elif counts["complete"] > 0:
+        result.best = study.best_trial.user_attrs["strategy"]
+    result.elapsed_s = time.perf_counter() - t0
+    played = 0
+    S = require_optuna().trial.TrialState
+    for t in study.get_trials(deepcopy=False, states=(S.COMPLETE, S.PRUNED)):
+        if t.number >= before["trials"] and "skipped" not in t.user_attrs:
+            played += int(t.user_attrs.get("games", 0))
+    result.games_played = played + sum(r["games"] for r in result.reeval)
+    return study, result
