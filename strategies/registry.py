@@ -319,6 +319,8 @@ def parse_strategy(text: str) -> SeatStrategy:
         key, eq, raw = part.partition("=")
         key = key.strip()
         raw = raw.strip()
+        if eq and key in params:
+            raise UnosimError(f"strategy {name}: parameter {key} is given twice in {text!r}")
         if eq and key in {p.name for p in STRATEGY_PARAMS.get(name, ())}:
             params[key] = _numeric_param(name, key, raw)
             continue
