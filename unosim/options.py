@@ -65,10 +65,17 @@ workers = click.option(
 fmt = click.option(
     "--format", "fmt", type=click.Choice(["table", "json"]), default="table",
     show_default=True, help="A readable table, or one JSON object.")
-out = click.option(
-    "--out", type=click.Path(file_okay=False), default=None,
-    help="Directory for summary.json and summary.csv (with compare or --report: also the "
-         "charts as PNG and SVG and a self-contained report.html).")
+#: what ``run --out`` writes (play_options' default); each other command names its own
+RUN_FILES = ("summary.json and summary.csv (with --report: also the charts as PNG and SVG "
+             "and a self-contained report.html)")
+
+
+def out_option(files: str) -> Any:
+    """``--out DIR``, declared once; ``files`` says what the command writes there."""
+    return click.option("--out", type=click.Path(file_okay=False), default=None,
+                        help=f"Directory for {files}.")
+
+
 progress = click.option(
     "--progress/--no-progress", default=None,
     help="Progress bar on stderr (default: when stderr is a terminal).")
@@ -101,12 +108,15 @@ def table_options(*, with_variant: bool = True) -> Any:
     return apply
 
 
-def play_options(*, out_dir: bool = True, progress_bar: bool = True) -> Any:
+def play_options(*, out_dir: str | bool = RUN_FILES, progress_bar: bool = True) -> Any:
     """--seed, --workers, --backend, --scheduler, --format, --out, --progress and
-    --strategy-file: what every command that plays games takes, in this order."""
+    --strategy-file: what every command that plays games takes, in this order.
+    ``out_dir``: what the command writes into --out (its help says so), or False
+    for a command without --out."""
     def apply(f: Any) -> Any:
+        files = RUN_FILES if out_dir is True else out_dir
         for d in reversed([seed, workers, backend, scheduler, fmt,
-                           *([out] if out_dir else []),
+                           *([out_option(files)] if files else []),
                            *([progress] if progress_bar else []), strategy_file]):
             f = d(f)
         return f
@@ -203,12 +213,49 @@ def seats_for(players: int, strategy: str, seat: tuple[str, ...]) -> list[Any]:
     return seats
 
 
+def full_params(s: Any, rules: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """What seat strategy ``s`` plays at a table of ``rules``: its name and every
+    parameter with the defaults filled in (`tuned` is `weighted` with the weights of
+    the table size), so two spellings of one strategy compare equal."""
+    from unosim.strategies.registry import SEARCH_DEFAULTS, STRATEGY_PARAMS, tuned_weights
+
+    name = s.name
+    params: dict[str, Any] = {"bluff": 0.0, "challenge": 0.0,
+                              "forget": float(rules["uno_forget_prob"])}
+    if s.plugin is None and name == "tuned":
+        name = "weighted"
+        params.update(tuned_weights(int(rules["players"])))
+    elif s.plugin is None and name in STRATEGY_PARAMS:
+        params.update({q.name: q.default for q in STRATEGY_PARAMS[name]})
+    elif s.plugin is None and name == "search":
+        params.update(SEARCH_DEFAULTS)
+    params.update(s.params)
+    return name, tuple(sorted((k, float(v) if isinstance(v, (int, float)) else v)
+                              for k, v in params.items()))
+
+
+def check_distinct_strategies(strategies: list[Any], rules: Any) -> None:
+    """Each strategy once in a tournament, compared by what it plays: ``weighted`` and
+    ``weighted:wild=-3`` (its default) are one strategy under two spellings."""
+    seen: dict[tuple[str, Any], str] = {}
+    for s in strategies:
+        key = full_params(s, rules)
+        if key in seen and seen[key] != s.label():
+            raise UnosimError(f"each strategy once in a tournament: {seen[key]} and "
+                              f"{s.label()} are the same strategy (defaults filled in)")
+        seen.setdefault(key, s.label())
+
+
 def resolve_rules(variant: tuple[str, ...], rule: tuple[str, ...] | list[str],
                   players: int | None) -> Any:
     """The rules of ``--variant`` presets, ``--rule`` overrides and ``--players``."""
     from unosim.simulate.rules import parse_assignment, resolve
 
     overrides = [parse_assignment(r) for r in rule]
+    clash = [v for k, v in overrides if k == "players" and v != players]
+    if players is not None and clash:
+        raise UnosimError(f"--rule players={clash[0]} contradicts --players {players}; "
+                          "give the player count once")
     if players is not None:
         overrides.insert(0, ("players", players))
     return resolve(list(variant), overrides)
@@ -235,6 +282,16 @@ def check_save_games(path: str | None) -> Path | None:
     from unosim.reports.parquet import check_parquet_path
 
     return check_parquet_path(path)
+
+
+def check_skill_games(games: int, players: int) -> None:
+    """A skill edge's interval comes from the spread over deals: it needs at least
+    two deals in every seat rotation, so ``2 * players`` games (else ``nan%``)."""
+    need = 2 * players
+    if games < need:
+        raise UnosimError(f"--games {games}: the skill edge needs at least {need} games at "
+                          f"{players} players (two deals per seat rotation) to give an "
+                          "interval")
 
 
 def pick_seed(seed: int | None, announce: bool) -> int:
@@ -286,10 +343,18 @@ MAX_VALUES = 64
 def parse_values(key: str, text: str) -> list[Any]:
     """``5..10``, ``5,7,9``, ``true,false`` or a list of choices, each value checked
     against the key's domain (a value outside it is bad input, not a refused point)."""
-    from unosim.simulate.rules import parse_value
+    from unosim.simulate.rules import SCHEMA, parse_value
 
     raw = text.strip()
     m = re.fullmatch(r"(-?\d+)\s*\.\.\s*(-?\d+)", raw)
+    schema = SCHEMA.get(key)
+    if m and key != "players" and schema is not None and schema.kind != "int":
+        # a range steps by 1: on 0..1 of a probability it would sweep only 0 and 1
+        what, example = {"float": ("any number, not only whole ones", "0,0.25,0.5"),
+                         "bool": ("true or false", "true,false")}.get(
+            schema.kind, ("a choice", ",".join(schema.choices[:2])))
+        raise UnosimError(f"{key}={text}: a LO..HI range is for whole-number keys and {key} "
+                          f"takes {what}; list the values instead, e.g. {key}={example}")
     if m:
         lo, hi = int(m.group(1)), int(m.group(2))
         if hi < lo:
