@@ -218,6 +218,24 @@ def _sampler(optuna: Any, name: str, seed: int) -> Any:
     return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=10)
 
 
+def check_storage(storage: str, study_name: str | None) -> None:
+    """Refuse a study that would be lost at exit or has no name: an in-memory SQLite
+    database (``sqlite://``, ``sqlite:///``, ``:memory:``, ``mode=memory``) keeps no
+    trial, so neither the result nor a continued study would survive the run."""
+    if study_name is not None and not study_name.strip():
+        raise UnosimError(f"--study must name the study, got {study_name!r}")
+    try:
+        from sqlalchemy.engine import make_url
+
+        url = make_url(storage)
+    except Exception:  # noqa: BLE001 - a malformed URL: open_study says why
+        return
+    if url.get_backend_name() == "sqlite" and (
+            url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"):
+        raise UnosimError(f"--storage {storage}: an in-memory database, lost when unosim "
+                          "exits; give a file, e.g. sqlite:///unosim-tune.db")
+
+
 def open_study(setup: TuneSetup, storage: str, study_name: str,
                draw_seed: Callable[[], int] | None = None) -> Any:
     """Create or load the study (an unreadable storage is a one-line error; a study
@@ -225,6 +243,7 @@ def open_study(setup: TuneSetup, storage: str, study_name: str,
     the deals). Without a seed (``setup.table.seed`` None) a study continues with
     its own seed, and a new one takes ``draw_seed()``."""
     optuna = require_optuna()
+    check_storage(storage, study_name)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     for attempt in range(6):
         try:

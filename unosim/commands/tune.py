@@ -39,7 +39,9 @@ from unosim.errors import UnosimError
 @click.option("--study", "study_name", default=None,
               help="Study name; the same name and storage continue the study. Default: "
                    "from the strategy, players, field and mode.")
-@opt.play_options(progress_bar=False)
+@opt.play_options(out_dir="summary.json and summary.csv (the result), trials.csv, and the "
+                  "optimisation history and parameter importances as charts (PNG and "
+                  "SVG)", progress_bar=False)
 def tune(strategy: str, param: tuple[str, ...], against: str, players: int | None,
          variant: tuple[str, ...], rule: tuple[str, ...], mode: str, trials: int,
          games_text: str, sampler: str, storage: str, study_name: str | None, seed: int | None,
@@ -57,6 +59,7 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     from unosim.studies import tune as T
 
     T.require_optuna()
+    T.check_storage(storage, study_name)  # before any game: a study lost at exit, no name
     from unosim.reports import tune as report
     from unosim.reports.render import render_json
     from unosim.simulate.match import check_match_rules
