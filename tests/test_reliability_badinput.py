@@ -33,6 +33,7 @@ from test_cli import BAD_INPUT, assert_one_line_error, invoke
 
 from unosim.cli import COMMANDS, cli
 from unosim.simulate.rules import SCHEMA
+from unosim.strategies.registry import tuned_label
 
 TESTS = Path(__file__).resolve().parent
 PLUGINS = TESTS / "plugins_for_tests.py"
@@ -80,6 +81,8 @@ CATALOGUE: list[tuple[list[str], list[str]]] = [
     (["--rule", "stack_cards=mixed"], ["stack_cards=mixed", "stacking"]),
     (["--rule", "draw_ten=blanks"], ["draw_ten=blanks", "blank"]),
     (["--rule", "hand_size=20", "--players", "10"], ["hand_size", "too few"]),
+    (["--rule", "players=3", "--players", "5"], ["--rule players=3", "contradicts",
+                                                "--players 5"]),
     (["--rule", "first_card=number_only", "--rule", "hand_size=8", "--players", "10"],
      ["first_card", "76 number cards", "80 cards dealt"]),
     # --strategy and --seat
@@ -89,6 +92,8 @@ CATALOGUE: list[tuple[list[str], list[str]]] = [
     (["--strategy", "random:foo=1"], ["bad parameter", "foo"]),
     (["--strategy", "random:challenge=sometimes"], ["challenge", "sometimes"]),
     (["--strategy", "random:forget=-0.5"], ["forget", "0..1"]),
+    (["--strategy", "weighted:wild=-2,wild=3"], ["weighted", "wild", "given twice"]),
+    (["--strategy", "random:bluff=0.1,bluff=0.1"], ["bluff", "given twice"]),
     (["--seat", "1="], ["unknown strategy"]),
     (["--seat", "-1=random"], ["--seat", "-1=random"]),
     (["--seat", "=random"], ["--seat", "'=random'"]),
@@ -114,6 +119,12 @@ CATALOGUE: list[tuple[list[str], list[str]]] = [
     (["--save-games", "{tmp}/games.csv"], ["--save-games", ".parquet"]),
     (["--save-games", "{tmp}/folder.parquet"], ["--save-games", "is a directory"]),
     (["--save-games", "{tmp}/no/such/games.parquet"], ["--save-games", "does not exist"]),
+    (["--save-games", "/sys/unosim-test-games.parquet"], ["--save-games", "cannot write",
+                                                         "'/sys'"]),
+    (["--save-games", "{tmp}/a-file/games.parquet"], ["--save-games", "'{tmp}/a-file'",
+                                                      "is a file, not a folder"]),
+    (["--save-games", "{tmp}/a-file/sub/games.parquet"], ["'{tmp}/a-file'",
+                                                          "is a file, not a folder"]),
     (["--report"], ["--report", "--out"]),
     # --precision, --backend, --scheduler
     (["--precision", "0"], ["--precision", "0"]),
@@ -176,6 +187,35 @@ CATALOGUE: list[tuple[list[str], list[str]]] = [
      ["--save-games", "--backend dask"]),
     (["tournament", "random", "first", "--scheduler", "tcp://head:8786"],
      ["--scheduler", "--backend dask"]),
+    # two spellings of one strategy (weighted's default is wild=-3; tuned at 4 players)
+    (["tournament", "weighted", "first", "weighted:wild=-3", "--games", "100", "--seed", "1"],
+     ["each strategy once", "weighted and weighted:wild=-3", "same strategy"]),
+    (["tournament", "random", "random:bluff=0,challenge=never", "--games", "100", "--seed",
+      "1"], ["random and random:bluff=0,challenge=0", "same strategy"]),
+    (["tournament", "tuned", "first", "--players", "2", "--games", "100", "--seed", "1",
+      tuned_label(2)], ["tuned and weighted:", "same strategy"]),
+    (["tournament", "random", "first", "--rule", "players=3", "--players", "2", "--seed", "1"],
+     ["--rule players=3", "contradicts", "--players 2"]),
+    # --players against --rule players=, and skill's smallest game count
+    (["compare", "official", "stacking", "--rule", "players=3", "--players", "5"],
+     ["--rule players=3", "contradicts", "--players 5"]),
+    (["skill", "official", "--strategy", "first", "--rule", "players=3", "--players", "5",
+      "--seed", "1"], ["--rule players=3", "contradicts", "--players 5"]),
+    (["skill", "official", "--strategy", "offensive", "--games", "2", "--seed", "1"],
+     ["--games 2", "at least 8 games", "4 players"]),
+    (["skill", "official", "--strategy", "offensive", "--games", "5", "--players", "3",
+      "--seed", "1"], ["--games 5", "at least 6 games", "3 players"]),
+    (["atlas", "--games", "7", "--players", "2,4", "--seed", "1"],
+     ["--games 7", "at least 8 games", "4 players"]),
+    (["atlas", "--games", "1", "--players", "2", "--strategy", "none", "--seed", "1"],
+     ["--games 1", "at least 2 games"]),
+    # sweep: a LO..HI range steps by 1, so only whole-number keys take one
+    (["sweep", "--rule", "uno_forget_prob=0..1", "--games", "100", "--seed", "1"],
+     ["uno_forget_prob=0..1", "whole-number", "uno_forget_prob=0,0.25,0.5"]),
+    (["sweep", "--rule", "voluntary_draw=0..1", "--games", "100", "--seed", "1"],
+     ["voluntary_draw=0..1", "voluntary_draw=true,false"]),
+    (["sweep", "--rule", "stacking=0..1", "--games", "100", "--seed", "1"],
+     ["stacking=0..1", "list the values"]),
     (["skill", "official", "--strategy", "first", "--backend", "grid"], ["--backend", "grid"]),
     # replay
     (["replay", "--game", "1"], ["--seed"]),
@@ -279,6 +319,24 @@ def test_catalogue_entry_is_one_line_exit_2(capsys, bad_files, argv, needles):
         pytest.skip("needs a /sys that refuses new folders")
     code, out, err = invoke(capsys, _argv(argv, bad_files))
     needles = [n.replace("{tmp}", str(bad_files)) for n in needles]
+    assert_one_line_error(code, out, err, *needles)
+
+
+#: tune (needs optuna): a study that would be lost at exit, or has no name
+TUNE_CATALOGUE: list[tuple[list[str], list[str]]] = [
+    (["tune", "weighted", "--storage", "sqlite:///"],
+     ["--storage sqlite:///", "in-memory", "lost", "sqlite:///unosim-tune.db"]),
+    (["tune", "weighted", "--storage", "sqlite://"], ["--storage sqlite://", "in-memory"]),
+    (["tune", "weighted", "--storage", "sqlite:///:memory:"], [":memory:", "in-memory"]),
+    (["tune", "weighted", "--study", ""], ["--study", "''"]),
+    (["tune", "weighted", "--study", "  "], ["--study", "'  '"]),
+]
+
+
+@pytest.mark.parametrize(("argv", "needles"), TUNE_CATALOGUE, ids=lambda v: " ".join(v)[:70])
+def test_tune_catalogue_entry_is_one_line_exit_2(capsys, argv, needles):
+    pytest.importorskip("optuna")
+    code, out, err = invoke(capsys, [*argv, "--trials", "1", "--games-per-trial", "100"])
     assert_one_line_error(code, out, err, *needles)
 
 
@@ -402,6 +460,42 @@ def test_bad_environment_variables(capsys, monkeypatch, tmp_path, name, value):
     monkeypatch.setenv(name, value)
     code, out, err = invoke(capsys, ["--games", "100", "--out", str(tmp_path / "o")])
     assert_one_line_error(code, out, err, name, repr(value))
+
+
+# ---------------------------------------------------------------- help texts
+
+#: what each command writes into --out (its --out help must name these); `not` what
+#: it does not write
+OUT_FILES: dict[str, tuple[list[str], list[str]]] = {
+    "run": (["summary.json", "summary.csv", "report.html"], []),
+    "compare": (["summary.json", "summary.csv", "PNG", "SVG", "report.html"], []),
+    "skill": (["skill.json", "skill.csv"], ["summary", "report.html"]),
+    "sweep": (["sweep.json", "sweep.csv", "PNG", "SVG", "sweep.html"], ["summary"]),
+    "atlas": (["atlas.json", "atlas.csv", "PNG", "SVG", "atlas.html"], ["summary"]),
+    "tune": (["summary.json", "summary.csv", "trials.csv", "PNG", "SVG"], ["report.html"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUT_FILES))
+def test_out_help_names_what_the_command_writes(name):
+    params = cli.get_command(click.Context(cli), name).params
+    help_text = next(p for p in params if p.name == "out").help
+    named, absent = OUT_FILES[name]
+    assert all(f in help_text for f in named), (name, help_text)
+    assert not any(f in help_text for f in absent), (name, help_text)
+
+
+def test_tournament_has_no_out():
+    params = cli.get_command(click.Context(cli), "tournament").params
+    assert not any(p.name == "out" for p in params)
+
+
+@pytest.mark.parametrize("name", [None, *COMMANDS])
+def test_no_help_shows_a_doubled_percent_sign(capsys, name):
+    """click does not %-format help text: ``95%%`` would show as it is written."""
+    code, out, err = invoke(capsys, ["--help"] if name is None else [name, "--help"])
+    assert code == 0, err
+    assert "%%" not in out, [ln for ln in out.splitlines() if "%%" in ln]
 
 
 # ---------------------------------------------------------------- completeness
