@@ -83,10 +83,18 @@ class Atlas:
     games: int
     strategy: str | None
     by_players: list[AtlasPlayers] = field(default_factory=list)
+    #: the player counts asked for (those not in by_players were not reached)
+    requested: list[int] = field(default_factory=list)
 
     @property
     def partial(self) -> bool:
-        return any(a.partial for a in self.by_players)
+        return (any(a.partial for a in self.by_players)
+                or len(self.by_players) < len(self.requested))
+
+    @property
+    def not_played(self) -> list[int]:
+        done = {a.players for a in self.by_players}
+        return [n for n in self.requested if n not in done]
 
 
 def effects_of(cmp: Comparison, skill: Any) -> tuple[dict[str, dict[str, float]],
@@ -186,6 +194,7 @@ def to_dict(atlas: Atlas) -> dict[str, Any]:
         "strategy": atlas.strategy,
         "partial": atlas.partial,
         "players": [a.players for a in atlas.by_players],
+        "players_not_played": atlas.not_played,
         "metrics": {m: LABELS[m] for m in LABELS},
         "verdicts": {str(a.players): verdicts(a) for a in atlas.by_players},
         "refused": {str(a.players): a.refused for a in atlas.by_players},
@@ -227,8 +236,10 @@ def render_atlas(atlas: Atlas) -> str:
     lines += ["", "effects against official: % for means, percentage points (pp) for rates, "
               "seat balance and skill edge; * = the 95% interval excludes 0"]
     if atlas.partial:
+        missing = (f"; not played: {', '.join(str(n) for n in atlas.not_played)} players"
+                   if atlas.not_played else "")
         lines.append("PARTIAL: the atlas was stopped; the player counts above are what "
-                     "finished")
+                     f"it played{missing}")
     return "\n".join(lines)
 
 

@@ -30,9 +30,21 @@ def check_parquet_path(path: str) -> Path:
         raise UnosimError(f"--save-games {path}: is a directory")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
+        # the nearest part of the path that exists: a file there is the real mistake
+        above = next((a for a in (parent, *parent.parents) if a.exists()), None)
+        if above is not None and not above.is_dir():
+            raise UnosimError(f"--save-games {path}: {str(above)!r} is a file, not a folder")
         raise UnosimError(f"--save-games {path}: folder {str(parent)!r} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise UnosimError(f"--save-games {path}: cannot write in {str(parent)!r}")
+    # a real write, as --out does: root passes os.access, yet /sys or a read-only
+    # mount still refuses the file, and only after every game was played
+    probe = temp_path(p)
+    try:
+        with open(probe, "xb"):
+            pass
+        probe.unlink()
+    except OSError as e:
+        raise UnosimError(f"--save-games {path}: cannot write in {str(parent)!r} "
+                          f"({e.strerror or e})") from None
     try:
         import pyarrow  # noqa: F401
     except ImportError:
@@ -60,6 +72,23 @@ class RecordWriter:
         self.tmp = temp_path(self.path)
         self.writer = pq.ParquetWriter(str(self.tmp), self.schema, compression="zstd")
         self.rows = 0
+
+    def carry_over(self) -> int:
+        """Copy the rows already in the target file (of an interrupted run that is
+        being resumed) into this one; how many there were."""
+        import pyarrow.parquet as pq
+
+        if not self.path.is_file():
+            return 0
+        old = pq.ParquetFile(str(self.path))
+        if old.schema_arrow != self.schema:
+            raise UnosimError(f"--save-games {self.path}: holds other columns than this "
+                              "run writes, so it cannot be continued")
+        for group in range(old.num_row_groups):
+            table = old.read_row_group(group)
+            self.writer.write_table(table)
+            self.rows += table.num_rows
+        return self.rows
 
     def write(self, first: int, rec: np.ndarray, constants: dict[str, str] | None = None
               ) -> None:
@@ -93,7 +122,8 @@ class RecordSaver:
     Parquet file (with a ``variant`` column in a comparison); does nothing without
     a path, so a command can always hand it its batches."""
 
-    def __init__(self, path: Path | None, mode: str, variants: list[str] | None = None):
+    def __init__(self, path: Path | None, mode: str, variants: list[str] | None = None,
+                 resumed: bool = False):
         self.writer: RecordWriter | None = None
         self.variants = variants
         if path is None:
@@ -104,6 +134,8 @@ class RecordSaver:
         fields = GAME_FIELDS if mode == "round" else MATCH_FIELDS
         consts = {"variant": ""} if variants else None
         self.writer = RecordWriter(path, fields, consts)
+        if resumed:  # the rows the interrupted run kept come first
+            self.writer.carry_over()
 
     def hook(self, vi: int, first: int, rec: Any) -> None:
         if self.writer is not None:

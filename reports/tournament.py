@@ -68,7 +68,6 @@ class Totals:
     n: int
     games: np.ndarray = field(init=False)  # rounds the strategy played
     wins: np.ndarray = field(init=False)
-    fair: np.ndarray = field(init=False)  # sum over rounds of seats held / n
     seat_rounds: np.ndarray = field(init=False)  # seat-rounds not capped
     seat_counts: np.ndarray = field(init=False)  # [strategy, seat] rounds played there
     capped: int = 0
@@ -82,7 +81,6 @@ class Totals:
         k = self.k
         self.games = np.zeros(k, np.int64)
         self.wins = np.zeros(k, np.int64)
-        self.fair = np.zeros(k, np.float64)
         self.seat_rounds = np.zeros(k, np.int64)
         self.seat_counts = np.zeros((k, self.n), np.int64)
         self.sums = {m: np.zeros(k, np.float64) for m in METRICS}
@@ -91,10 +89,15 @@ class Totals:
         self.h2h_sq = np.zeros((k, k), np.float64)
         self.h2h_n = np.zeros((k, k), np.int64)
 
+    @property
+    def fair(self) -> np.ndarray:
+        """Per strategy, the sum over its rounds of the share of seats it held."""
+        return self.seat_counts.sum(1) / self.n
+
     def merge(self, other: Totals) -> Totals:
-        """Add ``other``'s rounds (every sum is exact but ``fair``, whose order of
-        addition is the order of merging)."""
-        for name in ("games", "wins", "fair", "seat_rounds", "seat_counts", "h2h", "h2h_sq",
+        """Add ``other``'s rounds (every sum is exact: integers, or floats holding
+        integers and halves, so the order of merging does not matter)."""
+        for name in ("games", "wins", "seat_rounds", "seat_counts", "h2h", "h2h_sq",
                      "h2h_n"):
             getattr(self, name)[...] += getattr(other, name)
         self.capped += other.capped
@@ -147,7 +150,6 @@ def add_records(t: Totals, lineup: tuple[int, ...], rec: np.ndarray, rules: Rule
         if copies == 0:
             continue
         t.games[s] += m
-        t.fair[s] += m * copies / n
         t.wins[s] += int(won[:, mine].any(1).sum())
         t.seat_counts[s, mine] += m
         t.seat_rounds[s] += int(ok.sum()) * copies
@@ -184,6 +186,7 @@ class TournamentResult:
     elapsed_s: float = 0.0
     workers: int = 1
     variant: str = "official"
+    partial: bool = False
 
 
 def _ci(total: float, total_sq: float, count: int) -> tuple[float, float, float]:
@@ -197,7 +200,8 @@ def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
     """The JSON-able summary (the keys of ``--format json``)."""
     t = r.totals
     labels = [s.label() for s in r.strategies]
-    rows = []
+    played = int(t.seat_counts.sum()) // t.n // len(r.lineups)  # r.games_per_lineup unless
+    rows = []  # stopped early
     for s, label in enumerate(labels):
         g = int(t.games[s])
         rate = t.wins[s] / g if g else math.nan
@@ -244,8 +248,9 @@ def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
         "lineups": [[labels[i] for i in lu] for lu in r.lineups] if len(r.lineups) <= 5040
         else len(r.lineups),
         "games_requested": r.games_requested,
-        "games_per_lineup": r.games_per_lineup,
-        "games": r.games_per_lineup * len(r.lineups),
+        "games_per_lineup": played,
+        "games": played * len(r.lineups),
+        "partial": r.partial,
         "seed": r.seed,
         "capped": t.capped,
         "seat_rotation_exact": bool(all(
@@ -276,7 +281,10 @@ def render_tournament(s: dict[str, Any]) -> str:
     changed = s["rules_changed"]
     lines.append("rules changed from official: "
                  + (", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "none"))
-    if s["games"] != s["games_requested"]:
+    if s["partial"]:
+        lines.append(f"PARTIAL RESULT: stopped after {s['games_per_lineup']:,} games in every "
+                     "lineup (the same deals in each)")
+    elif s["games"] != s["games_requested"]:
         lines.append(f"(games rounded up from {s['games_requested']:,} to a whole number per "
                      "lineup)")
     res = s["results"]

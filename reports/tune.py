@@ -46,6 +46,7 @@ def render(s: dict[str, Any]) -> str:
         f"study {s['study']} in {s['storage']} · sampler {s['sampler']} · pruner {s['pruner']}",
         f"trials: {c['trials']} in the study: {c['complete']} complete, {c['pruned']} pruned, "
         f"{c['skipped']} skipped (parameters already played), {c['failed']} failed"
+        + (f", {c['interrupted']} interrupted" if c.get("interrupted") else "")
         + (f", {c['running']} running or left unfinished" if c["running"] else ""),
     ]
     if s["interrupted"]:

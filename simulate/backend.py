@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import numba
@@ -48,7 +49,7 @@ def use_workers(workers: int | None) -> int:
 
 
 class Backend:
-    """The interface: ``map`` tasks, ``cancel`` what is left, ``close``.
+    """The interface: ``map`` keyed tasks, ``cancel`` what is left, ``close``.
 
     ``workers``: threads (local) or worker processes (Dask), for reports;
     ``chunks``: the slices a task splits its games into (threads share them);
@@ -63,7 +64,8 @@ class Backend:
     def task_games(self, batch: int) -> int:
         return batch
 
-    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+    def map(self, fn: Callable[..., Any], tasks: Iterable[Task]) -> Iterator[tuple[int, Any]]:
+        """(key, result) of each task, as the results come."""
         raise NotImplementedError
 
     def cancel(self) -> None:
@@ -71,6 +73,10 @@ class Backend:
 
     def close(self) -> None:
         """Release the cluster (a local backend holds nothing)."""
+
+
+#: a task: its key (where its games start, unique within a study) and the arguments
+Task = tuple[int, tuple[Any, ...]]
 
 
 class LocalBackend(Backend):
@@ -81,9 +87,9 @@ class LocalBackend(Backend):
         self.workers = use_workers(workers)
         self.chunks = self.workers * 8
 
-    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
-        for args in tasks:
-            yield fn(*args)
+    def map(self, fn: Callable[..., Any], tasks: Iterable[Task]) -> Iterator[tuple[int, Any]]:
+        for key, args in tasks:
+            yield key, fn(*args)
 
 
 class DaskBackend(Backend):
@@ -105,20 +111,23 @@ class DaskBackend(Backend):
     def task_games(self, batch: int) -> int:
         return max(1, min(self.size, batch * TASK_BATCHES))
 
-    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+    def map(self, fn: Callable[..., Any], tasks: Iterable[Task]) -> Iterator[tuple[int, Any]]:
         from dask.distributed import as_completed
 
         from unosim.simulate.tables import Table
 
         tasks = list(tasks)
-        for args in tasks:  # a table a worker cannot rebuild: one line, before submitting
+        for _, args in tasks:  # a table a worker cannot rebuild: one line, before submitting
             for t in _tables_in(args, Table):
                 t.payload()
         if not tasks:
             return
-        self._futures = self.client.map(fn, *zip(*tasks, strict=True), pure=False)
+        keys = [k for k, _ in tasks]
+        self._futures = self.client.map(fn, *zip(*(a for _, a in tasks), strict=True),
+                                        pure=False)
+        key_of = {f.key: k for f, k in zip(self._futures, keys, strict=True)}
         for fut in as_completed(self._futures):
-            yield fut.result()
+            yield key_of[fut.key], fut.result()
 
     def cancel(self) -> None:
         if self._futures:
@@ -136,15 +145,37 @@ def _tables_in(obj: Any, kind: type) -> Iterator[Any]:
             yield from _tables_in(x, kind)
 
 
-def run_tasks(backend: Backend, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]],
-              merge: Callable[[Any], bool | None]) -> bool:
+@dataclass
+class Progress:
+    """What a study has finished: the keys of its finished tasks, their merged totals,
+    and the games a task holds (the same on resuming, so the keys line up)."""
+
+    step: int
+    totals: Any
+    done: set[int] = field(default_factory=set)
+
+
+def run_tasks(backend: Backend, fn: Callable[..., Any], tasks: Iterable[Task],
+              merge: Callable[[Any], bool | None], tick: Callable[[Any], None] | None = None,
+              progress: Progress | None = None,
+              on_progress: Callable[[Progress], None] | None = None) -> bool:
     """Map ``tasks`` on ``backend`` and ``merge`` each result as it arrives; a merge
-    that returns True ends the run there (a precision reached). Returns True when
-    a stop (Ctrl-C or SIGTERM: KeyboardInterrupt, raised between tasks by the
-    progress callback that ``merge`` calls) cut it short; what was merged stays."""
+    that returns True ends the run there (a precision reached). With ``progress``,
+    the tasks it holds as done are skipped and each merged one is noted there, then
+    ``on_progress`` is told (a checkpoint). ``tick(result)`` comes last (the progress
+    bar): a stop (Ctrl-C or SIGTERM) raises KeyboardInterrupt there, between tasks.
+    Returns True when a stop cut the run short; what was merged stays."""
+    todo = tasks if progress is None else ((k, a) for k, a in tasks if k not in progress.done)
     try:
-        for part in backend.map(fn, tasks):
-            if merge(part):
+        for key, part in backend.map(fn, todo):
+            stop = merge(part)
+            if progress is not None:
+                progress.done.add(key)
+                if on_progress is not None:
+                    on_progress(progress)
+            if tick is not None:
+                tick(part)
+            if stop:
                 break
     except KeyboardInterrupt:
         backend.cancel()

@@ -8,6 +8,7 @@ on this machine and on a Dask worker.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -56,8 +57,26 @@ def batch_size(seats: list[SeatStrategy], batch: int, workers: int, rounds: int 
     return max(workers, min(batch, workers * SEARCH_BATCH_ROLLOUTS // cost))
 
 
+def env_number(name: str, default: Any, kind: type = float) -> Any:
+    """A positive number from the environment variable ``name``, or ``default``."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        v = kind(raw)
+    except ValueError:
+        raise UnosimError(f"environment variable {name} must be a positive number, "
+                          f"got {raw!r}") from None
+    if not v > 0 or v != v:
+        raise UnosimError(f"environment variable {name} must be a positive number, got {raw!r}")
+    return v
+
+
 def default_batch(mode: str) -> int:
-    return DEFAULT_BATCH if mode == "round" else DEFAULT_MATCH_BATCH
+    """Games (or matches) per batch: the granularity of stopping, progress and
+    checkpoints, never of the results; ``UNOSIM_BATCH`` sets it."""
+    return env_number("UNOSIM_BATCH", DEFAULT_BATCH if mode == "round" else DEFAULT_MATCH_BATCH,
+                      int)
 
 
 def check_mode(mode: str) -> None:
@@ -168,9 +187,11 @@ def run(
     table = Table(rules, seats)
     agg = resume_from if resume_from is not None else new_totals(mode, table.players)
     compile_s = warm(table, mode, seed) if backend.local else 0.0
+    if on_batch is not None:
+        on_batch(0)  # a stop while the engine compiled ends the run before it plays
     step = backend.task_games(batch)
-    tasks = ((table, mode, seed, s, min(step, games - s), batch, backend.chunks, max_rounds,
-              on_records is not None) for s in range(agg.games, games, step))
+    tasks = ((s, (table, mode, seed, s, min(step, games - s), batch, backend.chunks,
+                  max_rounds, on_records is not None)) for s in range(agg.games, games, step))
     reached = False
 
     def merge(part: Played) -> bool:
@@ -179,15 +200,17 @@ def run(
             for first, rec in part.records:
                 on_records(first, rec)
         agg.merge(part.agg)
-        if on_batch is not None:
-            on_batch(part.agg.games)
-        if on_totals is not None:
-            on_totals(agg)
         reached = precision is not None and seat0_half_width(agg) <= precision
         return reached
 
+    def tick(part: Played) -> None:
+        if on_totals is not None:
+            on_totals(agg)
+        if on_batch is not None:
+            on_batch(part.agg.games)
+
     t0 = time.perf_counter()
-    partial = run_tasks(backend, play_range, tasks, merge)
+    partial = run_tasks(backend, play_range, tasks, merge, tick)
     elapsed = time.perf_counter() - t0
     if mode == "match":
         return MatchResult(rules, seats, seed, games, agg, elapsed, backend.workers,

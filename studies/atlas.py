@@ -37,28 +37,41 @@ def atlas_variants(presets: list[str], players: int,
 def run_atlas(presets: list[str], players: list[int], games: int, seed: int,
               make: Callable[[str, int], VariantSpec], strategy: Any = None,
               workers: int | None = None, on_batch: Callable[[int], None] | None = None,
-              backend: Backend | None = None) -> Atlas:
-    """Every preset against official at each player count (see the module's text)."""
-    atlas = Atlas(seed, games, strategy.label() if strategy is not None else None)
+              backend: Backend | None = None, keep: Any = None) -> Atlas:
+    """Every preset against official at each player count (see the module's text).
+    ``keep`` (``checkpoints.Keeper``) holds what an interrupted atlas finished: the
+    figures of whole player counts, and the comparison and skill totals of the one
+    it stopped in."""
+    atlas = Atlas(seed, games, strategy.label() if strategy is not None else None,
+                  requested=list(players))
     for n in players:
+        done = keep.stage(f"atlas@{n}") if keep is not None else None
+        if done is not None:
+            atlas.by_players.append(done)
+            if on_batch is not None:
+                on_batch(0)
+            continue
         specs, refused = atlas_variants(presets, n, make)
         try:
             cmp = run_compare(specs, games, seed, workers, "round", on_batch=on_batch,
-                              limit=None, backend=backend)
+                              limit=None, backend=backend, keep=keep, stage=f"compare@{n}")
             skill = None
             if strategy is not None and not cmp.partial:
                 skill = run_skill(specs, strategy, games, seed, workers, on_batch,
-                                  backend=backend)
+                                  backend=backend, keep=keep, stage=f"skill@{n}")
         except KeyboardInterrupt:
             break
         values, effects = effects_of(cmp, skill)
         partial = cmp.partial or bool(skill is not None and skill.partial)
-        atlas.by_players.append(AtlasPlayers(n, [s.name for s in specs[1:]], values, effects,
-                                             refused, cmp.games, partial))
+        figures = AtlasPlayers(n, [s.name for s in specs[1:]], values, effects, refused,
+                               cmp.games, partial)
+        atlas.by_players.append(figures)
         if partial:
             break
+        if keep is not None:  # only the figures of a finished player count are kept
+            keep.stages.pop(f"compare@{n}", None)
+            keep.stages.pop(f"skill@{n}", None)
+            keep.note(f"atlas@{n}", figures)
     if not atlas.by_players:
         raise KeyboardInterrupt
     return atlas
-
-

@@ -25,7 +25,7 @@ from unosim.reports import metrics as MX
 from unosim.reports.compare import Comparison, summary_of
 from unosim.simulate import layout as L
 from unosim.simulate.aggregate import RunResult
-from unosim.simulate.backend import Backend, LocalBackend, run_tasks
+from unosim.simulate.backend import Backend, LocalBackend, Progress, run_tasks
 from unosim.simulate.match import DEFAULT_MAX_ROUNDS, MatchResult, check_match_rules
 from unosim.simulate.runner import (
     MATCH_ROUNDS_GUESS,
@@ -135,6 +135,8 @@ def run_compare(
     on_records: Callable[[int, int, np.ndarray], None] | None = None,
     limit: int | None = MAX_VARIANTS,
     backend: Backend | None = None,
+    keep: Any = None,
+    stage: str = "compare",
 ) -> Comparison:
     """Play every variant over the same game indices, on ``backend`` (this machine's
     threads by default).
@@ -144,7 +146,9 @@ def run_compare(
     of every finished task over all variants (progress, and the stop check).
     ``limit`` caps the variants (the charts have a colour for eight); a sweep or the
     atlas lifts it with None. A stop keeps the finished tasks: every variant then
-    holds the same games.
+    holds the same games. ``keep`` (``checkpoints.Keeper``) holds what an earlier,
+    interrupted run of this comparison finished under ``stage``, and is told of
+    every finished task.
     """
     check_mode(mode)
     if not 1 <= len(variants) <= (limit or len(variants)):
@@ -164,21 +168,28 @@ def run_compare(
     batch = min(batch_size(v.seats, batch or default_batch(mode), backend.workers, rounds)
                 for v in variants)
     compile_s = [warm(t, mode, seed) if backend.local else 0.0 for t in tables]
-    totals = CompareTotals.empty(tables, mode)
-    step = backend.task_games(batch)
-    tasks = ((tables, mode, max_rounds, seed, s, min(step, games - s), batch, backend.chunks,
-              on_records is not None) for s in range(0, games, step))
+    if on_batch is not None:
+        on_batch(0)  # a stop while the engine compiled ends the study before it plays
+    progress = keep.stage(stage) if keep is not None else None
+    if progress is None:
+        progress = Progress(backend.task_games(batch), CompareTotals.empty(tables, mode))
+    totals, step = progress.totals, progress.step
+    tasks = ((s, (tables, mode, max_rounds, seed, s, min(step, games - s), min(batch, step),
+                  backend.chunks, on_records is not None)) for s in range(0, games, step))
 
     def merge(part: CompareTotals) -> None:
         if on_records is not None:
             for vi, first, rec in part.records:
                 on_records(vi, first, rec)
         totals.merge(part)
+
+    def tick(part: CompareTotals) -> None:
         if on_batch is not None:
             on_batch(part.games * len(variants))
 
     t0 = time.perf_counter()
-    partial = run_tasks(backend, compare_range, tasks, merge)
+    partial = run_tasks(backend, compare_range, tasks, merge, tick, progress,
+                        None if keep is None else lambda p: keep.note(stage, p))
     if totals.games == 0 and partial:
         raise KeyboardInterrupt
     total = time.perf_counter() - t0

@@ -15,8 +15,8 @@ import numpy as np
 from unosim.errors import UnosimError
 from unosim.reports.skill import SkillResult, SkillTotals
 from unosim.simulate import layout as L
-from unosim.simulate.backend import Backend, LocalBackend, run_tasks
-from unosim.simulate.runner import batch_size, play_batch_into
+from unosim.simulate.backend import Backend, LocalBackend, Progress, run_tasks
+from unosim.simulate.runner import batch_size, env_number, play_batch_into
 from unosim.simulate.tables import Table
 from unosim.strategies.registry import SeatStrategy, parse_strategy
 
@@ -74,31 +74,41 @@ def run_skill(
     seed: int,
     workers: int | None = None,
     on_batch: Callable[[int], None] | None = None,
-    block: int = BLOCK,
+    block: int | None = None,
     backend: Backend | None = None,
+    keep: Any = None,
+    stage: str = "skill",
 ) -> SkillResult:
     """Play ``ceil(games / P)`` deals in each of the P lineups of every variant
     (``variants``: objects with ``name`` and ``rules``), block by block, on
     ``backend``. A stop keeps every finished block (the same deals in every lineup
-    and variant)."""
+    and variant); ``keep`` (``checkpoints.Keeper``) holds what an interrupted run
+    finished under ``stage`` and is told of every finished block."""
     p = players_of(variants)
     deals = max(1, -(-games // p))
     backend = backend if backend is not None else LocalBackend(workers)
     tables = [[Table(v.rules, lineup(strategy, p, k)) for k in range(p)] for v in variants]
+    block = block or env_number("UNOSIM_BATCH", BLOCK, int)
     block = min(block, batch_size(lineup(strategy, p, 0), block, backend.workers))
-    totals = [SkillTotals(p) for _ in variants]
-    step = max(block, backend.task_games(block * p) // p)
-    tasks = ((tables, seed, lo, min(deals, lo + step), block, backend.chunks)
+    progress = keep.stage(stage) if keep is not None else None
+    if progress is None:
+        progress = Progress(max(block, backend.task_games(block * p) // p),
+                            [SkillTotals(p) for _ in variants])
+    totals, step = progress.totals, progress.step
+    tasks = ((lo, (tables, seed, lo, min(deals, lo + step), min(block, step), backend.chunks))
              for lo in range(0, deals, step))
 
     def merge(part: list[SkillTotals]) -> None:
         for a, b in zip(totals, part, strict=True):
             a.merge(b)
+
+    def tick(part: list[SkillTotals]) -> None:
         if on_batch is not None:
             on_batch(part[0].deals * p * len(variants))
 
     t0 = time.perf_counter()
-    partial = run_tasks(backend, skill_range, tasks, merge)
+    partial = run_tasks(backend, skill_range, tasks, merge, tick, progress,
+                        None if keep is None else lambda pr: keep.note(stage, pr))
     if totals[0].deals == 0 and partial:
         raise KeyboardInterrupt
     return SkillResult([v.name for v in variants], [v.rules for v in variants], strategy,

@@ -8,15 +8,16 @@ import itertools
 import math
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from unosim.errors import UnosimError
 from unosim.reports.tournament import Totals, TournamentResult, add_records
 from unosim.simulate import layout as L
-from unosim.simulate.backend import Backend, LocalBackend, run_tasks
+from unosim.simulate.backend import Backend, LocalBackend, Progress, run_tasks
 from unosim.simulate.rules import Rules
-from unosim.simulate.runner import DEFAULT_BATCH, batch_size, play_batch_into
+from unosim.simulate.runner import batch_size, default_batch, play_batch_into
 from unosim.simulate.tables import Table
 from unosim.strategies.registry import SeatStrategy
 
@@ -57,15 +58,17 @@ def planned_games(k: int, n: int, seating: str, games: int) -> int:
     return max(1, -(-games // table)) * table
 
 
-def lineup_range(table: Table, lineup: tuple[int, ...], k: int, seed: int, start: int,
-                 n: int, batch: int, chunks: int) -> Totals:
-    """The task of a tournament: games ``start .. start + n`` of one lineup (``table``
-    holds its seats; ``lineup[s]`` is the index of the strategy in seat s)."""
-    totals = Totals(k, table.players)
-    for first in range(start, start + n, batch):
-        rec = np.zeros((min(batch, start + n - first), L.N_G), np.int32)
-        play_batch_into(table, "round", seed, first, rec, chunks)
-        add_records(totals, lineup, rec, table.rules)
+def tournament_range(tables: list[Table], table: list[tuple[int, ...]], k: int, seed: int,
+                     start: int, n: int, batch: int, chunks: int) -> Totals:
+    """The task of a tournament: games ``start .. start + n`` in every lineup
+    (``tables[i]`` holds the seats of ``table[i]``; ``table[i][s]`` is the index of
+    the strategy in seat s), so a stop keeps the same games in every lineup."""
+    totals = Totals(k, tables[0].players)
+    for t, lineup in zip(tables, table, strict=True):
+        for first in range(start, start + n, batch):
+            rec = np.zeros((min(batch, start + n - first), L.N_G), np.int32)
+            play_batch_into(t, "round", seed, first, rec, chunks)
+            add_records(totals, lineup, rec, t.rules)
     return totals
 
 
@@ -79,8 +82,11 @@ def run_tournament(
     on_batch: Callable[[int], None] | None = None,
     variant: str = "official",
     backend: Backend | None = None,
+    keep: Any = None,
 ) -> TournamentResult:
-    """Play every lineup for the same ``ceil(games / lineups)`` games of ``seed``."""
+    """Play every lineup for the same ``ceil(games / lineups)`` games of ``seed``, lineup
+    by lineup (a stop keeps the finished tasks and marks the result partial; ``keep``,
+    a ``checkpoints.Keeper``, holds what an interrupted run finished)."""
     labels = [s.label() for s in strategies]
     dup = sorted({x for x in labels if labels.count(x) > 1})
     if dup:
@@ -90,24 +96,29 @@ def run_tournament(
     per = max(1, -(-games // len(table)))
     backend = backend if backend is not None else LocalBackend(workers)
     k = len(strategies)
-    totals = Totals(k, n)
-
-    def tasks():  # lineup by lineup; small batches for a search, so progress shows
-        for lineup in table:
-            seats = [strategies[i] for i in lineup]
-            batch = batch_size(seats, DEFAULT_BATCH, backend.workers)
-            step = backend.task_games(batch)
-            t = Table(rules, seats)
-            for s in range(0, per, step):
-                yield (t, lineup, k, seed, s, min(step, per - s), batch, backend.chunks)
+    progress = keep.stage("tournament") if keep is not None else None
+    if progress is None:  # small batches for a search, so progress shows
+        batch = min(batch_size([strategies[i] for i in lineup], default_batch("round"),
+                               backend.workers)
+                    for lineup in table)
+        progress = Progress(backend.task_games(batch), Totals(k, n))
+    totals, step = progress.totals, progress.step
+    tables = [Table(rules, [strategies[i] for i in lineup]) for lineup in table]
+    inner = min(default_batch("round"), step)
+    tasks = ((s, (tables, table, k, seed, s, min(step, per - s), inner, backend.chunks))
+             for s in range(0, per, step))
 
     def merge(part: Totals) -> None:
         totals.merge(part)
+
+    def tick(part: Totals) -> None:
         if on_batch is not None:
-            on_batch(int(part.games.max()))
+            on_batch(int(part.seat_counts.sum()) // n)
 
     t0 = time.perf_counter()
-    if run_tasks(backend, lineup_range, tasks(), merge):
-        raise KeyboardInterrupt  # a tournament keeps no partial result yet
+    partial = run_tasks(backend, tournament_range, tasks, merge, tick, progress,
+                        None if keep is None else lambda p: keep.note("tournament", p))
+    if partial and totals.games.max() == 0:
+        raise KeyboardInterrupt
     return TournamentResult(rules, strategies, seating, table, per, games, seed, totals,
-                            time.perf_counter() - t0, backend.workers, variant)
+                            time.perf_counter() - t0, backend.workers, variant, partial)

@@ -122,6 +122,8 @@ class TrialTable:
     seed: int | None = 0  # None: the study's own seed, or a new one (open_study)
     backend: Backend | None = None
     max_rounds: int = 1000
+    #: told of every finished task (games): the command's stop check
+    tick: Callable[[int], None] | None = None
 
     @property
     def players(self) -> int:
@@ -146,13 +148,17 @@ class TrialTable:
                 step = backend.task_games(batch)
                 t = Table(self.rules, seats)
                 for s in range(start, start + per_lineup, step):
-                    yield (t, r, self.mode, seed, s, min(step, start + per_lineup - s),
-                           batch, backend.chunks, self.max_rounds)
+                    yield s, (t, r, self.mode, seed, s, min(step, start + per_lineup - s),
+                              batch, backend.chunks, self.max_rounds)
 
         def merge(part: int) -> None:
             won[0] += part
 
-        if run_tasks(backend, seat_wins, tasks(), merge):
+        def tick(part: int) -> None:
+            if self.tick is not None:
+                self.tick(1)
+
+        if run_tasks(backend, seat_wins, tasks(), merge, tick):
             raise KeyboardInterrupt
         return won[0]
 
@@ -336,7 +342,10 @@ def trial_counts(study: Any) -> dict[str, int]:
         "complete": sum(1 for t in trials if t.state == S.COMPLETE) - skipped,
         "skipped": skipped,
         "pruned": sum(1 for t in trials if t.state == S.PRUNED),
-        "failed": sum(1 for t in trials if t.state == S.FAIL),
+        "failed": sum(1 for t in trials if t.state == S.FAIL
+                      and "interrupted" not in t.user_attrs),
+        "interrupted": sum(1 for t in trials if t.state == S.FAIL
+                           and "interrupted" in t.user_attrs),
         "running": sum(1 for t in trials if t.state in (S.RUNNING, S.WAITING)),
     }
 
@@ -418,6 +427,28 @@ def reevaluate(setup: TuneSetup, study: Any, top: int = REEVAL_TOP,
     return rows
 
 
+def _optimize(study: Any, objective: Callable[[Any], float], trials: int) -> bool:
+    """Ask, play and tell ``trials`` trials; True if a stop cut them short. A stop
+    arrives as KeyboardInterrupt from the objective's play, between two tasks, never
+    inside Optuna's storage code: the trial it cut is told FAIL with the user
+    attribute ``interrupted``, so the study keeps no RUNNING trial."""
+    optuna = require_optuna()
+    S = optuna.trial.TrialState
+    for _ in range(trials):
+        trial = study.ask()
+        try:
+            value = objective(trial)
+        except optuna.TrialPruned:
+            study.tell(trial, state=S.PRUNED)
+            continue
+        except KeyboardInterrupt:
+            trial.set_user_attr("interrupted", True)
+            study.tell(trial, state=S.FAIL)
+            return True
+        study.tell(trial, value)
+    return False
+
+
 def run_study(setup: TuneSetup, storage: str, study_name: str, trials: int,
               on_trial: Callable[[], None] | None = None,
               draw_seed: Callable[[], int] | None = None) -> tuple[Any, TuneResult]:
@@ -432,18 +463,16 @@ def run_study(setup: TuneSetup, storage: str, study_name: str, trials: int,
                  else {k: p.default for k, (_, _, p) in setup.space.items()})
         study.enqueue_trial({k: start[k] for k, (lo, hi, _) in setup.space.items()
                              if lo < hi and lo <= start[k] <= hi})
-    interrupted = False
-    try:
-        study.optimize(make_objective(setup, study, on_trial), n_trials=trials,
-                       catch=(), gc_after_trial=False)
-    except KeyboardInterrupt:
-        interrupted = True
+    interrupted = _optimize(study, make_objective(setup, study, on_trial), trials)
     counts = trial_counts(study)
     result = TuneResult(study_name, storage, setup, counts, interrupted=interrupted)
     if not interrupted and counts["complete"] > 0:
-        result.reeval = reevaluate(setup, study)
-        result.best = result.reeval[0]["strategy"]
-    elif counts["complete"] > 0:
+        try:
+            result.reeval = reevaluate(setup, study)
+            result.best = result.reeval[0]["strategy"]
+        except KeyboardInterrupt:  # stopped while re-evaluating: the trials stay
+            result.interrupted = True
+    if not result.best and counts["complete"] > 0:
         result.best = study.best_trial.user_attrs["strategy"]
     result.elapsed_s = time.perf_counter() - t0
     played = 0

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import sys
+from typing import Any
 
 import click
 
 from unosim import options as opt
+from unosim.errors import UnosimError
 from unosim.progress import on_backend
+from unosim.resuming import finish, keeper, resume_option, start
 
 
 @click.command(short_help="Every preset against official at each player count, one page.")
@@ -17,15 +19,25 @@ from unosim.progress import on_backend
 @click.option("--strategy", default="offensive", show_default=True, metavar="NAME",
               help="The strategy whose skill edge (one seat against random) is measured "
                    "under every preset; `none` leaves the skill edge out.")
-@opt.play_options()
-def atlas(players: str, games_text: str, strategy: str, seed: int | None,
-          workers: int | None, backend: str, scheduler: str | None, fmt: str,
-          out: str | None, progress: bool | None) -> None:
+@opt.play_options(out_dir="atlas.json, atlas.csv (a row per player count, preset and metric), "
+                  "the charts as PNG and SVG and a self-contained atlas.html")
+@resume_option("atlas")
+@click.pass_context
+def atlas(ctx: click.Context, **params: Any) -> None:
     """Every preset in configs/ against official at each player count, on the same deals:
     round length, seat balance, comeback, lead changes, first to UNO, winner points,
     cards drawn and the skill edge of --strategy, each as the paired difference from
     official with its 95% interval; ranked per metric with verdicts; atlas.html, CSV,
-    JSON and the charts with --out."""
+    JSON and the charts with --out. Ctrl-C or SIGTERM stops between batches with the
+    player counts finished so far; with --out DIR a checkpoint is kept there, and
+    --resume DIR finishes it."""
+    start(ctx, "atlas", params, _atlas)
+
+
+def _atlas(players: str, games_text: str, strategy: str, seed: int | None,
+           workers: int | None, backend: str, scheduler: str | None, fmt: str,
+           out: str | None, progress: bool | None, saved: dict[str, Any],
+           stages: dict[str, Any] | None) -> None:
     from unosim.reports.atlas import render_atlas, to_dict
     from unosim.reports.render import render_json
     from unosim.simulate.rules import preset_names
@@ -36,9 +48,15 @@ def atlas(players: str, games_text: str, strategy: str, seed: int | None,
     games = opt.parse_games(games_text)
     counts = opt.parse_values("players", players)
     strat = None if strategy.strip().lower() == "none" else parse_strategy(strategy)
+    if strat is not None:
+        opt.check_skill_games(games, max(counts))
+    elif games < 2:  # the paired differences' intervals need two deals
+        raise UnosimError(f"--games {games}: the atlas needs at least 2 games per preset "
+                          "and player count to give an interval")
     opt.check_backend(backend, workers, scheduler)
     out_dir = opt.prepare_out(out)
-    seed = opt.pick_seed(seed, announce=True)
+    seed = opt.pick_seed(seed, announce=stages is None)
+    keep = keeper("atlas", out_dir, saved, seed, stages)
     presets = preset_names()
 
     def make(name: str, n: int) -> VariantSpec:
@@ -53,7 +71,7 @@ def atlas(players: str, games_text: str, strategy: str, seed: int | None,
     total = sum(planned(n) * len(presets) for n in counts)
     result = on_backend(backend, workers, scheduler, opt.show_progress(progress), total,
                         lambda cb, where: run_atlas(presets, counts, games, seed, make, strat,
-                                                    workers, cb, where))
+                                                    workers, cb, where, keep))
     text = render_atlas(result)
     summary = to_dict(result)
     click.echo(render_json(summary) if fmt == "json" else text)
@@ -62,5 +80,6 @@ def atlas(players: str, games_text: str, strategy: str, seed: int | None,
 
         written = write_atlas_files(result, summary, text, out_dir)
         click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}", err=True)
-    if result.partial:
-        sys.exit(130)
+    finish(keep, result.partial, "atlas",
+           f"{len(result.by_players) - any(a.partial for a in result.by_players)} of "
+           f"{len(counts)} player counts")

@@ -9,27 +9,40 @@ from typing import Any
 
 import click
 
+from unosim import interrupt
 from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.progress import with_progress
+from unosim.resuming import finish, keeper, resume_option, start
 
 
 @click.command(epilog=opt.METRICS_HELP,
                short_help="Variants side by side on the same deals, with verdicts.")
-@click.argument("variant_names", nargs=-1, required=True, metavar="VARIANT...")
+@click.argument("variant_names", nargs=-1, metavar="VARIANT...")
 @opt.games
 @opt.table_options(with_variant=False)
-@opt.play_options()
+@opt.play_options(out_dir="summary.json and summary.csv, the charts as PNG and SVG and a "
+                  "self-contained report.html")
 @opt.match_options
 @opt.save_games
-def compare(variant_names: tuple[str, ...], games_text: str, players: int | None,
-            rule: tuple[str, ...], strategy: str, seat: tuple[str, ...], seed: int | None,
-            workers: int | None, fmt: str, out: str | None, mode: str,
-            target_score: int | None, max_rounds: int | None, save_games: str | None,
-            progress: bool | None, backend: str, scheduler: str | None) -> None:
+@resume_option("comparison")
+@click.pass_context
+def compare(ctx: click.Context, **params: Any) -> None:
     """Compare variants side by side: VARIANT... are presets (NAME or NAME+NAME) or TOML
     files, the first is the baseline. Same seed for all (common random numbers), paired
-    differences with 95% intervals, and a verdict per headline metric."""
+    differences with 95% intervals, and a verdict per headline metric. Ctrl-C or
+    SIGTERM stops between batches with the partial comparison (the same games in
+    every variant); with --out DIR a checkpoint is kept there, and --resume DIR
+    finishes it."""
+    start(ctx, "compare", params, _compare)
+
+
+def _compare(variant_names: tuple[str, ...], games_text: str, players: int | None,
+             rule: tuple[str, ...], strategy: str, seat: tuple[str, ...], seed: int | None,
+             workers: int | None, fmt: str, out: str | None, mode: str,
+             target_score: int | None, max_rounds: int | None, save_games: str | None,
+             progress: bool | None, backend: str, scheduler: str | None,
+             saved: dict[str, Any], stages: dict[str, Any] | None) -> None:
     from unosim.simulate.variants import build_variants
 
     games = opt.parse_games(games_text)
@@ -47,13 +60,14 @@ def compare(variant_names: tuple[str, ...], games_text: str, players: int | None
     if backend == "dask" and save_path is not None:
         raise UnosimError("--save-games keeps per-game records on this machine: drop "
                           "--backend dask")
-    seed = opt.pick_seed(seed, announce=True)
+    seed = opt.pick_seed(seed, announce=stages is None)
+    keep = keeper("compare", out_dir, saved, seed, stages)
     where = opt.open_backend(backend, workers, scheduler)
     try:
         compare_variants(games=games, variants=variants, seed=seed, workers=workers, fmt=fmt,
                          out_dir=out_dir, mode=mode, max_rounds=max_rounds,
                          save_games=save_path, show_progress=opt.show_progress(progress),
-                         backend=where)
+                         backend=where, keep=keep)
     finally:
         where.close()
 
@@ -61,22 +75,25 @@ def compare(variant_names: tuple[str, ...], games_text: str, players: int | None
 def compare_variants(
     *, games: int, variants: list, seed: int, workers: int | None, fmt: str,
     out_dir: Path | None, mode: str, max_rounds: int | None, save_games: Path | None,
-    show_progress: bool, backend: Any = None,
+    show_progress: bool, backend: Any = None, keep: Any = None,
 ) -> None:
-    """Play the comparison, print it, write its files; exit 130 when stopped early."""
+    """Play the comparison, print it, write its files; when stopped early, keep the
+    checkpoint and exit 130 (143 after SIGTERM)."""
     from unosim.reports.export import write_compare_outputs
     from unosim.reports.parquet import RecordSaver
     from unosim.reports.render import render_json
     from unosim.studies.compare import run_compare
 
-    saver = RecordSaver(save_games, mode, [v.name for v in variants])
+    saver = RecordSaver(save_games, mode, [v.name for v in variants],
+                        resumed=keep is not None and keep.stage("compare") is not None)
     ok = False
     try:
         cmp = with_progress(
             show_progress, games * len(variants),
             lambda cb: run_compare(variants, games, seed, workers, mode, max_rounds,
-                                   on_batch=cb, on_records=saver.records_hook, backend=backend))
-        ok = True
+                                   on_batch=cb, on_records=saver.records_hook, backend=backend,
+                                   keep=keep))
+        ok = True  # a partial comparison keeps the records of its finished games
     finally:
         saver.close(ok)
     text = cmp.render_table()
@@ -88,5 +105,8 @@ def compare_variants(
     if save_games is not None:
         click.echo(f"wrote per-{'game' if mode == 'round' else 'match'} records of every "
                    f"variant to {save_games}", err=True)
-    if cmp.partial:
-        sys.exit(130)
+    if keep is not None:
+        finish(keep, cmp.partial, "compare", f"{cmp.games:,} of {games:,} {cmp.unit} per "
+               "variant")
+    elif cmp.partial:
+        sys.exit(interrupt.exit_code())

@@ -18,7 +18,6 @@ stopping, progress and checkpoints; it never changes the results.
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,24 +31,17 @@ from unosim.simulate import checkpoint as ckpt
 CHECKPOINT_SECONDS = 5.0
 
 
-def _env_number(name: str, default: float, kind: type = float) -> Any:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        v = kind(raw)
-    except ValueError:
-        raise UnosimError(f"environment variable {name} must be a positive number, "
-                          f"got {raw!r}") from None
-    if not v > 0 or v != v:
-        raise UnosimError(f"environment variable {name} must be a positive number, got {raw!r}")
-    return v
+def checkpoint_seconds() -> float:
+    """How often a checkpoint is written while a command plays (UNOSIM_CHECKPOINT_SECONDS)."""
+    from unosim.simulate.runner import env_number
+
+    return env_number("UNOSIM_CHECKPOINT_SECONDS", CHECKPOINT_SECONDS)
 
 
 def batch_size(mode: str) -> int:
     from unosim.simulate.runner import default_batch
 
-    return _env_number("UNOSIM_BATCH", default_batch(mode), int)
+    return default_batch(mode)
 
 
 def refuse_unfinished(out_dir: Path | None) -> None:
@@ -94,12 +86,12 @@ def run_checkpointed(
                                 agg=new_totals(mode, rules["players"]),
                                 max_rounds=max_rounds if mode == "match" else None,
                                 precision=precision, batch=batch)
-    saver = ckpt.Saver(out_dir, state, _env_number("UNOSIM_CHECKPOINT_SECONDS",
-                                               CHECKPOINT_SECONDS))
+    saver = ckpt.Saver(out_dir, state, checkpoint_seconds())
 
     def job(progress: Any, totals: Any = None) -> Any:
         def on_batch(n: int) -> None:
-            saver.maybe_save()  # first: the stop check in progress() may raise
+            if n:  # (on_batch(0) comes before play: nothing to keep yet)
+                saver.maybe_save()  # first: the stop check in progress() may raise
             progress(n)
 
         return run_games(rules, seats, games, seed, workers, batch=batch, on_batch=on_batch,

@@ -12,9 +12,10 @@ import click
 from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.progress import with_progress
+from unosim.resuming import finish, keeper, refuse_with_resume, start
 
 #: the options `run --resume DIR` takes; the others come from the checkpoint
-_RESUME_OPTIONS = {"resume_dir", "workers", "fmt", "progress"}
+_RESUME_OPTIONS = ("resume_dir", "workers", "fmt", "progress")
 
 
 @click.command(epilog=opt.METRICS_HELP)
@@ -27,7 +28,7 @@ _RESUME_OPTIONS = {"resume_dir", "workers", "fmt", "progress"}
               help="With --out: also write the charts (PNG, SVG) and a self-contained "
                    "report.html.")
 @click.option("--precision", type=float, default=None, metavar="X",
-              help="Stop once seat 0's win-rate 95%% CI half-width is at most X (e.g. 0.001); "
+              help="Stop once seat 0's win-rate 95% CI half-width is at most X (e.g. 0.001); "
                    "--games is then the most to play.")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
               metavar="DIR",
@@ -35,32 +36,44 @@ _RESUME_OPTIONS = {"resume_dir", "workers", "fmt", "progress"}
                    "--out DIR): same seed, rules and games; takes only --workers, --format "
                    "and --progress.")
 @click.pass_context
-def run(ctx: click.Context, games_text: str, players: int | None, variant: tuple[str, ...],
-        rule: tuple[str, ...], strategy: str, seat: tuple[str, ...], seed: int | None,
-        workers: int | None, fmt: str, out: str | None, progress: bool | None,
-        mode: str = "round",
-        target_score: int | None = None, max_rounds: int | None = None,
-        save_games: str | None = None, report: bool = False, backend: str = "local",
-        scheduler: str | None = None, precision: float | None = None,
-        resume_dir: str | None = None) -> None:
+def run(ctx: click.Context, **params: Any) -> None:
     """Simulate rounds (or whole matches, --mode match) under a variant and report the
     statistics. Ctrl-C or SIGTERM stops between batches with the partial report; with
     --out DIR a checkpoint is kept there, and --resume DIR finishes the run."""
     from unosim.commands import resume as resumable
+    from unosim.studies import checkpoints
+
+    resume_dir = params.get("resume_dir")
+    if resume_dir is not None and not checkpoints.exists(Path(resume_dir)):
+        params.pop("resume_dir")
+        refuse_with_resume(ctx, _RESUME_OPTIONS)
+        resumable.resume(resume_dir, params["workers"], params["fmt"],
+                         opt.show_progress(params["progress"]))
+        return
+    # --report and --save-games keep a study's checkpoint (the per-game totals of the
+    # charts, and the records written so far)
+    start(ctx, "run", params, _run)
+
+
+def _run(games_text: str, players: int | None, variant: tuple[str, ...],
+         rule: tuple[str, ...], strategy: str, seat: tuple[str, ...], seed: int | None,
+         workers: int | None, fmt: str, out: str | None, progress: bool | None,
+         mode: str, target_score: int | None, max_rounds: int | None,
+         save_games: str | None, report: bool, backend: str, scheduler: str | None,
+         precision: float | None, saved: dict[str, Any], stages: dict[str, Any] | None
+         ) -> None:
+    from unosim.commands import resume as resumable
     from unosim.simulate.variants import variant_label
 
     show = opt.show_progress(progress)
-    if resume_dir is not None:
-        _refuse_with_resume(ctx)
-        resumable.resume(resume_dir, workers, fmt, show)
-        return
     games = opt.parse_games(games_text)
     rules = opt.resolve_rules(variant, (*rule, *opt.target_override(target_score, mode)),
                               players)
     opt.check_mode_options(mode, max_rounds)
     seats = opt.seats_for(rules["players"], strategy, seat)
     out_dir = opt.prepare_out(out)
-    resumable.refuse_unfinished(out_dir)
+    if stages is None:
+        resumable.refuse_unfinished(out_dir)
     save_path = opt.check_save_games(save_games)
     seed = opt.pick_seed(seed, announce=False)  # the report shows it
     if precision is not None and not 0 < precision < 0.5:
@@ -81,29 +94,16 @@ def run(ctx: click.Context, games_text: str, players: int | None, variant: tuple
     if backend == "dask" and (mode == "match" or save_path is not None or report):
         raise UnosimError("--backend dask plays rounds and writes the summary; --mode match, "
                           "--save-games and --report run with --backend local")
-    if mode == "match" or save_path is not None or report:
+    if save_path is not None or report:
         run_extended(name=name, rules=rules, seats=seats, games=games, seed=seed,
                      workers=workers, fmt=fmt, out_dir=out_dir, mode=mode,
                      max_rounds=max_rounds, save_games=save_path, report=report,
-                     show_progress=show)
+                     show_progress=show, keep=keeper("run", out_dir, saved, seed, stages))
         return
     if precision is not None:
         raise UnosimError("--precision works with --backend local only")
     run_on_dask(name=name, rules=rules, seats=seats, games=games, seed=seed,
                 scheduler=scheduler, fmt=fmt, out_dir=out_dir, show_progress=show)
-
-
-def _refuse_with_resume(ctx: click.Context) -> None:
-    from click.core import ParameterSource
-
-    for param in ctx.command.params:
-        if param.name in _RESUME_OPTIONS or not isinstance(param, click.Option):
-            continue
-        if ctx.get_parameter_source(param.name) == ParameterSource.COMMANDLINE:
-            raise UnosimError(
-                f"--resume takes the run's settings from its checkpoint; drop {param.opts[0]} "
-                "(only --workers, --format and --progress go with --resume)"
-            )
 
 
 def run_on_dask(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
@@ -128,9 +128,10 @@ def run_on_dask(*, name: str, rules: Any, seats: list[Any], games: int, seed: in
 def run_extended(
     *, name: str, rules: Any, seats: list[Any], games: int, seed: int, workers: int | None,
     fmt: str, out_dir: Path | None, mode: str, max_rounds: int | None,
-    save_games: Path | None, report: bool, show_progress: bool,
+    save_games: Path | None, report: bool, show_progress: bool, keep: Any,
 ) -> None:
-    """``unosim run`` in match mode, or with --save-games or --report (this machine)."""
+    """``unosim run`` with --save-games or --report (this machine): a one-variant
+    comparison, which keeps the per-game totals the charts need."""
     from unosim.output import print_summary, run_report
     from unosim.reports.export import write_report_files
     from unosim.reports.parquet import RecordSaver
@@ -140,40 +141,20 @@ def run_extended(
     if report and out_dir is None:
         raise UnosimError("--report writes charts and report.html into --out DIR: add --out")
     spec = VariantSpec(name, rules, seats)
-    saver = RecordSaver(save_games, mode)
+    saver = RecordSaver(save_games, mode, resumed=keep.stage("compare") is not None)
     ok = False
-    cmp = None
     try:
-        if report:
-            # a one-variant comparison keeps the per-game totals the charts need
-            cmp = with_progress(
-                show_progress, games,
-                lambda cb: run_compare([spec], games, seed, workers, mode, max_rounds,
-                                       on_batch=cb, on_records=saver.records_hook))
-            result = cmp.results[0]
-        else:
-            result = with_progress(show_progress, games,
-                                   lambda cb: _plain(spec, games, seed, workers, mode,
-                                                     max_rounds, cb, saver))
-        ok = True
+        cmp = with_progress(
+            show_progress, games,
+            lambda cb: run_compare([spec], games, seed, workers, mode, max_rounds,
+                                   on_batch=cb, on_records=saver.records_hook, keep=keep))
+        ok = True  # a stopped run keeps the records of its finished games
     finally:
         saver.close(ok)
+    result = cmp.results[0]
     summary, text = run_report(result, name, mode, "local")
     print_summary(summary, text, fmt, out_dir)
-    if cmp is not None and out_dir is not None:
+    if report and out_dir is not None:
         write_report_files(cmp, out_dir, text)
-    if result.partial:
-        sys.exit(130)
-
-
-def _plain(spec: Any, games: int, seed: int, workers: int | None, mode: str,
-           max_rounds: int | None, cb: Any, saver: Any) -> Any:
-    from unosim.simulate.match import DEFAULT_MAX_ROUNDS
-    from unosim.simulate.runner import run as run_games
-
-    def hook(first: int, rec: Any) -> None:
-        saver.hook(0, first, rec)
-
-    return run_games(spec.rules, spec.seats, games, seed, workers, on_batch=cb,
-                     on_records=hook, mode=mode,
-                     max_rounds=DEFAULT_MAX_ROUNDS if max_rounds is None else max_rounds)
+    finish(keep, result.partial, "run", f"{result.agg.games:,} of {games:,} "
+           f"{'games' if mode == 'round' else 'matches'}")

@@ -3,52 +3,71 @@ against ``random`` under each variant, paired on the same deals (RULES.md 9b).""
 
 from __future__ import annotations
 
-import sys
+from typing import Any
 
 import click
 
 from unosim import options as opt
+from unosim.errors import UnosimError
 from unosim.progress import on_backend
+from unosim.resuming import finish, keeper, resume_option, start
 
 
 @click.command(short_help="The skill edge of a strategy under each variant, with verdicts.")
-@click.argument("variant_names", nargs=-1, required=True, metavar="VARIANT...")
-@click.option("--strategy", required=True, metavar="NAME",
+@click.argument("variant_names", nargs=-1, metavar="VARIANT...")
+@click.option("--strategy", default=None, metavar="NAME",
               help="The strategy whose skill edge is measured (built-in, NAME:params or a "
                    "plug-in), one seat against random in every other seat.")
 @opt.players
 @opt.games
 @opt.rule
-@opt.play_options()
-def skill(variant_names: tuple[str, ...], strategy: str, players: int | None,
-          games_text: str, rule: tuple[str, ...], seed: int | None, workers: int | None,
-          fmt: str, out: str | None, progress: bool | None, backend: str,
-          scheduler: str | None) -> None:
+@opt.play_options(out_dir="skill.json and skill.csv")
+@resume_option("skill study")
+@click.pass_context
+def skill(ctx: click.Context, **params: Any) -> None:
     """The skill edge of --strategy under each VARIANT (presets, NAME+NAME or TOML files;
     the first is the baseline): one seat of the strategy against random in the others,
     its seat rotated, every rotation and every variant on the same deals. Skill edge =
     (win rate - 1/P) / (1 - 1/P): 0 is chance, 1 always wins. Paired differences from
-    the baseline with 95% intervals, and a verdict per variant."""
+    the baseline with 95% intervals, and a verdict per variant. Ctrl-C or SIGTERM stops
+    between blocks of deals with the partial result (the same deals in every variant);
+    with --out DIR a checkpoint is kept there, and --resume DIR finishes it."""
+    start(ctx, "skill", params, _skill)
+
+
+def _skill(variant_names: tuple[str, ...], strategy: str | None, players: int | None,
+           games_text: str, rule: tuple[str, ...], seed: int | None, workers: int | None,
+           fmt: str, out: str | None, progress: bool | None, backend: str,
+           scheduler: str | None, saved: dict[str, Any], stages: dict[str, Any] | None
+           ) -> None:
+    if not variant_names:
+        raise UnosimError("skill needs at least one VARIANT, e.g. `unosim skill official "
+                          "stacking --strategy offensive`")
+    if strategy is None:
+        raise UnosimError("skill needs --strategy NAME: the strategy whose skill edge is "
+                          "measured")
     from unosim.common import write_text_atomic
     from unosim.reports.render import render_json
     from unosim.reports.skill import render_skill, summarize_skill
     from unosim.simulate.variants import build_variants
     from unosim.strategies.registry import parse_strategy
-    from unosim.studies.skill import run_skill
+    from unosim.studies.skill import players_of, run_skill
 
     games = opt.parse_games(games_text)
     strat = parse_strategy(strategy)
     variants = build_variants(variant_names,
                               lambda presets: opt.resolve_rules(presets, rule, players),
                               lambda n: [])
+    opt.check_skill_games(games, players_of(variants))
     out_dir = opt.prepare_out(out)
     opt.check_backend(backend, workers, scheduler)
-    seed = opt.pick_seed(seed, announce=True)
+    seed = opt.pick_seed(seed, announce=stages is None)
+    keep = keeper("skill", out_dir, saved, seed, stages)
     p = int(variants[0].rules["players"])
     total = max(1, -(-games // p)) * p * len(variants)
     result = on_backend(backend, workers, scheduler, opt.show_progress(progress), total,
                         lambda cb, where: run_skill(variants, strat, games, seed, workers,
-                                                    on_batch=cb, backend=where))
+                                                    on_batch=cb, backend=where, keep=keep))
     summary = summarize_skill(result)
     text = render_skill(summary)
     click.echo(render_json(summary) if fmt == "json" else text)
@@ -57,8 +76,8 @@ def skill(variant_names: tuple[str, ...], strategy: str, players: int | None,
 
         write_text_atomic(out_dir / "skill.json", render_json(summary) + "\n")
         write_text_atomic(out_dir / "skill.csv", summary_csv(_flat(summary)))
-    if result.partial:
-        sys.exit(130)
+    finish(keep, result.partial, "skill", f"{summary['deals']:,} of "
+           f"{summary['deals_requested']:,} deals")
 
 
 def _flat(summary: dict) -> dict:

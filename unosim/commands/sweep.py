@@ -3,13 +3,13 @@ every metric per point with its 95% interval, charts and sweep.html."""
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
 
 from unosim import options as opt
 from unosim.progress import on_backend
+from unosim.resuming import finish, keeper, resume_option, start
 
 
 @click.command(short_help="Rule values and player counts on a grid, every metric per point.")
@@ -23,16 +23,26 @@ from unosim.progress import on_backend
 @opt.strategy
 @opt.seat
 @opt.games
-@opt.play_options()
-def sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None, strategy: str,
-          seat: tuple[str, ...], games_text: str, seed: int | None, workers: int | None,
-          backend: str, scheduler: str | None, fmt: str, out: str | None,
-          progress: bool | None) -> None:
+@opt.play_options(out_dir="sweep.json, sweep.csv (a row per point and metric), the charts as "
+                  "PNG and SVG and a self-contained sweep.html")
+@resume_option("sweep")
+@click.pass_context
+def sweep(ctx: click.Context, **params: Any) -> None:
     """Sweep one or two rule keys (or the player count) over VALUES on top of --variant:
     every point plays the same seed and game indices; per point, round length, seat 0's
     win rate, seat balance, winner points, cards drawn, comeback, lead changes, first to
     UNO and capped rounds, each with its 95% interval. A point the rules refuse is listed
-    with the reason and skipped."""
+    with the reason and skipped. Ctrl-C or SIGTERM stops between batches with the
+    partial sweep (the same games at every point); with --out DIR a checkpoint is kept
+    there, and --resume DIR finishes it."""
+    start(ctx, "sweep", params, _sweep)
+
+
+def _sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None,
+           strategy: str, seat: tuple[str, ...], games_text: str, seed: int | None,
+           workers: int | None, backend: str, scheduler: str | None, fmt: str,
+           out: str | None, progress: bool | None, saved: dict[str, Any],
+           stages: dict[str, Any] | None) -> None:
     from unosim.reports.sweep import render_sweep, to_dict
     from unosim.simulate.variants import VariantSpec, variant_label
     from unosim.studies.sweep import grid, run_sweep
@@ -52,11 +62,13 @@ def sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None, 
 
     points = grid(dims, make)
     out_dir = opt.prepare_out(out)
-    seed = opt.pick_seed(seed, announce=True)
+    seed = opt.pick_seed(seed, announce=stages is None)
+    keep = keeper("sweep", out_dir, saved, seed, stages)
     played = sum(p.refused is None for p in points)
     result = on_backend(backend, workers, scheduler, opt.show_progress(progress),
                         games * played, lambda cb, where: run_sweep(
-                            points, dims, games, seed, workers, on_batch=cb, backend=where))
+                            points, dims, games, seed, workers, on_batch=cb, backend=where,
+                            keep=keep))
     text = render_sweep(result)
     if base != "official":
         text = text.replace("unosim sweep · ", f"unosim sweep · on {base} · ", 1)
@@ -70,8 +82,8 @@ def sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None, 
 
         written = write_sweep_files(result, summary, text, out_dir)
         click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}", err=True)
-    if result.cmp.partial:
-        sys.exit(130)
+    finish(keep, result.cmp.partial, "sweep", f"{result.cmp.games:,} of {games:,} games per "
+           "point")
 
 
 def _text(v: Any) -> str:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
+from unosim import interrupt
 from unosim import options as opt
 from unosim.progress import on_backend
 
@@ -35,6 +38,7 @@ def tournament(names: tuple[str, ...], players: int | None, games_text: str,
     games = opt.parse_games(games_text)
     rules = opt.resolve_rules(variant, rule, players)
     strats = [parse_strategy(x) for x in names]
+    opt.check_distinct_strategies(strats, rules)
     opt.check_scheduler(scheduler, backend)
     seed = opt.pick_seed(seed, announce=True)
     name = variant_label(variant)
@@ -45,3 +49,8 @@ def tournament(names: tuple[str, ...], players: int | None, games_text: str,
                                                          backend=where))
     s = summarize(result)
     click.echo(render_json(s) if fmt == "json" else render_tournament(s))
+    if result.partial:
+        click.echo(f"unosim: interrupted after {s['games_per_lineup']:,} of "
+                   f"{result.games_per_lineup:,} games per lineup; the report above covers "
+                   "the finished ones (the same deals in every lineup)", err=True)
+        sys.exit(interrupt.exit_code())

@@ -3,12 +3,15 @@ studies/tune.py: objective, racing, re-evaluation; its files are reports/tune.py
 
 from __future__ import annotations
 
+import math
 import sys
 
 import click
 
+from unosim import interrupt
 from unosim import options as opt
 from unosim.errors import UnosimError
+from unosim.interrupt import StopSignals
 
 
 @click.command(short_help="Tune a parametric strategy's parameters (Optuna).")
@@ -89,11 +92,13 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
                       f"-{variant_label(variant)}")
     where = opt.open_backend(backend, workers, scheduler)
     try:
-        table = T.TrialTable(rules, field, mode, seed, where)
-        setup = T.TuneSetup(name, space, table, games, sampler, against,
-                            variant_label(variant))
-        study, result = T.run_study(setup, storage, study_name, trials,
-                                    draw_seed=lambda: opt.pick_seed(None, announce=True))
+        with StopSignals() as stop:  # a stop lands between two tasks of a trial
+            table = T.TrialTable(rules, field, mode, seed, where,
+                                 tick=stop.wrap(None, math.inf))
+            setup = T.TuneSetup(name, space, table, games, sampler, against,
+                                variant_label(variant))
+            study, result = T.run_study(setup, storage, study_name, trials,
+                                        draw_seed=lambda: opt.pick_seed(None, announce=True))
     finally:
         where.close()
     summary = report.summarize(result)
@@ -101,4 +106,7 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     if out_dir is not None:
         report.write_files(T.history(study), summary, out_dir)
     if result.interrupted:
-        sys.exit(130)
+        click.echo("unosim: interrupted; the finished trials are kept in the study (the "
+                   "trial that was playing is marked interrupted); run the same command "
+                   "again to continue it", err=True)
+        sys.exit(interrupt.exit_code())
