@@ -16,7 +16,10 @@ import os
 import sys
 from pathlib import Path
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+#: the layout of every output (JSON, CSV, Parquet metadata): bumped when a key or a
+#: column is renamed or removed or changes meaning, so a reader can tell files apart
+SCHEMA_VERSION = 1
 
 
 def _source_hash() -> str:
@@ -36,9 +39,21 @@ def _source_hash() -> str:
     return h.hexdigest()[:12]
 
 
+#: the engine fingerprint: the hash of the compiled sources (it names the Numba cache
+#: folder too); two runs of one version, seed and rules give the same results only
+#: on the same engine
+ENGINE = _source_hash()
+
+
+def provenance() -> dict[str, object]:
+    """Where a result came from, carried by every output and checkpoint: the unosim
+    version, the engine fingerprint and the schema version of the output's layout."""
+    return {"unosim_version": __version__, "engine": ENGINE, "schema_version": SCHEMA_VERSION}
+
+
 def _default_cache_dir() -> str:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return str(Path(base) / "unosim" / f"numba-{_source_hash()}")
+    return str(Path(base) / "unosim" / f"numba-{ENGINE}")
 
 
 if "NUMBA_CACHE_DIR" not in os.environ:
