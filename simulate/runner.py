@@ -187,7 +187,7 @@ def run(
     table = Table(rules, seats)
     agg = resume_from if resume_from is not None else new_totals(mode, table.players)
     compile_s = warm(table, mode, seed) if backend.local else 0.0
-    if on_batch is not None:
+    if on_batch is not None and backend.local:
         on_batch(0)  # a stop while the engine compiled ends the run before it plays
     step = backend.task_games(batch)
     tasks = ((s, (table, mode, seed, s, min(step, games - s), batch, backend.chunks,

@@ -168,7 +168,7 @@ def run_compare(
     batch = min(batch_size(v.seats, batch or default_batch(mode), backend.workers, rounds)
                 for v in variants)
     compile_s = [warm(t, mode, seed) if backend.local else 0.0 for t in tables]
-    if on_batch is not None:
+    if on_batch is not None and backend.local:
         on_batch(0)  # a stop while the engine compiled ends the study before it plays
     progress = keep.stage(stage) if keep is not None else None
     if progress is None:

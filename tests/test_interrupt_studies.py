@@ -118,8 +118,9 @@ STUDIES = {
 
 
 @pytest.mark.parametrize("name, sig", [
-    ("compare", signal.SIGINT), ("compare-search", signal.SIGTERM), ("sweep", signal.SIGTERM),
-    ("skill", signal.SIGINT), ("atlas", signal.SIGTERM)])
+    *((n, s) for n in ("compare", "sweep", "skill", "atlas")
+      for s in (signal.SIGINT, signal.SIGTERM)),
+    ("compare-search", signal.SIGTERM)])
 def test_a_stopped_study_resumes_to_the_uninterrupted_result(tmp_path, name, sig):
     args, batch, games_of = STUDIES[name]
     out = tmp_path / "out"
@@ -177,15 +178,16 @@ def test_run_with_report_or_records_keeps_a_checkpoint(tmp_path, extra, sig):
         assert got.equals(want)
 
 
-def test_a_stopped_tournament_is_partial_on_the_same_deals(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_tournament_is_partial_on_the_same_deals(tmp_path, sig):
     """A searching table; the stop must answer within seconds."""
     args = ["tournament", "search:rollouts=8", "random", "--players", "2", "--games",
             "100000", "--seed", "2", "--format", "json", "--no-progress"]
     assert unosim([*args[:7], "--games", "2"]).returncode == 0  # the engine compiled
     t0 = time.monotonic()
-    code, stdout, err = stop_midway(args, signal.SIGINT, None, 50, wait_s=3.0)
+    code, stdout, err = stop_midway(args, sig, None, 50, wait_s=3.0)
     assert time.monotonic() - t0 < 60
-    assert code == 130, err[-3000:]
+    assert code == EXIT[sig], err[-3000:]
     assert "Traceback" not in stdout + err
     s = json.loads(stdout)
     assert s["partial"] is True and 0 < s["games_per_lineup"] < 50_000
@@ -193,15 +195,16 @@ def test_a_stopped_tournament_is_partial_on_the_same_deals(tmp_path):
     assert "interrupted after" in err
 
 
-def test_a_stopped_tune_leaves_no_running_trial_and_continues(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_tune_leaves_no_running_trial_and_continues(tmp_path, sig):
     db = tmp_path / "t.db"
     args = ["tune", "weighted", "--players", "2", "--trials", "40", "--games-per-trial",
             "20000", "--seed", "4", "--storage", f"sqlite:///{db}"]
     warm = ["tune", "weighted", "--players", "2", "--trials", "1", "--games-per-trial", "90",
             "--seed", "4", "--storage", f"sqlite:///{tmp_path / 'warm.db'}"]
     assert unosim(warm).returncode == 0  # the engine compiled
-    code, stdout, err = stop_midway(args, signal.SIGTERM, None, 2000, wait_s=4.0)
-    assert code == 143, err[-3000:]
+    code, stdout, err = stop_midway(args, sig, None, 2000, wait_s=4.0)
+    assert code == EXIT[sig], err[-3000:]
     assert "Traceback" not in stdout + err
     assert "interrupted" in stdout
     with sqlite3.connect(db) as c:
