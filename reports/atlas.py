@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from unosim import provenance
 from unosim.reports.compare import Comparison
 from unosim.reports.sweep import point_stats
 
@@ -188,6 +189,7 @@ def rows(atlas: Atlas) -> list[dict[str, Any]]:
 
 def to_dict(atlas: Atlas) -> dict[str, Any]:
     return {
+        "provenance": provenance(),
         "command": "atlas",
         "seed": atlas.seed,
         "games": atlas.games,

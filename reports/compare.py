@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from unosim import provenance
 from unosim.reports import metrics as MX
 from unosim.reports.numbers import decimals_for
 from unosim.reports.stats import Z95, diff_ci, mean_se, wilson
@@ -328,6 +329,7 @@ class Comparison:
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "provenance": provenance(),
             "command": "compare",
             "mode": self.mode,
             "baseline": self.names[0],

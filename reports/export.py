@@ -7,16 +7,20 @@ import io
 from pathlib import Path
 from typing import Any
 
+from unosim import provenance
 from unosim.common import write_text_atomic
 
 
 def flatten(summary: dict[str, Any]) -> dict[str, Any]:
-    """One scalar per key: lists become ``key_0, key_1 ...``, rules become ``rule.KEY``."""
+    """One scalar per key: lists become ``key_0, key_1 ...``, rules become ``rule.KEY``,
+    the provenance its three keys (``unosim_version``, ``engine``, ``schema_version``)."""
     flat: dict[str, Any] = {}
     for k, v in summary.items():
         if k == "rules_changed":
             continue
-        if k == "rules":
+        if k == "provenance":
+            flat.update(v)
+        elif k == "rules":
             flat.update({f"rule.{rk}": rv for rk, rv in v.items()})
         elif isinstance(v, list):
             for i, item in enumerate(v):
@@ -63,12 +67,15 @@ def write_summary_files(out_dir: Path, summary: dict[str, Any]) -> None:
 
 
 def csv_rows(rows: list[dict[str, Any]]) -> str:
+    """A long table, one row per record, ending in the provenance columns
+    (``unosim_version``, ``engine``, ``schema_version``: the same on every row)."""
     buf = io.StringIO()
     if rows:
-        w = csv.DictWriter(buf, fieldnames=list(rows[0]))
+        prov = provenance()
+        w = csv.DictWriter(buf, fieldnames=[*rows[0], *prov])
         w.writeheader()
         for r in rows:
-            w.writerow(r)
+            w.writerow({**r, **prov})
     return buf.getvalue()
 
 

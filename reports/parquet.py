@@ -5,7 +5,8 @@ per batch the run hands to its ``on_records`` hook, so memory stays one batch;
 ``close`` renames it into place (``os.replace``), so a reader never sees a
 half-written file. Columns: ``game`` (the game or match index, which with the
 seed replays it), optional constant columns (``variant`` in a comparison), then
-``layout.GAME_FIELDS`` (rounds) or ``match_nb.MATCH_FIELDS`` (matches).
+``layout.GAME_FIELDS`` (rounds) or ``match_nb.MATCH_FIELDS`` (matches). The file's
+metadata holds its provenance: ``unosim_version``, ``engine`` and ``schema_version``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from unosim import provenance
 from unosim.common import temp_path
 from unosim.errors import UnosimError
 from unosim.simulate.layout import FEEL_SCALE, FIXED_POINT_FIELDS
@@ -68,7 +70,8 @@ class RecordWriter:
         # game-feel fractions are recorded in fixed point; the file holds their value
         cols += [pa.field(f, pa.float64() if f in FIXED_POINT_FIELDS else pa.int32())
                  for f in fields]
-        self.schema = pa.schema(cols)
+        # the provenance as file metadata: pq.read_schema(path).metadata[b"engine"] ...
+        self.schema = pa.schema(cols, metadata={k: str(v) for k, v in provenance().items()})
         self.tmp = temp_path(self.path)
         self.writer = pq.ParquetWriter(str(self.tmp), self.schema, compression="zstd")
         self.rows = 0

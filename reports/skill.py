@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from unosim import provenance
 from unosim.reports.stats import Z95, mean_se
 from unosim.strategies.registry import SeatStrategy
 
@@ -128,6 +129,7 @@ def summarize_skill(r: SkillResult) -> dict[str, Any]:
             row["verdict"] = verdict(name, r.names[0], s["skill_edge"], base["skill_edge"], d)
         rows.append(row)
     return {
+        "provenance": provenance(),
         "strategy": r.strategy.label(),
         "against": "random",
         "players": r.totals[0].players,

@@ -8,6 +8,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from unosim import provenance
 from unosim.reports.compare import Comparison
 from unosim.reports.numbers import decimals_for
 from unosim.simulate.variants import VariantSpec
@@ -125,6 +126,7 @@ def rows(r: SweepResult) -> list[dict[str, Any]]:
 
 def to_dict(r: SweepResult) -> dict[str, Any]:
     return {
+        "provenance": provenance(),
         "command": "sweep",
         "dims": [{"key": d.key, "values": list(d.values)} for d in r.dims],
         "seed": r.seed,

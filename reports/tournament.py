@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from unosim import provenance
 from unosim.reports.stats import Z95, mean_se, wilson
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
@@ -237,6 +238,7 @@ def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
             mean, lo, hi = _ci(t.h2h[a, b], t.h2h_sq[a, b], int(t.h2h_n[a, b]))
             h2h[la][lb] = {"ahead": mean, "ci95": [lo, hi], "rounds": int(t.h2h_n[a, b])}
     return {
+        "provenance": provenance(),
         "variant": r.variant,
         "rules_changed": r.rules.changed(),
         "players": t.n,

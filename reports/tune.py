@@ -8,11 +8,14 @@ from typing import Any
 
 import numpy as np
 
+from unosim import provenance
+
 
 def summarize(r: Any) -> dict[str, Any]:
     """The result of a tuning study (``studies.tune.TuneResult``) as one dict."""
     s = r.setup
     return {
+        "provenance": provenance(),
         "strategy": s.strategy,
         "study": r.study_name,
         "storage": r.storage,

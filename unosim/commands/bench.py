@@ -132,7 +132,10 @@ def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
     from unosim.simulate.runner import max_workers, warm_up
 
     cores = max_workers()
-    report: dict[str, Any] = {"setup": "random strategy", "games": games, "cores": cores,
+    from unosim import provenance
+
+    report: dict[str, Any] = {"provenance": provenance(),
+                              "setup": "random strategy", "games": games, "cores": cores,
                               "repeat": repeat, "targets": TARGETS}
     env = dict(os.environ)
     if measure_cold:

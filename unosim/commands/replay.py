@@ -16,6 +16,7 @@ import click
 import numpy as np
 
 from unosim import options as opt
+from unosim import provenance
 from unosim.simulate import layout as L
 from unosim.simulate.game import Game
 from unosim.simulate.round_nb import record_round
@@ -128,6 +129,7 @@ def replay(rules: Any, seats: list[Any], seed: int, game: int) -> dict[str, Any]
     record_round(g.G, g.winner_points(), out, 0)
     record = {name: int(v) for name, v in zip(L.GAME_FIELDS, out[0], strict=True)}
     return {
+        "provenance": provenance(),
         "seed": seed,
         "game": game,
         "players": n,
