@@ -23,39 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from unosim.simulate import layout as L
 from unosim.simulate.jit import kernel, kernel_inline
-from unosim.simulate.layout import (
-    FE_BEHIND,
-    FE_DEF_MAX,
-    FE_DEF_SUM,
-    FE_UNO,
-    FEEL_BUF,
-    FEEL_SCALE,
-    G_SIZE,
-    HC_SIZE,
-    HC_STAGE,
-    HW,
-    N_FEELF,
-    OFF_FEEL,
-    OFF_FEEL_BUF,
-    OFF_FEEL_MODE,
-    OFF_FEEL_SCRATCH,
-    OFF_H,
-    R_FEEL_OFF,
-    R_PLAYERS,
-    R_SEVEN_ROUNDS,
-    S_CAPPED,
-    S_FEEL_AT,
-    S_FEEL_CHANGES,
-    S_FEEL_GAP,
-    S_FEEL_LEAD,
-    S_FEEL_N,
-    S_FEEL_PREV,
-    S_FEEL_RUN,
-    S_FEEL_UNO,
-    S_TURNS,
-    S_WINNER,
-)
 
 BIG = 1 << 40
 PAD = 8  # words of padding after the samples at the final fold (_fold_winner4)
@@ -70,16 +39,16 @@ def feel_reset(G):
     state), put this turn's sample first in the buffer and set the sampling mode:
     0 off (R_FEEL_OFF), 1 one word of four hand sizes (up to 4 players, no
     seven_rounds), -1 any table (by its sign: one compare tells the three apart)."""
-    for i in range(OFF_FEEL, OFF_FEEL + G[R_PLAYERS] * N_FEELF):
+    for i in range(L.OFF_FEEL, L.OFF_FEEL + G[L.R_PLAYERS] * L.N_FEELF):
         G[i] = 0
-    G[S_FEEL_AT] = G[S_TURNS]
-    if G[R_FEEL_OFF] != 0:
-        G[OFF_FEEL_MODE] = 0
-        G[S_FEEL_AT] = 0  # nothing buffered
-    elif G[R_PLAYERS] <= 4 and G[R_SEVEN_ROUNDS] == 0:
-        G[OFF_FEEL_MODE] = 1
+    G[L.S_FEEL_AT] = G[L.S_TURNS]
+    if G[L.R_FEEL_OFF] != 0:
+        G[L.OFF_FEEL_MODE] = 0
+        G[L.S_FEEL_AT] = 0  # nothing buffered
+    elif G[L.R_PLAYERS] <= 4 and G[L.R_SEVEN_ROUNDS] == 0:
+        G[L.OFF_FEEL_MODE] = 1
     else:
-        G[OFF_FEEL_MODE] = -1
+        G[L.OFF_FEEL_MODE] = -1
 
 
 @kernel
@@ -87,28 +56,28 @@ def feel_stop(G):
     """The winner went out, and its sample was the last: no more samples this round.
     Elimination plays on and the turns go on counting, so the counts are frozen:
     S_FEEL_N becomes all the samples, S_FEEL_AT those still buffered."""
-    if G[OFF_FEEL_MODE] != 0:
-        cnt = G[S_TURNS] - G[S_FEEL_AT] + 1
-        G[S_FEEL_N] += cnt
-        G[S_FEEL_AT] = cnt
-        G[OFF_FEEL_MODE] = 0
+    if G[L.OFF_FEEL_MODE] != 0:
+        cnt = G[L.S_TURNS] - G[L.S_FEEL_AT] + 1
+        G[L.S_FEEL_N] += cnt
+        G[L.S_FEEL_AT] = cnt
+        G[L.OFF_FEEL_MODE] = 0
 
 
 @kernel
 def feel_buffered(G):
     """How many samples wait in the buffer (tests read the buffer with it)."""
-    if G[OFF_FEEL_MODE] != 0:
-        return G[S_TURNS] - G[S_FEEL_AT]
-    return G[S_FEEL_AT]
+    if G[L.OFF_FEEL_MODE] != 0:
+        return G[L.S_TURNS] - G[L.S_FEEL_AT]
+    return G[L.S_FEEL_AT]
 
 
 @kernel
 def distance(G, q):
     """Cards ``q`` still has to play to win if it never drew again: its hand, plus
     under seven_rounds the refills still to come (stage k: k(k-1)/2)."""
-    d = G[OFF_H + q * HW + HC_SIZE]
-    if G[R_SEVEN_ROUNDS] != 0:
-        k = G[OFF_H + q * HW + HC_STAGE]
+    d = G[L.OFF_H + q * L.HW + L.HC_SIZE]
+    if G[L.R_SEVEN_ROUNDS] != 0:
+        k = G[L.OFF_H + q * L.HW + L.HC_STAGE]
         d += k * (k - 1) // 2
     return d
 
@@ -117,7 +86,7 @@ def distance(G, q):
 def feel_sample(G):
     """Buffer a sample of the distances now (the winner's going out; a turn's start
     calls ``feel_sample_at`` with the turn count it already holds)."""
-    feel_sample_at(G, G[S_TURNS])
+    feel_sample_at(G, G[L.S_TURNS])
 
 
 @kernel_inline
@@ -127,14 +96,14 @@ def feel_sample_at(G, turns):
     nothing once the winner is out (``feel_stop``: elimination plays on without
     samples) or when switched off (R_FEEL_OFF). Up to 4 players without
     seven_rounds, one word of four hand sizes."""
-    mode = G[OFF_FEEL_MODE]
+    mode = G[L.OFF_FEEL_MODE]
     if mode > 0:
-        b = turns - G[S_FEEL_AT]
-        h = OFF_H + HC_SIZE
+        b = turns - G[L.S_FEEL_AT]
+        h = L.OFF_H + L.HC_SIZE
         # an unsigned index: no wraparound test for negative ones (b >= 0)
-        G[np.uint64(OFF_FEEL_BUF + b)] = (G[h] | (G[h + HW] << 16)
-                                          | (G[h + 2 * HW] << 32) | (G[h + 3 * HW] << 48))
-        if b + 1 + PAD > FEEL_BUF:  # full: b + 1 samples, and room for the padding
+        G[np.uint64(L.OFF_FEEL_BUF + b)] = (G[h] | (G[h + L.HW] << 16)
+                                          | (G[h + 2 * L.HW] << 32) | (G[h + 3 * L.HW] << 48))
+        if b + 1 + PAD > L.FEEL_BUF:  # full: b + 1 samples, and room for the padding
             _fold_full(G, b + 1)
     elif mode < 0:
         _sample_any(G, turns)
@@ -143,19 +112,19 @@ def feel_sample_at(G, turns):
 @kernel
 def _fold_full(G, cnt):
     """The buffer is full (a long round): fold it for every seat and empty it."""
-    feel_fold(G, -1, G[S_FEEL_N], cnt)
-    G[S_FEEL_N] += cnt
-    G[S_FEEL_AT] += cnt
+    feel_fold(G, -1, G[L.S_FEEL_N], cnt)
+    G[L.S_FEEL_N] += cnt
+    G[L.S_FEEL_AT] += cnt
 
 
 @kernel
 def _sample_any(G, turns):
     """``feel_sample`` for any table: ceil(players / 4) words, distances with the
     seven_rounds refills still to come."""
-    n = G[R_PLAYERS]
+    n = G[L.R_PLAYERS]
     wps = (n + 3) >> 2
-    b = turns - G[S_FEEL_AT]
-    pos = OFF_FEEL_BUF + b * wps
+    b = turns - G[L.S_FEEL_AT]
+    pos = L.OFF_FEEL_BUF + b * wps
     for w in range(wps):
         word = 0
         for j in range(4):
@@ -163,7 +132,7 @@ def _sample_any(G, turns):
             if q < n:
                 word |= distance(G, q) << (16 * j)
         G[pos + w] = word
-    if (b + 2) * wps + PAD - 1 > FEEL_BUF:  # room for one more sample and, at one
+    if (b + 2) * wps + PAD - 1 > L.FEEL_BUF:  # room for one more sample and, at one
         # word a sample, for the padding (as feel_sample_at)
         _fold_full(G, b + 1)
 
@@ -185,7 +154,7 @@ def _fold_winner4(G, w, t0, cnt):
     unlike the last one adds its bit, so the count is the sum of the four 16-bit
     lanes (an and-not and an add a sample, no compare). Same definitions as
     ``feel_fold``; tested equal. ``t0``: samples folded before these ``cnt``."""
-    n = G[R_PLAYERS]
+    n = G[L.R_PLAYERS]
     keep = 0
     fill = 0
     for q in range(4):
@@ -196,19 +165,19 @@ def _fold_winner4(G, w, t0, cnt):
     steps = (cnt + PAD - 1) & -PAD
     pad = 0x3FFF3FFF3FFF3FFF - (1 << (16 * w))  # the loop masks it like any sample
     for i in range(PAD):  # always PAD (cnt + PAD <= FEEL_BUF: the samples keep room),
-        G[OFF_FEEL_BUF + cnt + i] = pad  # so no branch on how many
-    f = OFF_FEEL + w * N_FEELF
+        G[L.OFF_FEEL_BUF + cnt + i] = pad  # so no branch on how many
+    f = L.OFF_FEEL + w * L.N_FEELF
     sh = 16 * w
     wbit = 1 << sh
     gap = 0
     dsum = 0
-    dmax = G[f + FE_DEF_MAX]
+    dmax = G[f + L.FE_DEF_MAX]
     behind = 0
     lastnot = 0  # 1 + the last buffered sample the winner did not lead alone
     first_uno = cnt  # the first buffered sample anyone had distance <= 1
     never = LANE_TOP  # bit 15 of a seat's lane: never at distance <= 1 (cleared by one)
     for i in range(steps):
-        x = (G[OFF_FEEL_BUF + i] & keep) | fill
+        x = (G[L.OFF_FEEL_BUF + i] & keep) | fill
         y = (x << 2) | 0x0003000200010000  # each lane 4 d + seat (d < 0x4000: no spill)
         a = y & 0xFFFF
         b = (y >> 16) & 0xFFFF
@@ -231,39 +200,39 @@ def _fold_winner4(G, w, t0, cnt):
         lead = 1 << ((m1 & 3) << 4) if v2 > v1 else 0
         lastnot = max(lastnot, i + 1 if lead != wbit else 0)  # max and min, not a
         first_uno = min(first_uno, i if v1 <= 1 else cnt)  # select: these vectorize
-        G[OFF_FEEL_SCRATCH + i] = lead
+        G[L.OFF_FEEL_SCRATCH + i] = lead
     gap -= steps - cnt
-    code = G[S_FEEL_LEAD]
+    code = G[L.S_FEEL_LEAD]
     last = 1 << (16 * code - 16) if code != 0 else 0
     moves = 0  # sole leaders unlike the last one (lead changes, plus the first ever),
     for i in range(cnt):  # a 16-bit lane a seat
-        lead = G[OFF_FEEL_SCRATCH + i]
+        lead = G[L.OFF_FEEL_SCRATCH + i]
         moves += lead & ~last
         last = lead if lead != 0 else last
     moves = (moves & 0xFFFF) + ((moves >> 16) & 0xFFFF) + ((moves >> 32) & 0xFFFF) + (moves >> 48)
-    changes = G[S_FEEL_CHANGES] + moves - int(code == 0 and last != 0)
+    changes = G[L.S_FEEL_CHANGES] + moves - int(code == 0 and last != 0)
     # the rest without branches on the data (the winner's seat, who reached one
     # card): a mispredicted branch costs more than these few instructions
     on_one = ~never & LANE_TOP  # seats at distance <= 1 at some sample (fill lanes never)
     wtop = 1 << (sh + 15)
     w_one = int((on_one & wtop) != 0)  # the winner
     rival = int((on_one & ~wtop) != 0)  # another seat
-    run = G[S_FEEL_RUN] if G[S_FEEL_PREV] == w + 1 else t0
-    G[S_FEEL_RUN] = t0 + lastnot if lastnot > 0 else run
-    G[S_FEEL_PREV] = _seat_of(G[OFF_FEEL_SCRATCH + cnt - 1])  # cnt > 0 (feel_finish)
+    run = G[L.S_FEEL_RUN] if G[L.S_FEEL_PREV] == w + 1 else t0
+    G[L.S_FEEL_RUN] = t0 + lastnot if lastnot > 0 else run
+    G[L.S_FEEL_PREV] = _seat_of(G[L.OFF_FEEL_SCRATCH + cnt - 1])  # cnt > 0 (feel_finish)
     # the first sample anyone had distance <= 1 (if in this buffer and the first of the
     # round): was the winner among them? (at first_uno = cnt this reads padding)
-    hit = int(first_uno < cnt) & int(G[S_FEEL_UNO] == 0)
-    w_hit = int(((G[OFF_FEEL_BUF + first_uno] >> sh) & 0xFFFF) <= 1)
-    wuno = G[f + FE_UNO] | w_one | (2 * (hit & w_hit)) | (4 * rival)
-    G[S_FEEL_UNO] |= hit
-    G[f + FE_DEF_SUM] += dsum
-    G[f + FE_DEF_MAX] = dmax
-    G[f + FE_BEHIND] += behind
-    G[f + FE_UNO] = wuno
-    G[S_FEEL_LEAD] = _seat_of(last)
-    G[S_FEEL_CHANGES] = changes
-    G[S_FEEL_GAP] += gap
+    hit = int(first_uno < cnt) & int(G[L.S_FEEL_UNO] == 0)
+    w_hit = int(((G[L.OFF_FEEL_BUF + first_uno] >> sh) & 0xFFFF) <= 1)
+    wuno = G[f + L.FE_UNO] | w_one | (2 * (hit & w_hit)) | (4 * rival)
+    G[L.S_FEEL_UNO] |= hit
+    G[f + L.FE_DEF_SUM] += dsum
+    G[f + L.FE_DEF_MAX] = dmax
+    G[f + L.FE_BEHIND] += behind
+    G[f + L.FE_UNO] = wuno
+    G[L.S_FEEL_LEAD] = _seat_of(last)
+    G[L.S_FEEL_CHANGES] = changes
+    G[L.S_FEEL_GAP] += gap
 
 
 @kernel_inline
@@ -278,19 +247,19 @@ def feel_fold(G, only, t0, cnt):
     per-seat accumulators (of seat ``only`` alone when ``only >= 0``: the winner,
     at the round's end). ``t0``: samples folded before these ``cnt``; the caller
     empties the buffer."""
-    n = G[R_PLAYERS]
+    n = G[L.R_PLAYERS]
     wps = (n + 3) >> 2
     t = t0
-    last_lead = G[S_FEEL_LEAD]
-    prev = G[S_FEEL_PREV]
-    run = G[S_FEEL_RUN]
-    changes = G[S_FEEL_CHANGES]
-    gap = G[S_FEEL_GAP]
-    uno = G[S_FEEL_UNO]
+    last_lead = G[L.S_FEEL_LEAD]
+    prev = G[L.S_FEEL_PREV]
+    run = G[L.S_FEEL_RUN]
+    changes = G[L.S_FEEL_CHANGES]
+    gap = G[L.S_FEEL_GAP]
+    uno = G[L.S_FEEL_UNO]
     q0 = 0 if only < 0 else only
     q1 = n if only < 0 else only + 1
     for i in range(cnt):
-        pos = OFF_FEEL_BUF + i * wps
+        pos = L.OFF_FEEL_BUF + i * wps
         m1 = BIG
         m2 = BIG
         lead = 0
@@ -313,46 +282,46 @@ def feel_fold(G, only, t0, cnt):
         else:
             prev = 0
         for q in range(q0, q1):
-            f = OFF_FEEL + q * N_FEELF
+            f = L.OFF_FEEL + q * L.N_FEELF
             dd = ((G[pos + (q >> 2)] >> (16 * (q & 3))) & 0xFFFF) - m1
-            G[f + FE_DEF_SUM] += dd
-            if dd > G[f + FE_DEF_MAX]:
-                G[f + FE_DEF_MAX] = dd
+            G[f + L.FE_DEF_SUM] += dd
+            if dd > G[f + L.FE_DEF_MAX]:
+                G[f + L.FE_DEF_MAX] = dd
             if dd > 0:
-                G[f + FE_BEHIND] += 1
+                G[f + L.FE_BEHIND] += 1
         if m1 <= 1:  # someone is on one card (or out): every seat's UNO bits
             bits = 1 if uno != 0 else 3
             for q in range(n):
                 if ((G[pos + (q >> 2)] >> (16 * (q & 3))) & 0xFFFF) <= 1:
-                    G[OFF_FEEL + q * N_FEELF + FE_UNO] |= bits
+                    G[L.OFF_FEEL + q * L.N_FEELF + L.FE_UNO] |= bits
             uno = 1
         t += 1
-    G[S_FEEL_LEAD] = last_lead
-    G[S_FEEL_PREV] = prev
-    G[S_FEEL_RUN] = run
-    G[S_FEEL_CHANGES] = changes
-    G[S_FEEL_GAP] = gap
-    G[S_FEEL_UNO] = uno
+    G[L.S_FEEL_LEAD] = last_lead
+    G[L.S_FEEL_PREV] = prev
+    G[L.S_FEEL_RUN] = run
+    G[L.S_FEEL_CHANGES] = changes
+    G[L.S_FEEL_GAP] = gap
+    G[L.S_FEEL_UNO] = uno
 
 
 @kernel
 def feel_finish(G):
     """At the round's end: fold what is still buffered, for the winner only, and
     empty the buffer (a capped round reports no feel metrics and is skipped)."""
-    cnt = G[S_FEEL_AT]  # after feel_stop: the samples still buffered
-    if G[S_WINNER] >= 0 and G[S_CAPPED] == 0 and G[OFF_FEEL_MODE] == 0 and cnt > 0:
-        t0 = G[S_FEEL_N] - cnt
-        if G[R_PLAYERS] <= 4:
-            _fold_winner4(G, G[S_WINNER], t0, cnt)
+    cnt = G[L.S_FEEL_AT]  # after feel_stop: the samples still buffered
+    if G[L.S_WINNER] >= 0 and G[L.S_CAPPED] == 0 and G[L.OFF_FEEL_MODE] == 0 and cnt > 0:
+        t0 = G[L.S_FEEL_N] - cnt
+        if G[L.R_PLAYERS] <= 4:
+            _fold_winner4(G, G[L.S_WINNER], t0, cnt)
         else:
-            feel_fold(G, G[S_WINNER], t0, cnt)
-        G[S_FEEL_AT] = 0
+            feel_fold(G, G[L.S_WINNER], t0, cnt)
+        G[L.S_FEEL_AT] = 0
 
 
 @kernel
 def _fixed(num, den):
     """num / den in fixed point (times FEEL_SCALE), rounded half up; exact integers."""
-    return (2 * num * FEEL_SCALE + den) // (2 * den)
+    return (2 * num * L.FEEL_SCALE + den) // (2 * den)
 
 
 @kernel
@@ -360,7 +329,7 @@ def _fixed_by(num, den, inv):
     """``_fixed(num, den)`` given inv = 1 / (2 den): a floating estimate, then
     corrected to the exact integer (an integer division costs more than the rest
     of a round's record)."""
-    top = 2 * num * FEEL_SCALE + den
+    top = 2 * num * L.FEEL_SCALE + den
     q = int(top * inv)
     if q * 2 * den > top:
         q -= 1
@@ -373,33 +342,33 @@ def _fixed_by(num, den, inv):
 def feel_value(G, k):
     """Metric ``k`` of layout.FEEL_METRICS for the round in ``G`` (0 when it has no
     winner or no samples); ``feel_finish`` must have run."""
-    w = G[S_WINNER]
-    samples = G[S_FEEL_N]
-    if w < 0 or G[S_CAPPED] != 0 or samples == 0:
+    w = G[L.S_WINNER]
+    samples = G[L.S_FEEL_N]
+    if w < 0 or G[L.S_CAPPED] != 0 or samples == 0:
         return 0
-    f = OFF_FEEL + w * N_FEELF
+    f = L.OFF_FEEL + w * L.N_FEELF
     last = samples - 1  # T
     if k == 0:  # lead_changes
-        return G[S_FEEL_CHANGES]
+        return G[L.S_FEEL_CHANGES]
     if k == 1:  # winner_max_deficit
-        return G[f + FE_DEF_MAX]
+        return G[f + L.FE_DEF_MAX]
     if k == 2:  # comeback
-        return 1 if G[f + FE_DEF_MAX] >= 3 else 0
+        return 1 if G[f + L.FE_DEF_MAX] >= 3 else 0
     if k == 3:  # winner_mean_deficit
-        return _fixed(G[f + FE_DEF_SUM], samples)
+        return _fixed(G[f + L.FE_DEF_SUM], samples)
     if k == 4:  # winner_behind_share
-        return _fixed(G[f + FE_BEHIND], samples)
+        return _fixed(G[f + L.FE_BEHIND], samples)
     if k == 5:  # lock_in = (T - s) / T, s = the start of the winner's last sole run
         if last == 0:
-            return FEEL_SCALE
-        s = G[S_FEEL_RUN] if G[S_FEEL_PREV] == w + 1 else last
+            return L.FEEL_SCALE
+        s = G[L.S_FEEL_RUN] if G[L.S_FEEL_PREV] == w + 1 else last
         return _fixed(last - s, last)
     if k == 6:  # first_uno_wins
-        return 1 if G[f + FE_UNO] & 2 else 0
+        return 1 if G[f + L.FE_UNO] & 2 else 0
     if k == 7:  # rival_on_uno
         return _rival_on_uno(G, w)
     if k == 8:  # leader_gap
-        return _fixed(G[S_FEEL_GAP], samples)
+        return _fixed(G[L.S_FEEL_GAP], samples)
     return 0
 
 
@@ -408,9 +377,9 @@ def _rival_on_uno(G, w):
     """1 if a seat other than the winner ``w`` had distance <= 1 at some sample: bit 4
     of the winner's UNO bits (``_fold_winner4``) or bit 1 of another seat's (folds of
     every seat); no branch on the winner's seat."""
-    rival = G[OFF_FEEL + w * N_FEELF + FE_UNO] >> 2
-    for q in range(G[R_PLAYERS]):
-        rival |= int(q != w) & G[OFF_FEEL + q * N_FEELF + FE_UNO]
+    rival = G[L.OFF_FEEL + w * L.N_FEELF + L.FE_UNO] >> 2
+    for q in range(G[L.R_PLAYERS]):
+        rival |= int(q != w) & G[L.OFF_FEEL + q * L.N_FEELF + L.FE_UNO]
     return rival & 1
 
 
@@ -420,27 +389,27 @@ def feel_record(G, out, row, col):
     not nine), after ``feel_finish``."""
     for k in range(9):
         out[row, col + k] = 0
-    w = G[S_WINNER]
-    samples = G[S_FEEL_N]
-    if w < 0 or G[S_CAPPED] != 0 or samples == 0:
+    w = G[L.S_WINNER]
+    samples = G[L.S_FEEL_N]
+    if w < 0 or G[L.S_CAPPED] != 0 or samples == 0:
         return
-    f = OFF_FEEL + w * N_FEELF
+    f = L.OFF_FEEL + w * L.N_FEELF
     last = samples - 1
-    dmax = G[f + FE_DEF_MAX]
-    out[row, col] = G[S_FEEL_CHANGES]
+    dmax = G[f + L.FE_DEF_MAX]
+    out[row, col] = G[L.S_FEEL_CHANGES]
     out[row, col + 1] = dmax
     out[row, col + 2] = 1 if dmax >= 3 else 0
     inv = 0.5 / samples
-    out[row, col + 3] = _fixed_by(G[f + FE_DEF_SUM], samples, inv)
-    out[row, col + 4] = _fixed_by(G[f + FE_BEHIND], samples, inv)
+    out[row, col + 3] = _fixed_by(G[f + L.FE_DEF_SUM], samples, inv)
+    out[row, col + 4] = _fixed_by(G[f + L.FE_BEHIND], samples, inv)
     if last == 0:
-        out[row, col + 5] = FEEL_SCALE
+        out[row, col + 5] = L.FEEL_SCALE
     else:
-        s = G[S_FEEL_RUN] if G[S_FEEL_PREV] == w + 1 else last
+        s = G[L.S_FEEL_RUN] if G[L.S_FEEL_PREV] == w + 1 else last
         out[row, col + 5] = _fixed_by(last - s, last, 0.5 / last)
-    out[row, col + 6] = 1 if G[f + FE_UNO] & 2 else 0
+    out[row, col + 6] = 1 if G[f + L.FE_UNO] & 2 else 0
     out[row, col + 7] = _rival_on_uno(G, w)
-    out[row, col + 8] = _fixed_by(G[S_FEEL_GAP], samples, inv)
+    out[row, col + 8] = _fixed_by(G[L.S_FEEL_GAP], samples, inv)
 
 
 @njit(cache=True)
@@ -448,20 +417,20 @@ def feel_of_distances(D, winner, out, seven=0):
     """The metrics (``out``, layout.FEEL_METRICS order, fixed point as recorded) of a
     round whose samples t = 0..T are the rows of ``D`` (int64[T + 1, players]),
     won by ``winner``: the engine's own sampling code on a hand-made sequence."""
-    G = np.zeros(G_SIZE, np.int64)
-    G[R_PLAYERS] = D.shape[1]
-    G[S_WINNER] = -1
-    G[R_SEVEN_ROUNDS] = seven
+    G = np.zeros(L.G_SIZE, np.int64)
+    G[L.R_PLAYERS] = D.shape[1]
+    G[L.S_WINNER] = -1
+    G[L.R_SEVEN_ROUNDS] = seven
     feel_reset(G)
     for t in range(D.shape[0]):
         for q in range(D.shape[1]):
-            G[OFF_H + q * HW + HC_SIZE] = D[t, q]
+            G[L.OFF_H + q * L.HW + L.HC_SIZE] = D[t, q]
         feel_sample(G)
         if t + 1 < D.shape[0]:
-            G[S_TURNS] += 1  # a turn's sample, as the step contract takes it
+            G[L.S_TURNS] += 1  # a turn's sample, as the step contract takes it
         else:
             feel_stop(G)  # the winner going out
-    G[S_WINNER] = winner
+    G[L.S_WINNER] = winner
     feel_finish(G)
     for k in range(out.shape[0]):
         out[k] = feel_value(G, k)

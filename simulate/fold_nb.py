@@ -8,16 +8,8 @@ result is the same whatever order the rows are folded in.
 
 from __future__ import annotations
 
+from unosim.simulate import layout as L
 from unosim.simulate.jit import kernel
-from unosim.simulate.layout import (
-    G_CAPPED,
-    G_FEEL,
-    G_PLACES,
-    G_POINTS,
-    G_STAGES,
-    G_WINNER,
-    N_G,
-)
 
 
 @kernel
@@ -35,9 +27,9 @@ def fold_records(rec, players, cols, won_only, stats, hist, seats, places):
     n_bins = hist.shape[1]
     capped = 0
     for i in range(rec.shape[0]):
-        won = rec[i, G_CAPPED] == 0
+        won = rec[i, L.G_CAPPED] == 0
         if won:
-            seats[0, rec[i, G_WINNER]] += 1
+            seats[0, rec[i, L.G_WINNER]] += 1
         else:
             capped += 1
         for k in range(cols.shape[0]):
@@ -50,10 +42,10 @@ def fold_records(rec, players, cols, won_only, stats, hist, seats, places):
             b = v if v < n_bins - 1 else n_bins - 1
             hist[k, b if b > 0 else 0] += 1
         for q in range(players):
-            seats[1, q] += rec[i, G_POINTS + q]
-            seats[2, q] += rec[i, G_STAGES + q]
-            if rec[i, G_PLACES + q] > 0:
-                places[q, rec[i, G_PLACES + q]] += 1
+            seats[1, q] += rec[i, L.G_POINTS + q]
+            seats[2, q] += rec[i, L.G_STAGES + q]
+            if rec[i, L.G_PLACES + q] > 0:
+                places[q, rec[i, L.G_PLACES + q]] += 1
     return capped
 
 
@@ -66,13 +58,13 @@ def fold_feel(rec, sums, hist):
     n_bins = hist.shape[0]
     counted = 0
     for i in range(rec.shape[0]):
-        if rec[i, G_CAPPED] != 0:
+        if rec[i, L.G_CAPPED] != 0:
             continue
         counted += 1
-        for k in range(N_G - G_FEEL):
-            v = int(rec[i, G_FEEL + k])
+        for k in range(L.N_G - L.G_FEEL):
+            v = int(rec[i, L.G_FEEL + k])
             sums[k, 0] += v
             sums[k, 1] += v * v
-        b = int(rec[i, G_FEEL + 1])
+        b = int(rec[i, L.G_FEEL + 1])
         hist[b if b < n_bins - 1 else n_bins - 1] += 1
     return counted

@@ -36,34 +36,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from unosim.simulate import layout as L
 from unosim.simulate.feel_nb import feel_finish, feel_value
 from unosim.simulate.jit import kernel
-from unosim.simulate.layout import (
-    FEEL_HIST_BINS,
-    FEEL_METRICS,
-    G_SIZE,
-    HC_POINTS,
-    HW,
-    MAX_PLAYERS,
-    N_SEATF,
-    N_SP,
-    OFF_H,
-    OFF_SEATF,
-    OFF_SP,
-    OFF_STRAT,
-    R_DEALER_ROTATION,
-    R_PLAYERS,
-    R_SCORING,
-    R_TARGET_SCORE,
-    S_ACTOR,
-    S_PHASE,
-    S_TURNS,
-    S_WINNER,
-)
 from unosim.simulate.rng_nb import rand_below, seed_game
 from unosim.simulate.round_nb import play_round, play_round_with
 
-N_FEEL = len(FEEL_METRICS)
+N_FEEL = len(L.FEEL_METRICS)
 
 # ---- scoring ids (rules._CHOICE_IDS["scoring"]) ----
 SC_WINNER_TAKES = 0
@@ -80,22 +59,22 @@ M_TIED = 4  # 1 when a tie for the lowest total was broken at random
 M_TURNS = 5  # turns over all rounds of the match
 M_LOSER = 6  # player with the highest total at the end (losers_score, game101), else -1
 M_SCORE = 7  # + player: final score (lazy: round wins)
-M_ROUND_WINS = M_SCORE + MAX_PLAYERS  # + player: rounds won
-M_ROUND_LOSSES = M_ROUND_WINS + MAX_PLAYERS  # + player: rounds ended with most points in hand
+M_ROUND_WINS = M_SCORE + L.MAX_PLAYERS  # + player: rounds won
+M_ROUND_LOSSES = M_ROUND_WINS + L.MAX_PLAYERS  # + player: rounds ended with most points in hand
 # game-feel metrics (RULES.md 9b) over the rounds of the match that have a winner
-M_FEEL_ROUNDS = M_ROUND_LOSSES + MAX_PLAYERS  # rounds counted (capped rounds left out)
+M_FEEL_ROUNDS = M_ROUND_LOSSES + L.MAX_PLAYERS  # rounds counted (capped rounds left out)
 M_FEEL_SUM = M_FEEL_ROUNDS + 1  # + k: sum of metric k of layout.FEEL_METRICS (as recorded)
 M_FEEL_HIST = M_FEEL_SUM + N_FEEL  # + b: rounds whose winner_max_deficit fell in bin b
-N_M = M_FEEL_HIST + FEEL_HIST_BINS
+N_M = M_FEEL_HIST + L.FEEL_HIST_BINS
 
 MATCH_FIELDS = (
     ("rounds", "winner", "capped", "capped_rounds", "tied", "turns", "loser")
-    + tuple(f"score_{i}" for i in range(MAX_PLAYERS))
-    + tuple(f"round_wins_{i}" for i in range(MAX_PLAYERS))
-    + tuple(f"round_losses_{i}" for i in range(MAX_PLAYERS))
+    + tuple(f"score_{i}" for i in range(L.MAX_PLAYERS))
+    + tuple(f"round_wins_{i}" for i in range(L.MAX_PLAYERS))
+    + tuple(f"round_losses_{i}" for i in range(L.MAX_PLAYERS))
     + ("feel_rounds",)
-    + tuple(f"{m}_sum" for m in FEEL_METRICS)
-    + tuple(f"winner_max_deficit_hist_{b}" for b in range(FEEL_HIST_BINS))
+    + tuple(f"{m}_sum" for m in L.FEEL_METRICS)
+    + tuple(f"winner_max_deficit_hist_{b}" for b in range(L.FEEL_HIST_BINS))
 )
 
 
@@ -103,14 +82,14 @@ MATCH_FIELDS = (
 def seat_players(G, T, off):
     """Copy each player's strategy and parameters from ``T`` into the seat they
     take this round: seat ``s`` gets player ``(s + off) % n``."""
-    n = T[R_PLAYERS]
+    n = T[L.R_PLAYERS]
     for s in range(n):
         pl = (s + off) % n
-        G[OFF_STRAT + s] = T[OFF_STRAT + pl]
-        for k in range(N_SEATF):
-            G[OFF_SEATF + s * N_SEATF + k] = T[OFF_SEATF + pl * N_SEATF + k]
-        for k in range(N_SP):
-            G[OFF_SP + s * N_SP + k] = T[OFF_SP + pl * N_SP + k]
+        G[L.OFF_STRAT + s] = T[L.OFF_STRAT + pl]
+        for k in range(L.N_SEATF):
+            G[L.OFF_SEATF + s * L.N_SEATF + k] = T[L.OFF_SEATF + pl * L.N_SEATF + k]
+        for k in range(L.N_SP):
+            G[L.OFF_SP + s * L.N_SP + k] = T[L.OFF_SP + pl * L.N_SP + k]
 
 
 try:  # the engine's own hand value (house rules such as zero_fifty adjust it)
@@ -130,7 +109,7 @@ else:
     @kernel
     def hand_points(G, s):
         """What seat ``s``'s hand counts at scoring (the card points in it)."""
-        return G[OFF_H + s * HW + HC_POINTS]
+        return G[L.OFF_H + s * L.HW + L.HC_POINTS]
 
 
 @kernel
@@ -149,16 +128,16 @@ def _feel_round(G, out, row):
     for k in range(N_FEEL):
         out[row, M_FEEL_SUM + k] += feel_value(G, k)
     b = feel_value(G, 1)
-    out[row, M_FEEL_HIST + (b if b < FEEL_HIST_BINS - 1 else FEEL_HIST_BINS - 1)] += 1
+    out[row, M_FEEL_HIST + (b if b < L.FEEL_HIST_BINS - 1 else L.FEEL_HIST_BINS - 1)] += 1
 
 
 @kernel
 def _settle_round(G, T, out, row, off, wp):
     """Score the round just played on ``G`` (seat ``s`` held player ``(s + off) %
     n``) into ``out[row]``; return (match over, next ``off``, last round winner)."""
-    n = T[R_PLAYERS]
-    scoring = T[R_SCORING]
-    w = G[S_WINNER]
+    n = T[L.R_PLAYERS]
+    scoring = T[L.R_SCORING]
+    w = G[L.S_WINNER]
     if w < 0:
         out[row, M_CAPPED_ROUNDS] += 1
         return False, (off + 1) % n, wp
@@ -190,19 +169,19 @@ def _settle_round(G, T, out, row, off, wp):
         if out[row, M_SCORE + p] > top:
             top = out[row, M_SCORE + p]
     if scoring == SC_GAME101:
-        ended = top > T[R_TARGET_SCORE]
+        ended = top > T[L.R_TARGET_SCORE]
     else:
-        ended = top >= T[R_TARGET_SCORE]
+        ended = top >= T[L.R_TARGET_SCORE]
     if not ended:
-        off = (off + 1) % n if T[R_DEALER_ROTATION] == 0 else wp
+        off = (off + 1) % n if T[L.R_DEALER_ROTATION] == 0 else wp
     return ended, off, wp
 
 
 @kernel
 def _finish_match(T, RNG, out, row, rounds, turns, ended, wp):
     """Write the match's totals and decide its winner (ties at random)."""
-    n = T[R_PLAYERS]
-    scoring = T[R_SCORING]
+    n = T[L.R_PLAYERS]
+    scoring = T[L.R_SCORING]
     out[row, M_ROUNDS] = rounds
     out[row, M_TURNS] = min(turns, 2147483647)
     if not ended:
@@ -254,7 +233,7 @@ def play_match(G, T, RNG, max_rounds, out, row):
         seat_players(G, T, off)
         play_round(G, RNG)
         rounds += 1
-        turns += G[S_TURNS]
+        turns += G[L.S_TURNS]
         ended, off, wp = _settle_round(G, T, out, row, off, wp)
     _finish_match(T, RNG, out, row, rounds, turns, ended, wp)
 
@@ -270,7 +249,7 @@ def play_match_batch(template, base_seed, start, max_rounds, out, n_chunks):
     for c in prange(n_chunks):
         lo = c * n // n_chunks
         hi = (c + 1) * n // n_chunks
-        G = np.empty(G_SIZE, np.int64)
+        G = np.empty(L.G_SIZE, np.int64)
         G[:] = template
         RNG = np.zeros(8, np.uint64)
         for i in range(lo, hi):
@@ -300,7 +279,7 @@ def play_match_with(choose, G, T, RNG, max_rounds, out, row, checked):
         if illegal:
             return True, m, rounds + 1, off
         rounds += 1
-        turns += G[S_TURNS]
+        turns += G[L.S_TURNS]
         ended, off, wp = _settle_round(G, T, out, row, off, wp)
     _finish_match(T, RNG, out, row, rounds, turns, ended, wp)
     return False, 0, rounds, off
@@ -314,7 +293,7 @@ def play_matches_with(choose, template, base_seed, start, max_rounds, out, lo, h
     side (as round_nb.play_games_with). In checked mode it stops at the first
     illegal move and writes (match, move, phase, seat, round, player) into ``bad``
     (int64[6])."""
-    for k in range(G_SIZE):
+    for k in range(L.G_SIZE):
         G[k] = template[k]
     for i in range(lo, hi):
         g = start + i
@@ -324,8 +303,8 @@ def play_matches_with(choose, template, base_seed, start, max_rounds, out, lo, h
         if illegal:
             bad[0] = g
             bad[1] = m
-            bad[2] = G[S_PHASE]
-            bad[3] = G[S_ACTOR]
+            bad[2] = G[L.S_PHASE]
+            bad[3] = G[L.S_ACTOR]
             bad[4] = rnd
-            bad[5] = (G[S_ACTOR] + off) % template[R_PLAYERS]
+            bad[5] = (G[L.S_ACTOR] + off) % template[L.R_PLAYERS]
             return

@@ -16,65 +16,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from unosim.simulate.cards import N_TYPES, WILD, WILD_DRAW_FOUR
+from unosim.simulate import cards as C
+from unosim.simulate import layout as L
 from unosim.simulate.feel_nb import feel_finish, feel_record
 from unosim.simulate.jit import kernel
-from unosim.simulate.layout import (
-    G_CAPPED,
-    G_CHALLENGES,
-    G_DEFLECTS,
-    G_DRAWN_NO_PLAY,
-    G_FEEL,
-    G_JUMP_INS,
-    G_MAX_STACK,
-    G_PEN_DRAWN,
-    G_PLACES,
-    G_PLAYED,
-    G_POINTS,
-    G_REFILL,
-    G_RESHUFFLES,
-    G_SILENT,
-    G_SIZE,
-    G_STAGES,
-    G_SWAPS,
-    G_TURNS,
-    G_UNO_CAUGHT,
-    G_UNO_CENTER,
-    G_WINNER,
-    G_WINNER_POINTS,
-    HC_PLACE,
-    HC_STAGE,
-    MAX_PLAYERS,
-    MV_DRAW,
-    MV_PASS,
-    MV_PLAY_END,
-    PH_DRAWN,
-    PH_OVER,
-    PH_TURN,
-    R_PLAYERS,
-    R_TURN_CAP,
-    R_VOLUNTARY_DRAW,
-    R_WD4_BLUFF,
-    S_ACTOR,
-    S_CAPPED,
-    S_CHALLENGES,
-    S_DEFLECTS,
-    S_DRAWN,
-    S_DRAWN_NO_PLAY,
-    S_JUMP_INS,
-    S_MAX_STACK,
-    S_PEN_DRAWN,
-    S_PHASE,
-    S_PLAYED,
-    S_REFILL,
-    S_RESHUFFLES,
-    S_SILENT,
-    S_SWAPS,
-    S_TURNS,
-    S_UNO_CAUGHT,
-    S_UNO_CENTER,
-    S_WINNER,
-)
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.step_nb import (
     apply_move,
@@ -95,9 +40,9 @@ from unosim.strategies.search_nb import choose_move  # every built-in, the searc
 def play_round(G, RNG):
     """Deal and play one round to its end; return the winner's points."""
     deal(G, RNG)
-    cap = G[R_TURN_CAP]
-    while G[S_PHASE] != PH_OVER:
-        if G[S_TURNS] >= cap:
+    cap = G[L.R_TURN_CAP]
+    while G[L.S_PHASE] != L.PH_OVER:
+        if G[L.S_TURNS] >= cap:
             cap_round(G)
             break
         apply_move(G, RNG, choose_move(G, RNG))
@@ -107,31 +52,31 @@ def play_round(G, RNG):
 @kernel
 def record_round(G, winner_points, out, row):
     """Write one round's metrics (RULES.md 9 and 9b) into row ``row`` of ``out``."""
-    out[row, G_TURNS] = G[S_TURNS]
-    out[row, G_PLAYED] = G[S_PLAYED]
-    out[row, G_DRAWN_NO_PLAY] = G[S_DRAWN_NO_PLAY]
-    out[row, G_PEN_DRAWN] = G[S_PEN_DRAWN]
-    out[row, G_WINNER] = G[S_WINNER]
-    out[row, G_WINNER_POINTS] = winner_points
-    out[row, G_RESHUFFLES] = G[S_RESHUFFLES]
-    out[row, G_CAPPED] = G[S_CAPPED]
-    out[row, G_MAX_STACK] = G[S_MAX_STACK]
-    out[row, G_UNO_CAUGHT] = G[S_UNO_CAUGHT]
-    out[row, G_CHALLENGES] = G[S_CHALLENGES]
-    out[row, G_JUMP_INS] = G[S_JUMP_INS]
-    out[row, G_SWAPS] = G[S_SWAPS]
-    out[row, G_DEFLECTS] = G[S_DEFLECTS]
-    out[row, G_REFILL] = G[S_REFILL]
-    out[row, G_UNO_CENTER] = G[S_UNO_CENTER]
-    out[row, G_SILENT] = G[S_SILENT]
-    n = G[R_PLAYERS]
-    for q in range(MAX_PLAYERS):
+    out[row, L.G_TURNS] = G[L.S_TURNS]
+    out[row, L.G_PLAYED] = G[L.S_PLAYED]
+    out[row, L.G_DRAWN_NO_PLAY] = G[L.S_DRAWN_NO_PLAY]
+    out[row, L.G_PEN_DRAWN] = G[L.S_PEN_DRAWN]
+    out[row, L.G_WINNER] = G[L.S_WINNER]
+    out[row, L.G_WINNER_POINTS] = winner_points
+    out[row, L.G_RESHUFFLES] = G[L.S_RESHUFFLES]
+    out[row, L.G_CAPPED] = G[L.S_CAPPED]
+    out[row, L.G_MAX_STACK] = G[L.S_MAX_STACK]
+    out[row, L.G_UNO_CAUGHT] = G[L.S_UNO_CAUGHT]
+    out[row, L.G_CHALLENGES] = G[L.S_CHALLENGES]
+    out[row, L.G_JUMP_INS] = G[L.S_JUMP_INS]
+    out[row, L.G_SWAPS] = G[L.S_SWAPS]
+    out[row, L.G_DEFLECTS] = G[L.S_DEFLECTS]
+    out[row, L.G_REFILL] = G[L.S_REFILL]
+    out[row, L.G_UNO_CENTER] = G[L.S_UNO_CENTER]
+    out[row, L.G_SILENT] = G[L.S_SILENT]
+    n = G[L.R_PLAYERS]
+    for q in range(L.MAX_PLAYERS):
         seated = q < n
-        out[row, G_POINTS + q] = hand_value(G, q) if seated else 0
-        out[row, G_PLACES + q] = G[hx(q, HC_PLACE)] if seated else 0
-        out[row, G_STAGES + q] = G[hx(q, HC_STAGE)] if seated else 0
+        out[row, L.G_POINTS + q] = hand_value(G, q) if seated else 0
+        out[row, L.G_PLACES + q] = G[hx(q, L.HC_PLACE)] if seated else 0
+        out[row, L.G_STAGES + q] = G[hx(q, L.HC_STAGE)] if seated else 0
     feel_finish(G)
-    feel_record(G, out, row, G_FEEL)
+    feel_record(G, out, row, L.G_FEEL)
 
 
 @njit(cache=True, parallel=True)
@@ -145,7 +90,7 @@ def play_batch(template, base_seed, start, out, n_chunks):
     for c in prange(n_chunks):
         lo = c * n // n_chunks
         hi = (c + 1) * n // n_chunks
-        G = np.empty(G_SIZE, np.int64)
+        G = np.empty(L.G_SIZE, np.int64)
         G[:] = template
         RNG = np.zeros(8, np.uint64)
         for i in range(lo, hi):
@@ -159,26 +104,26 @@ def play_batch(template, base_seed, start, out, n_chunks):
 def move_is_legal(G, move):
     """``is_legal`` in O(1) for the common decisions (a turn's play or draw, the
     drawn card), ``is_legal`` itself for the others. Same answer (tested)."""
-    ph = G[S_PHASE]
-    p = G[S_ACTOR]
-    if ph == PH_TURN:
-        if move == MV_DRAW:
-            return G[R_VOLUNTARY_DRAW] != 0 or count_playable(G, p, False) == 0
-        if move < 0 or move >= MV_PLAY_END:
+    ph = G[L.S_PHASE]
+    p = G[L.S_ACTOR]
+    if ph == L.PH_TURN:
+        if move == L.MV_DRAW:
+            return G[L.R_VOLUNTARY_DRAW] != 0 or count_playable(G, p, False) == 0
+        if move < 0 or move >= L.MV_PLAY_END:
             return False
         t = move % 64
-        if (t < WILD and move >= 64) or t >= N_TYPES or G[hx(p, t)] <= 0:
+        if (t < C.WILD and move >= 64) or t >= C.N_TYPES or G[hx(p, t)] <= 0:
             return False
-        if t == WILD_DRAW_FOUR:
-            return wd4_is_legal(G, p) or G[R_WD4_BLUFF] != 0
+        if t == C.WILD_DRAW_FOUR:
+            return wd4_is_legal(G, p) or G[L.R_WD4_BLUFF] != 0
         return is_match(G, t)
-    if ph == PH_DRAWN:
-        if move == MV_PASS:
+    if ph == L.PH_DRAWN:
+        if move == L.MV_PASS:
             return True
-        if move < 0 or move >= MV_PLAY_END:
+        if move < 0 or move >= L.MV_PLAY_END:
             return False
         t = move % 64
-        return t == G[S_DRAWN] and (t >= WILD or move < 64)
+        return t == G[L.S_DRAWN] and (t >= C.WILD or move < 64)
     return is_legal(G, move)
 
 
@@ -195,9 +140,9 @@ def play_round_with(choose, G, RNG, checked):
     ``checked`` every move is first checked with ``is_legal``: an illegal one
     stops the round unplayed. Returns (illegal, move)."""
     deal(G, RNG)
-    cap = G[R_TURN_CAP]
-    while G[S_PHASE] != PH_OVER:
-        if G[S_TURNS] >= cap:
+    cap = G[L.R_TURN_CAP]
+    while G[L.S_PHASE] != L.PH_OVER:
+        if G[L.S_TURNS] >= cap:
             cap_round(G)
             break
         m = choose(G, RNG)
@@ -215,7 +160,7 @@ def play_games_with(choose, template, base_seed, start, out, lo, hi, checked, ba
     side (a parallel loop here would cost seconds of compiling per set of
     plug-ins). In checked mode it stops at the first illegal move and writes
     (game, move, phase, seat) into ``bad`` (int64[4])."""
-    for k in range(G_SIZE):
+    for k in range(L.G_SIZE):
         G[k] = template[k]
     for i in range(lo, hi):
         g = start + i
@@ -224,7 +169,7 @@ def play_games_with(choose, template, base_seed, start, out, lo, hi, checked, ba
         if illegal:
             bad[0] = g
             bad[1] = m
-            bad[2] = G[S_PHASE]
-            bad[3] = G[S_ACTOR]
+            bad[2] = G[L.S_PHASE]
+            bad[3] = G[L.S_ACTOR]
             return
         record_round(G, score_hands(G), out, i)

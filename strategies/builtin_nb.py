@@ -15,63 +15,9 @@ strategies a search rollout may use, so the search never calls itself.
 
 from __future__ import annotations
 
-from unosim.simulate.cards import (
-    N_RANKS,
-    N_TYPES,
-    POINTS,
-    RANK_REVERSE,
-    RANK_SKIP,
-    WILD,
-    WILD_DRAW_FOUR,
-)
+from unosim.simulate import cards as C
+from unosim.simulate import layout as L
 from unosim.simulate.jit import kernel, kernel_inline
-from unosim.simulate.layout import (
-    HC_COLOUR,
-    HC_LACKS,
-    HC_PLACE,
-    HC_POINTS,
-    HC_SIZE,
-    HC_WILDS,
-    MV_ACCEPT,
-    MV_CHALLENGE,
-    MV_COLOUR,
-    MV_DRAW,
-    MV_GIVE,
-    MV_PASS,
-    MV_PLAY_END,
-    MV_TAKE,
-    MV_TARGET,
-    N_SPARAM,
-    OFF_DECK,
-    OFF_DISC,
-    OFF_MOVES,
-    OFF_SPARAM,
-    OFF_STRAT,
-    OFF_WEIGHTS,
-    PH_CHALLENGE,
-    PH_COLOUR,
-    PH_DRAWN,
-    PH_GIVE,
-    PH_JUMP,
-    PH_PENALTY,
-    PH_SKIP,
-    PH_TARGET,
-    PH_TURN,
-    R_DECK_SIZE,
-    R_PLAYERS,
-    S_ACTIVE,
-    S_ACTOR,
-    S_COLOUR,
-    S_DISC_LEN,
-    S_DRAWN,
-    S_LAST,
-    S_PHASE,
-    S_PREV_COLOUR,
-    SF_BLUFF,
-    SF_CHALLENGE,
-    SF_INFORMED,
-    SPARAM_SCALE,
-)
 from unosim.simulate.rng_nb import chance, rand_below
 from unosim.simulate.step_nb import (
     count_playable,
@@ -109,7 +55,7 @@ THREAT_CARDS = 2
 #: challenge pays off in cards above 2 / (2 + 8)
 INFORMED_CHALLENGE_ODDS = 0.2
 
-_POINTS = POINTS
+_POINTS = C.POINTS
 
 
 @kernel
@@ -118,7 +64,7 @@ def most_held_colour(G, p, rng):
     best = -1
     ties = 0
     for c in range(4):
-        k = G[hx(p, HC_COLOUR + c)]
+        k = G[hx(p, L.HC_COLOUR + c)]
         if k > best:
             best = k
             ties = 1
@@ -126,7 +72,7 @@ def most_held_colour(G, p, rng):
             ties += 1
     pick = rand_below(rng, 1, ties) if ties > 1 else 0
     for c in range(4):
-        if G[hx(p, HC_COLOUR + c)] == best:
+        if G[hx(p, L.HC_COLOUR + c)] == best:
             if pick == 0:
                 return c
             pick -= 1
@@ -137,7 +83,7 @@ def most_held_colour(G, p, rng):
 def _first_most_held_colour(G, p):
     best = 0
     for c in range(1, 4):
-        if G[hx(p, HC_COLOUR + c)] > G[hx(p, HC_COLOUR + best)]:
+        if G[hx(p, L.HC_COLOUR + c)] > G[hx(p, L.HC_COLOUR + best)]:
             best = c
     return best
 
@@ -145,12 +91,12 @@ def _first_most_held_colour(G, p):
 @kernel_inline
 def _allowed(G, p, t, bluff_ok):
     """A play the strategy will consider: never a bluff unless it decided to bluff."""
-    return t != WILD_DRAW_FOUR or bluff_ok or wd4_is_legal(G, p)
+    return t != C.WILD_DRAW_FOUR or bluff_ok or wd4_is_legal(G, p)
 
 
 @kernel
 def _with_colour(sid, G, p, t, rng):
-    if t < WILD:
+    if t < C.WILD:
         return t
     if sid == FIRST:
         return t + 64 * _first_most_held_colour(G, p)
@@ -162,7 +108,7 @@ def _attacker_colour(G, p, m, rng):
     """The attacker's move ``m`` with the colour it names for a wild (kept out of
     ``_with_colour``, which the ``random`` hot path calls: a branch there
     measured 1-2% slower)."""
-    if 0 <= m < MV_PLAY_END and m % 64 >= WILD:
+    if 0 <= m < L.MV_PLAY_END and m % 64 >= C.WILD:
         return m % 64 + 64 * attack_colour(G, p, rng)
     return m
 
@@ -173,24 +119,24 @@ def attack_colour(G, p, rng):
     one ``p`` holds most of, ties at random), if ``p`` holds any of it or that
     player is close to going out; else the colour ``p`` holds most."""
     v = next_seat(G, p, 1)
-    lacks = G[hx(v, HC_LACKS)]
+    lacks = G[hx(v, L.HC_LACKS)]
     if lacks == 0:
         return most_held_colour(G, p, rng)
     best = -1
     ties = 0
     for c in range(4):
         if lacks & (1 << c):
-            k = G[hx(p, HC_COLOUR + c)]
+            k = G[hx(p, L.HC_COLOUR + c)]
             if k > best:
                 best = k
                 ties = 1
             elif k == best:
                 ties += 1
-    if best == 0 and G[hx(v, HC_SIZE)] > THREAT_CARDS:
+    if best == 0 and G[hx(v, L.HC_SIZE)] > THREAT_CARDS:
         return most_held_colour(G, p, rng)
     pick = rand_below(rng, 1, ties) if ties > 1 else 0
     for c in range(4):
-        if lacks & (1 << c) and G[hx(p, HC_COLOUR + c)] == best:
+        if lacks & (1 << c) and G[hx(p, L.HC_COLOUR + c)] == best:
             if pick == 0:
                 return c
             pick -= 1
@@ -205,8 +151,8 @@ def _context(sid, G, p):
     if sid != ATTACKER:
         return 0
     v = next_seat(G, p, 1)
-    threat = 16 if G[hx(v, HC_SIZE)] <= THREAT_CARDS else 0
-    return G[hx(v, HC_LACKS)] | threat
+    threat = 16 if G[hx(v, L.HC_SIZE)] <= THREAT_CARDS else 0
+    return G[hx(v, L.HC_LACKS)] | threat
 
 
 @kernel_inline
@@ -216,7 +162,7 @@ def _score(sid, t):
     if sid == DEFENSIVE:
         return _POINTS[t]
     if sid == OFFENSIVE:
-        return 0 if t >= WILD else 1
+        return 0 if t >= C.WILD else 1
     if sid == FIRST:
         return -t
     return 0
@@ -235,12 +181,12 @@ def _keeper_score(G, p, t):
     """colour-keeper: stay in the current colour, a 0 of it first (one 0 per colour,
     so it is the hardest card to follow by number); else move by number to the
     colour it holds most; a wild last (a Wild Draw Four after a Wild)."""
-    if t >= WILD:
-        return 1 if t == WILD_DRAW_FOUR else 2
-    c = t // N_RANKS
-    if c == G[S_COLOUR]:
-        return 300 if t % N_RANKS == 0 else 200
-    return 100 + G[hx(p, HC_COLOUR + c)]
+    if t >= C.WILD:
+        return 1 if t == C.WILD_DRAW_FOUR else 2
+    c = t // C.N_RANKS
+    if c == G[L.S_COLOUR]:
+        return 300 if t % C.N_RANKS == 0 else 200
+    return 100 + G[hx(p, L.HC_COLOUR + c)]
 
 
 @kernel_inline
@@ -249,22 +195,22 @@ def _attacker_score(G, t, ctx):
     Ten, Wild Draw Four, then Skip, then Reverse), else prefer a colour it lacks;
     otherwise keep action cards and wilds and play numbers, colours it lacks first."""
     lacks_bonus = 0
-    if t < WILD and ctx & (1 << (t // N_RANKS)):
+    if t < C.WILD and ctx & (1 << (t // C.N_RANKS)):
         lacks_bonus = 10
-    r = t % N_RANKS if t < WILD else -1
+    r = t % C.N_RANKS if t < C.WILD else -1
     if ctx & 16:
         if penalty_of(G, t) > 0:
-            return 400 if t != WILD_DRAW_FOUR else 390
-        if r == RANK_SKIP or (r == RANK_REVERSE and G[S_ACTIVE] == 2):
+            return 400 if t != C.WILD_DRAW_FOUR else 390
+        if r == C.RANK_SKIP or (r == C.RANK_REVERSE and G[L.S_ACTIVE] == 2):
             return 300
-        if r == RANK_REVERSE:
+        if r == C.RANK_REVERSE:
             return 250
-        if t >= WILD:
+        if t >= C.WILD:
             return 105 if ctx & 15 else 50  # names a colour it lacks, after such a number
         return 100 + lacks_bonus
-    if t >= WILD:
-        return 5 if t == WILD_DRAW_FOUR else 10
-    if r >= RANK_SKIP or penalty_of(G, t) > 0:
+    if t >= C.WILD:
+        return 5 if t == C.WILD_DRAW_FOUR else 10
+    if r >= C.RANK_SKIP or penalty_of(G, t) > 0:
         return 50 + lacks_bonus
     return 100 + lacks_bonus
 
@@ -276,26 +222,26 @@ def _pick_play(sid, G, p, n, bluff_ok, rng):
     best = -(1 << 30)
     total = 0
     for i in range(n):
-        t = G[OFF_MOVES + i]
-        if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
+        t = G[L.OFF_MOVES + i]
+        if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
             continue
         s = _score(sid, t)
         if s > best:
             best = s
-            total = G[OFF_WEIGHTS + i]
+            total = G[L.OFF_WEIGHTS + i]
         elif s == best:
-            total += G[OFF_WEIGHTS + i]
+            total += G[L.OFF_WEIGHTS + i]
     if total == 0:
         return -1
     r = rand_below(rng, 1, total) if sid != FIRST else 0
     for i in range(n):
-        t = G[OFF_MOVES + i]
-        if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
+        t = G[L.OFF_MOVES + i]
+        if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
             continue
         if _score(sid, t) == best:
-            if r < G[OFF_WEIGHTS + i]:
+            if r < G[L.OFF_WEIGHTS + i]:
                 return t
-            r -= G[OFF_WEIGHTS + i]
+            r -= G[L.OFF_WEIGHTS + i]
     return -1
 
 
@@ -307,26 +253,26 @@ def _pick_table_play(sid, G, p, n, bluff_ok, rng):
     best = -(1 << 30)
     total = 0
     for i in range(n):
-        t = G[OFF_MOVES + i]
-        if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
+        t = G[L.OFF_MOVES + i]
+        if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
             continue
         s = _table_score(sid, G, p, t, ctx)
         if s > best:
             best = s
-            total = G[OFF_WEIGHTS + i]
+            total = G[L.OFF_WEIGHTS + i]
         elif s == best:
-            total += G[OFF_WEIGHTS + i]
+            total += G[L.OFF_WEIGHTS + i]
     if total == 0:
         return -1
     r = rand_below(rng, 1, total)
     for i in range(n):
-        t = G[OFF_MOVES + i]
-        if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
+        t = G[L.OFF_MOVES + i]
+        if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
             continue
         if _table_score(sid, G, p, t, ctx) == best:
-            if r < G[OFF_WEIGHTS + i]:
+            if r < G[L.OFF_WEIGHTS + i]:
                 return t
-            r -= G[OFF_WEIGHTS + i]
+            r -= G[L.OFF_WEIGHTS + i]
     return -1
 
 
@@ -338,23 +284,23 @@ def informed_challenge(G, p):
     size, drawn from the cards ``p`` has not seen (not in its hand, not on the
     discard pile), holds one. A player seen lacking that colour since it last got
     a card played it legally, and is never challenged."""
-    off = G[S_LAST]
-    c = G[S_PREV_COLOUR]
-    if G[hx(off, HC_LACKS)] & (1 << c):
+    off = G[L.S_LAST]
+    c = G[L.S_PREV_COLOUR]
+    if G[hx(off, L.HC_LACKS)] & (1 << c):
         return False
-    lo = c * N_RANKS
-    unseen = G[R_DECK_SIZE] - G[hx(p, HC_SIZE)] - G[S_DISC_LEN]
-    unseen_c = -G[hx(p, HC_COLOUR + c)]
-    for i in range(G[R_DECK_SIZE]):
-        t = G[OFF_DECK + i]
-        if lo <= t < lo + N_RANKS:
+    lo = c * C.N_RANKS
+    unseen = G[L.R_DECK_SIZE] - G[hx(p, L.HC_SIZE)] - G[L.S_DISC_LEN]
+    unseen_c = -G[hx(p, L.HC_COLOUR + c)]
+    for i in range(G[L.R_DECK_SIZE]):
+        t = G[L.OFF_DECK + i]
+        if lo <= t < lo + C.N_RANKS:
             unseen_c += 1
-    for i in range(G[S_DISC_LEN]):
-        t = G[OFF_DISC + i]
-        if lo <= t < lo + N_RANKS:
+    for i in range(G[L.S_DISC_LEN]):
+        t = G[L.OFF_DISC + i]
+        if lo <= t < lo + C.N_RANKS:
             unseen_c -= 1
     none = 1.0  # chance that the hand holds no card of the colour
-    for i in range(G[hx(off, HC_SIZE)]):
+    for i in range(G[hx(off, L.HC_SIZE)]):
         if unseen - i <= 0 or none <= 0.0:
             break
         none *= max(0.0, (unseen - unseen_c - i) / (unseen - i))
@@ -364,7 +310,7 @@ def informed_challenge(G, p):
 @kernel_inline
 def choose_move(G, rng):
     """The built-in strategy of the seat to act picks a legal move."""
-    return _choose(G[OFF_STRAT + G[S_ACTOR]], G, rng)
+    return _choose(G[L.OFF_STRAT + G[L.S_ACTOR]], G, rng)
 
 
 @kernel
@@ -377,14 +323,14 @@ def builtin_move(sid, G, rng):
 @kernel_inline
 def _choose(sid, G, rng):
     """Built-in strategy ``sid`` picks a legal move for the seat to act."""
-    ph = G[S_PHASE]
-    p = G[S_ACTOR]
-    if sid == RANDOM and ph == PH_TURN:
+    ph = G[L.S_PHASE]
+    p = G[L.S_ACTOR]
+    if sid == RANDOM and ph == L.PH_TURN:
         # the hot path: pick a physical card in O(1), no move list needed
-        bluff_ok = chance(rng, 1, seat_param(G, p, SF_BLUFF))
+        bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
         total = count_playable(G, p, bluff_ok)
         if total == 0:
-            return MV_DRAW
+            return L.MV_DRAW
         t = nth_playable(G, p, bluff_ok, rand_below(rng, 1, total))
         return _with_colour(sid, G, p, t, rng)
     if sid >= PARAM_SID:
@@ -398,44 +344,44 @@ def _choose(sid, G, rng):
 @kernel_inline
 def _choose_rest(sid, G, rng, ph, p):
     """Every decision but ``random``'s turn (``_choose``)."""
-    if ph == PH_TURN or ph == PH_PENALTY:
+    if ph == L.PH_TURN or ph == L.PH_PENALTY:
         n = legal_moves(G)
-        bluff_ok = chance(rng, 1, seat_param(G, p, SF_BLUFF))
+        bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
         if sid == COLOUR_KEEPER or sid == ATTACKER:
             t = _pick_table_play(sid, G, p, n, bluff_ok, rng)
         else:
             t = _pick_play(sid, G, p, n, bluff_ok, rng)
         if t >= 0:
             return _with_colour(sid, G, p, t, rng)
-        return MV_DRAW if ph == PH_TURN else MV_TAKE
-    if ph == PH_DRAWN:
-        t = G[S_DRAWN]
-        if _allowed(G, p, t, chance(rng, 1, seat_param(G, p, SF_BLUFF))):
+        return L.MV_DRAW if ph == L.PH_TURN else L.MV_TAKE
+    if ph == L.PH_DRAWN:
+        t = G[L.S_DRAWN]
+        if _allowed(G, p, t, chance(rng, 1, seat_param(G, p, L.SF_BLUFF))):
             return _with_colour(sid, G, p, t, rng)
-        return MV_PASS
-    if ph == PH_CHALLENGE:
-        if seat_param(G, p, SF_INFORMED) != 0:
-            return MV_CHALLENGE if informed_challenge(G, p) else MV_ACCEPT
-        return MV_CHALLENGE if chance(rng, 1, seat_param(G, p, SF_CHALLENGE)) else MV_ACCEPT
-    if ph == PH_COLOUR:
+        return L.MV_PASS
+    if ph == L.PH_CHALLENGE:
+        if seat_param(G, p, L.SF_INFORMED) != 0:
+            return L.MV_CHALLENGE if informed_challenge(G, p) else L.MV_ACCEPT
+        return L.MV_CHALLENGE if chance(rng, 1, seat_param(G, p, L.SF_CHALLENGE)) else L.MV_ACCEPT
+    if ph == L.PH_COLOUR:
         if sid == FIRST:
-            return MV_COLOUR + _first_most_held_colour(G, p)
+            return L.MV_COLOUR + _first_most_held_colour(G, p)
         if sid == ATTACKER:
-            return MV_COLOUR + attack_colour(G, p, rng)
-        return MV_COLOUR + most_held_colour(G, p, rng)
-    if ph == PH_SKIP or ph == PH_JUMP:
+            return L.MV_COLOUR + attack_colour(G, p, rng)
+        return L.MV_COLOUR + most_held_colour(G, p, rng)
+    if ph == L.PH_SKIP or ph == L.PH_JUMP:
         # optional actions are always taken: deflect the Skip, jump in
         legal_moves(G)
-        t = G[OFF_MOVES]
-        if t < MV_PLAY_END:
+        t = G[L.OFF_MOVES]
+        if t < L.MV_PLAY_END:
             return _with_colour(sid, G, p, t, rng)
-        return G[OFF_MOVES]
-    if ph == PH_TARGET:
-        return MV_TARGET + fewest_cards_opponent(G, p, rng, sid == FIRST)
-    if ph == PH_GIVE:
-        return MV_GIVE + highest_value_card(G, p, rng, sid == FIRST)
+        return G[L.OFF_MOVES]
+    if ph == L.PH_TARGET:
+        return L.MV_TARGET + fewest_cards_opponent(G, p, rng, sid == FIRST)
+    if ph == L.PH_GIVE:
+        return L.MV_GIVE + highest_value_card(G, p, rng, sid == FIRST)
     legal_moves(G)
-    return G[OFF_MOVES]
+    return G[L.OFF_MOVES]
 
 
 @kernel
@@ -444,18 +390,18 @@ def fewest_cards_opponent(G, p, rng, first):
     lowest seat when ``first``)."""
     best = 1 << 30
     ties = 0
-    for q in range(G[R_PLAYERS]):
-        if q == p or G[hx(q, HC_PLACE)] != 0:
+    for q in range(G[L.R_PLAYERS]):
+        if q == p or G[hx(q, L.HC_PLACE)] != 0:
             continue
-        k = G[hx(q, HC_SIZE)]
+        k = G[hx(q, L.HC_SIZE)]
         if k < best:
             best = k
             ties = 1
         elif k == best:
             ties += 1
     pick = 0 if first or ties == 1 else rand_below(rng, 1, ties)
-    for q in range(G[R_PLAYERS]):
-        if q != p and G[hx(q, HC_PLACE)] == 0 and G[hx(q, HC_SIZE)] == best:
+    for q in range(G[L.R_PLAYERS]):
+        if q != p and G[hx(q, L.HC_PLACE)] == 0 and G[hx(q, L.HC_SIZE)] == best:
             if pick == 0:
                 return q
             pick -= 1
@@ -468,7 +414,7 @@ def highest_value_card(G, p, rng, first):
     (or the first type in hand order when ``first``)."""
     best = -1
     total = 0
-    for t in range(N_TYPES):
+    for t in range(C.N_TYPES):
         k = G[hx(p, t)]
         if k > 0:
             v = _POINTS[t]
@@ -478,7 +424,7 @@ def highest_value_card(G, p, rng, first):
             elif v == best:
                 total += k
     pick = 0 if first else rand_below(rng, 1, total)
-    for t in range(N_TYPES):
+    for t in range(C.N_TYPES):
         k = G[hx(p, t)]
         if k > 0 and _POINTS[t] == best:
             if pick < k:
@@ -523,7 +469,7 @@ DANGER_CARDS = 2
 @kernel_inline
 def param_base(sid):
     """Where the parameters of a parametric strategy's seat id start in G."""
-    return OFF_SPARAM + (sid // SLOT_STRIDE) * N_SPARAM
+    return L.OFF_SPARAM + (sid // SLOT_STRIDE) * L.N_SPARAM
 
 
 @kernel
@@ -531,27 +477,27 @@ def choose_param(sid, G, rng):
     """A parametric strategy (id KIND + SLOT_STRIDE * slot) picks a legal move."""
     kind = sid % SLOT_STRIDE
     base = param_base(sid)
-    ph = G[S_PHASE]
-    p = G[S_ACTOR]
+    ph = G[L.S_PHASE]
+    p = G[L.S_ACTOR]
     if kind == WEIGHTED or kind == TUNED:
-        if ph == PH_TURN or ph == PH_DRAWN:
+        if ph == L.PH_TURN or ph == L.PH_DRAWN:
             return _weighted_move(G, p, base, rng, ph)
-        if ph == PH_COLOUR:
-            return MV_COLOUR + _weighted_colour(G, p, base)
+        if ph == L.PH_COLOUR:
+            return L.MV_COLOUR + _weighted_colour(G, p, base)
         return _choose_rest(OFFENSIVE, G, rng, ph, p)
     if kind == ADAPTIVE:
         sub = DEFENSIVE if _adaptive_triggered(G, p, base) else OFFENSIVE
         return _choose_rest(sub, G, rng, ph, p)
     if kind == GANG_UP:
-        lead = gang_leader(G, p, G[base + GU_CARDS] // SPARAM_SCALE)
+        lead = gang_leader(G, p, G[base + GU_CARDS] // L.SPARAM_SCALE)
         if lead < 0:
             return _choose_rest(OFFENSIVE, G, rng, ph, p)
-        if ph == PH_TURN:
+        if ph == L.PH_TURN:
             return _gang_turn(G, p, lead, rng)
-        if ph == PH_COLOUR:
-            return MV_COLOUR + _gang_colour(G, p, lead, rng)
+        if ph == L.PH_COLOUR:
+            return L.MV_COLOUR + _gang_colour(G, p, lead, rng)
         m = _choose_rest(OFFENSIVE, G, rng, ph, p)
-        if 0 <= m < MV_PLAY_END and m % 64 >= WILD:
+        if 0 <= m < L.MV_PLAY_END and m % 64 >= C.WILD:
             return m % 64 + 64 * _gang_colour(G, p, lead, rng)
         return m
     return _choose_rest(RANDOM, G, rng, ph, p)
@@ -561,9 +507,9 @@ def choose_param(sid, G, rng):
 def min_opponent_cards(G, p):
     """The fewest cards an opponent still playing holds."""
     best = 1 << 30
-    for q in range(G[R_PLAYERS]):
-        if q != p and G[hx(q, HC_PLACE)] == 0 and G[hx(q, HC_SIZE)] < best:
-            best = G[hx(q, HC_SIZE)]
+    for q in range(G[L.R_PLAYERS]):
+        if q != p and G[hx(q, L.HC_PLACE)] == 0 and G[hx(q, L.HC_SIZE)] < best:
+            best = G[hx(q, L.HC_SIZE)]
     return best
 
 
@@ -571,22 +517,22 @@ def min_opponent_cards(G, p):
 def _adaptive_triggered(G, p, base):
     """adaptive's switch: an opponent at A_CARDS cards or fewer, or its own hand
     worth A_POINTS points or more (both public to the seat)."""
-    if min_opponent_cards(G, p) * SPARAM_SCALE <= G[base + A_CARDS]:
+    if min_opponent_cards(G, p) * L.SPARAM_SCALE <= G[base + A_CARDS]:
         return True
-    return G[hx(p, HC_POINTS)] * SPARAM_SCALE >= G[base + A_POINTS]
+    return G[hx(p, L.HC_POINTS)] * L.SPARAM_SCALE >= G[base + A_POINTS]
 
 
 @kernel
 def _weighted_colour(G, p, base):
     """The colour a weighted seat names: the best W_COL_HELD * held + W_COL_LACK *
     (next player seen lacking it); ties to the colour held most, then the lowest."""
-    lacks = G[hx(next_seat(G, p, 1), HC_LACKS)]
+    lacks = G[hx(next_seat(G, p, 1), L.HC_LACKS)]
     best = -(1 << 62)
     bc = 0
     for c in range(4):
-        k = G[hx(p, HC_COLOUR + c)]
+        k = G[hx(p, L.HC_COLOUR + c)]
         s = G[base + W_COL_HELD] * k + (G[base + W_COL_LACK] if lacks & (1 << c) else 0)
-        if s > best or (s == best and k > G[hx(p, HC_COLOUR + bc)]):
+        if s > best or (s == best and k > G[hx(p, L.HC_COLOUR + bc)]):
             best = s
             bc = c
     return bc
@@ -600,30 +546,30 @@ def weighted_score(G, p, base, t, wc, nsmall, lacks, danger):
     s = G[base + W_POINTS] * pts
     if danger:
         s += G[base + W_DANGER_POINTS] * pts
-    action = t == WILD_DRAW_FOUR or penalty_of(G, t) > 0 or (
-        t < WILD and t % N_RANKS >= RANK_SKIP)
+    action = t == C.WILD_DRAW_FOUR or penalty_of(G, t) > 0 or (
+        t < C.WILD and t % C.N_RANKS >= C.RANK_SKIP)
     if action:
         s += G[base + W_ACTION]
         if nsmall:
             s += G[base + W_ATTACK]
-    if t >= WILD:
+    if t >= C.WILD:
         s += G[base + W_WILD]
-        if t == WILD_DRAW_FOUR:
+        if t == C.WILD_DRAW_FOUR:
             s += G[base + W_WD4]
         rc = wc
-        own = G[hx(p, HC_COLOUR + rc)]
-        mob = own + G[hx(p, HC_WILDS)] - 1
+        own = G[hx(p, L.HC_COLOUR + rc)]
+        mob = own + G[hx(p, L.HC_WILDS)] - 1
     else:
-        rc = t // N_RANKS
-        own = G[hx(p, HC_COLOUR + rc)] - 1
-        mob = own + G[hx(p, HC_WILDS)]
-        r = t % N_RANKS
+        rc = t // C.N_RANKS
+        own = G[hx(p, L.HC_COLOUR + rc)] - 1
+        mob = own + G[hx(p, L.HC_WILDS)]
+        r = t % C.N_RANKS
         for oc in range(4):
             if oc != rc:
-                mob += G[hx(p, oc * N_RANKS + r)]
-    if rc == G[S_COLOUR]:
+                mob += G[hx(p, oc * C.N_RANKS + r)]
+    if rc == G[L.S_COLOUR]:
         s += G[base + W_KEEP]
-    elif t < WILD:
+    elif t < C.WILD:
         s += G[base + W_BY_NUMBER]
     s += G[base + W_COLOUR_COUNT] * own
     if lacks & (1 << rc):
@@ -637,19 +583,19 @@ def _weighted_move(G, p, base, rng, ph):
     """weighted on its turn (PH_TURN) or with a drawn card (PH_DRAWN): the best
     play by ``weighted_score``; drawing or keeping the card scores W_DRAW."""
     n = legal_moves(G)
-    bluff_ok = chance(rng, 1, seat_param(G, p, SF_BLUFF))
+    bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
     wc = _weighted_colour(G, p, base)
     v = next_seat(G, p, 1)
-    nsmall = G[hx(v, HC_SIZE)] <= DANGER_CARDS
-    lacks = G[hx(v, HC_LACKS)]
+    nsmall = G[hx(v, L.HC_SIZE)] <= DANGER_CARDS
+    lacks = G[hx(v, L.HC_LACKS)]
     danger = min_opponent_cards(G, p) <= DANGER_CARDS
     best = -(1 << 62)
     total = 0
     other = -1  # the move that is not a play: MV_DRAW or MV_PASS
     for i in range(n):
-        t = G[OFF_MOVES + i]
-        if t >= MV_PLAY_END:
-            if t == MV_DRAW or t == MV_PASS:
+        t = G[L.OFF_MOVES + i]
+        if t >= L.MV_PLAY_END:
+            if t == L.MV_DRAW or t == L.MV_PASS:
                 other = t
             continue
         if not _allowed(G, p, t, bluff_ok):
@@ -657,22 +603,22 @@ def _weighted_move(G, p, base, rng, ph):
         s = weighted_score(G, p, base, t, wc, nsmall, lacks, danger)
         if s > best:
             best = s
-            total = G[OFF_WEIGHTS + i]
+            total = G[L.OFF_WEIGHTS + i]
         elif s == best:
-            total += G[OFF_WEIGHTS + i]
+            total += G[L.OFF_WEIGHTS + i]
     if total == 0:
-        return other if other >= 0 else (MV_DRAW if ph == PH_TURN else MV_PASS)
+        return other if other >= 0 else (L.MV_DRAW if ph == L.PH_TURN else L.MV_PASS)
     if other >= 0 and G[base + W_DRAW] > best:
         return other
     r = rand_below(rng, 1, total)
     for i in range(n):
-        t = G[OFF_MOVES + i]
-        if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
+        t = G[L.OFF_MOVES + i]
+        if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
             continue
         if weighted_score(G, p, base, t, wc, nsmall, lacks, danger) == best:
-            if r < G[OFF_WEIGHTS + i]:
-                return t + 64 * wc if t >= WILD else t
-            r -= G[OFF_WEIGHTS + i]
+            if r < G[L.OFF_WEIGHTS + i]:
+                return t + 64 * wc if t >= C.WILD else t
+            r -= G[L.OFF_WEIGHTS + i]
     return other
 
 
@@ -683,9 +629,9 @@ def gang_leader(G, p, k):
     holds ``k`` cards or fewer; else -1."""
     best = 1 << 30
     lead = -1
-    for q in range(G[R_PLAYERS]):
-        if q != p and G[hx(q, HC_PLACE)] == 0 and G[hx(q, HC_SIZE)] < best:
-            best = G[hx(q, HC_SIZE)]
+    for q in range(G[L.R_PLAYERS]):
+        if q != p and G[hx(q, L.HC_PLACE)] == 0 and G[hx(q, L.HC_SIZE)] < best:
+            best = G[hx(q, L.HC_SIZE)]
             lead = q
     return lead if best <= k else -1
 
@@ -694,12 +640,12 @@ def gang_leader(G, p, k):
 def _gang_colour(G, p, lead, rng):
     """A colour the leader was seen to lack (the one ``p`` holds most of), else
     the colour ``p`` holds most."""
-    lacks = G[hx(lead, HC_LACKS)]
+    lacks = G[hx(lead, L.HC_LACKS)]
     if lacks == 0:
         return most_held_colour(G, p, rng)
     bc = -1
     for c in range(4):
-        if lacks & (1 << c) and (bc < 0 or G[hx(p, HC_COLOUR + c)] > G[hx(p, HC_COLOUR + bc)]):
+        if lacks & (1 << c) and (bc < 0 or G[hx(p, L.HC_COLOUR + c)] > G[hx(p, L.HC_COLOUR + bc)]):
             bc = c
     return bc
 
@@ -707,24 +653,24 @@ def _gang_colour(G, p, lead, rng):
 @kernel
 def _gang_score(G, p, lead, nxt, prv, t):
     """gang-up's preference for play ``t`` while ``lead`` is close to going out."""
-    lacks = G[hx(lead, HC_LACKS)]
-    r = t % N_RANKS if t < WILD else -1
-    bonus = 10 if t < WILD and lacks & (1 << (t // N_RANKS)) else 0
+    lacks = G[hx(lead, L.HC_LACKS)]
+    r = t % C.N_RANKS if t < C.WILD else -1
+    bonus = 10 if t < C.WILD and lacks & (1 << (t // C.N_RANKS)) else 0
     if lead == nxt:
         if penalty_of(G, t) > 0:
-            return 400 if t != WILD_DRAW_FOUR else 390
-        if r == RANK_SKIP or (r == RANK_REVERSE and G[S_ACTIVE] == 2):
+            return 400 if t != C.WILD_DRAW_FOUR else 390
+        if r == C.RANK_SKIP or (r == C.RANK_REVERSE and G[L.S_ACTIVE] == 2):
             return 300
-        if r == RANK_REVERSE:
+        if r == C.RANK_REVERSE:
             return 250  # the leader becomes the last to play
-        if t >= WILD:
+        if t >= C.WILD:
             return 105 if lacks else 50
         return 100 + bonus
-    if r == RANK_REVERSE and lead == prv and G[S_ACTIVE] > 2:
+    if r == C.RANK_REVERSE and lead == prv and G[L.S_ACTIVE] > 2:
         return 0  # would make the leader the next to play
-    if t >= WILD:
-        return 5 if t == WILD_DRAW_FOUR else 10
-    if r >= RANK_SKIP or penalty_of(G, t) > 0:
+    if t >= C.WILD:
+        return 5 if t == C.WILD_DRAW_FOUR else 10
+    if r >= C.RANK_SKIP or penalty_of(G, t) > 0:
         return 50 + bonus  # kept for when the leader is next
     return 100 + bonus
 
@@ -735,30 +681,30 @@ def _gang_turn(G, p, lead, rng):
     ``_gang_score`` (ties uniform over physical cards), wilds naming a colour the
     leader lacks; draws only without a play."""
     n = legal_moves(G)
-    bluff_ok = chance(rng, 1, seat_param(G, p, SF_BLUFF))
+    bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
     nxt = next_seat(G, p, 1)
-    prv = next_seat(G, p, G[S_ACTIVE] - 1) if G[S_ACTIVE] > 1 else nxt
+    prv = next_seat(G, p, G[L.S_ACTIVE] - 1) if G[L.S_ACTIVE] > 1 else nxt
     best = -(1 << 30)
     total = 0
     for i in range(n):
-        t = G[OFF_MOVES + i]
-        if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
+        t = G[L.OFF_MOVES + i]
+        if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
             continue
         s = _gang_score(G, p, lead, nxt, prv, t)
         if s > best:
             best = s
-            total = G[OFF_WEIGHTS + i]
+            total = G[L.OFF_WEIGHTS + i]
         elif s == best:
-            total += G[OFF_WEIGHTS + i]
+            total += G[L.OFF_WEIGHTS + i]
     if total == 0:
-        return MV_DRAW
+        return L.MV_DRAW
     r = rand_below(rng, 1, total)
     for i in range(n):
-        t = G[OFF_MOVES + i]
-        if t >= MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
+        t = G[L.OFF_MOVES + i]
+        if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
             continue
         if _gang_score(G, p, lead, nxt, prv, t) == best:
-            if r < G[OFF_WEIGHTS + i]:
-                return t + 64 * _gang_colour(G, p, lead, rng) if t >= WILD else t
-            r -= G[OFF_WEIGHTS + i]
-    return MV_DRAW
+            if r < G[L.OFF_WEIGHTS + i]:
+                return t + 64 * _gang_colour(G, p, lead, rng) if t >= C.WILD else t
+            r -= G[L.OFF_WEIGHTS + i]
+    return L.MV_DRAW
