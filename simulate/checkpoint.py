@@ -6,7 +6,9 @@ A checkpoint holds what the run was (mode, rules, seats, seed, games requested,
 :class:`~unosim.simulate.match.MatchAggregate`), whose ``games`` is the index of
 the next game to play. Game ``g`` is seeded from (seed, g) alone and the totals
 are integer sums, so finishing games ``next .. games`` on top of them gives
-exactly the totals of an uninterrupted run.
+exactly the totals of an uninterrupted run, on the same engine: the checkpoint
+keeps the unosim version and the engine fingerprint (``unosim.ENGINE``), and one of
+another is refused.
 
 The file is JSON (``checkpoint.json`` in the run's ``--out`` folder), written to
 a temporary name and renamed into place, with a SHA-256 of its content: a
@@ -26,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from unosim import __version__
+from unosim import ENGINE, __version__
 from unosim.common import write_text_atomic
 from unosim.errors import UnosimError
 from unosim.simulate.aggregate import Aggregate
@@ -54,6 +56,7 @@ class Checkpoint:
     batch: int = 0  # games per batch (decides where a --precision run stops)
     elapsed_s: float = 0.0
     unosim_version: str = field(default=__version__)
+    engine: str = field(default=ENGINE)  # the engine fingerprint (unosim.ENGINE)
 
     @property
     def next_game(self) -> int:
@@ -186,6 +189,7 @@ def check_totals(mode: str, agg: Any) -> None:
 def _payload(ck: Checkpoint) -> dict[str, Any]:
     return {
         "unosim_version": ck.unosim_version,
+        "engine": ck.engine,
         "mode": ck.mode,
         "variant": ck.variant,
         "rules": ck.rules,
@@ -276,18 +280,28 @@ def load(folder: Path | str, label: str | None = None) -> Checkpoint:
     payload = doc.get("checkpoint")
     if not isinstance(payload, dict) or doc.get("sha256") != _digest(payload):
         raise UnosimError(f"{label}: {FILE_NAME} is damaged (its checksum does not match)")
+    check_provenance(payload, label, "the run")
     try:
         return _from_payload(payload)
     except (ValueError, KeyError, TypeError) as e:
         raise UnosimError(f"{label}: {FILE_NAME} is inconsistent ({e})") from None
 
 
-def _from_payload(p: dict[str, Any]) -> Checkpoint:
+def check_provenance(p: dict[str, Any], label: str, what: str) -> None:
+    """Refuse (one UnosimError) a checkpoint of another unosim version or engine:
+    the games left would play differently, so ``what`` could not be finished exactly."""
     if p.get("unosim_version") != __version__:
-        raise ValueError(
-            f"written by unosim {p.get('unosim_version')}, this is {__version__}; the engine "
-            "may differ, so the run cannot be finished exactly"
-        )
+        raise UnosimError(
+            f"{label}: written by unosim {p.get('unosim_version')}, this is {__version__}; "
+            f"the engine may differ, so {what} cannot be finished exactly")
+    if p.get("engine") != ENGINE:
+        raise UnosimError(
+            f"{label}: written by another engine ({p.get('engine')}, this is {ENGINE}: the "
+            f"compiled sources changed), so {what} cannot be finished exactly; start it "
+            "again without --resume")
+
+
+def _from_payload(p: dict[str, Any]) -> Checkpoint:
     mode = p["mode"]
     if mode not in MODES:
         raise ValueError(f"mode {mode!r}")
@@ -314,4 +328,4 @@ def _from_payload(p: dict[str, Any]) -> Checkpoint:
                       seats=p["seats"], seed=p["seed"], games=p["games"], agg=agg,
                       max_rounds=p["max_rounds"], precision=prec, batch=p["batch"],
                       elapsed_s=float(p.get("elapsed_s", 0.0)),
-                      unosim_version=p["unosim_version"])
+                      unosim_version=p["unosim_version"], engine=p["engine"])

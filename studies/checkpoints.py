@@ -2,7 +2,9 @@
 DIR`` plays only the rest and ends with exactly the uninterrupted result.
 
 The file is JSON with a checksum (``checkpoint.json``, as for ``unosim run``): the
-command and its options as given (the seed made explicit), the unosim version, and
+command and its options as given (the seed made explicit), the unosim version and
+the engine fingerprint (a checkpoint of another is refused: the rest would play
+differently), and
 per stage of the study the keys of its finished tasks with their merged totals.
 Totals are written field by field from an allow-list of result types, integer
 arrays compressed, floats as their exact decimal form, so loading runs no code and
@@ -22,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from unosim import __version__
+from unosim import ENGINE, __version__
 from unosim.common import write_text_atomic
 from unosim.errors import UnosimError
 from unosim.reports.atlas import AtlasPlayers, Effect
@@ -31,7 +33,7 @@ from unosim.reports.skill import SkillTotals
 from unosim.reports.tournament import Totals
 from unosim.simulate.aggregate import Aggregate
 from unosim.simulate.backend import Progress
-from unosim.simulate.checkpoint import FILE_NAME, path_in
+from unosim.simulate.checkpoint import FILE_NAME, check_provenance, path_in
 from unosim.simulate.match import MatchAggregate
 from unosim.studies.compare import CompareTotals
 
@@ -98,8 +100,8 @@ def _digest(payload: Any) -> str:
 
 def save(folder: Path, command: str, params: dict[str, Any], stages: dict[str, Any]) -> None:
     """Write the checkpoint of ``command`` (its options ``params``) atomically."""
-    payload = {"unosim_version": __version__, "command": command, "params": params,
-               "stages": encode(stages)}
+    payload = {"unosim_version": __version__, "engine": ENGINE, "command": command,
+               "params": params, "stages": encode(stages)}
     doc = {"format": FORMAT, "format_version": FORMAT_VERSION, "checkpoint": payload,
            "sha256": _digest(payload)}
     write_text_atomic(path_in(folder), json.dumps(doc) + "\n")
@@ -141,10 +143,7 @@ def load(folder: str | Path, command: str) -> tuple[dict[str, Any], dict[str, An
         raise UnosimError(f"{label}: {FILE_NAME} belongs to `unosim {payload.get('command')}`"
                           f"; finish it with `unosim {payload.get('command')} --resume "
                           f"{folder}`")
-    if payload.get("unosim_version") != __version__:
-        raise UnosimError(f"{label}: written by unosim {payload.get('unosim_version')}, this "
-                          f"is {__version__}; the engine may differ, so it cannot be "
-                          "finished exactly")
+    check_provenance(payload, label, f"the {command}")
     try:
         return payload["params"], decode(payload["stages"])
     except (ValueError, KeyError, TypeError, zlib.error) as e:

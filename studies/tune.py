@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from unosim import ENGINE, __version__, provenance
 from unosim.common import wilson
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
@@ -212,6 +213,9 @@ class TuneSetup:
             "games_per_trial": self.games_per_trial,
             "seed": self.table.seed,
             "space": {k: [lo, hi] for k, (lo, hi, _) in self.space.items()},
+            # the same deals give the same results only on the same engine
+            "unosim_version": __version__,
+            "engine": ENGINE,
         }
 
 
@@ -282,6 +286,12 @@ def open_study(setup: TuneSetup, storage: str, study_name: str,
     fp = setup.fingerprint()
     if old is None:
         study.set_user_attr("setup", fp)
+    elif (old.get("unosim_version"), old.get("engine")) != (__version__, ENGINE):
+        made = (f"unosim {old['unosim_version']}, engine {old.get('engine')}"
+                if "unosim_version" in old else "unosim 0.1.0 or earlier")
+        raise UnosimError(f"study {study_name!r} in {storage} was made by another engine "
+                          f"({made}; this is unosim {__version__}, engine {ENGINE}), so its "
+                          "trials would not compare with new ones; use another --study name")
     elif old != fp:
         diff = sorted(k for k in fp if old.get(k) != fp[k])
         raise UnosimError(f"study {study_name!r} in {storage} was made with another setup "
@@ -395,7 +405,8 @@ def history(study: Any) -> TuneHistory:
         imp = optuna.importance.get_param_importances(study) if len(done) >= 2 else {}
     except Exception:  # noqa: BLE001 - too few distinct trials to fit
         imp = {}
-    return TuneHistory(study.trials_dataframe().to_csv(index=False),
+    # trials.csv ends in the provenance columns, as every CSV unosim writes
+    return TuneHistory(study.trials_dataframe().assign(**provenance()).to_csv(index=False),
                        [(t.number, t.value) for t in done],
                        [(t.number, t.intermediate_values[max(t.intermediate_values)])
                         for t in pruned],
