@@ -25,7 +25,7 @@ import numpy as np
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.simulate.cards import COLOURS, N_RANKS, POINTS, WILD, card_name, parse_card
-from unosim.simulate.moves import PHASES, move_name, parse_move
+from unosim.simulate.moves import PHASES, move_name, parse_move, with_colour
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import Rules, resolve
 from unosim.simulate.runner import base_seed, game_template
@@ -215,7 +215,7 @@ class Game:
         for m in self.G[L.OFF_MOVES : L.OFF_MOVES + n]:
             m = int(m)
             if WILD <= m < L.MV_PLAY_END:
-                out.extend(move_name(m + 64 * c) for c in range(4))
+                out.extend(move_name(with_colour(m, c)) for c in range(4))
             else:
                 out.append(move_name(m))
         return out

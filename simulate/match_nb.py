@@ -39,16 +39,11 @@ from numba import njit, prange
 from unosim.simulate import layout as L
 from unosim.simulate.feel_nb import feel_finish, feel_value
 from unosim.simulate.jit import kernel
+from unosim.simulate.layout import DealerRotation, Scoring
 from unosim.simulate.rng_nb import rand_below, seed_game
 from unosim.simulate.round_nb import play_round, play_round_with
 
 N_FEEL = len(L.FEEL_METRICS)
-
-# ---- scoring ids (rules._CHOICE_IDS["scoring"]) ----
-SC_WINNER_TAKES = 0
-SC_LOSERS_SCORE = 1
-SC_LAZY = 2
-SC_GAME101 = 3
 
 # ---- per-match record columns (int32) ----
 M_ROUNDS = 0  # rounds played, capped rounds included
@@ -153,13 +148,13 @@ def _settle_round(G, T, out, row, off, wp):
             ls = s
     if ls >= 0:
         out[row, M_ROUND_LOSSES + (ls + off) % n] += 1
-    if scoring == SC_WINNER_TAKES:
+    if scoring == Scoring.winner_takes:
         gained = 0
         for s in range(n):
             if s != w:
                 gained += hand_points(G, s)
         out[row, M_SCORE + wp] += gained
-    elif scoring == SC_LAZY:
+    elif scoring == Scoring.lazy:
         out[row, M_SCORE + wp] += 1
     else:
         for s in range(n):
@@ -168,12 +163,12 @@ def _settle_round(G, T, out, row, off, wp):
     for p in range(n):
         if out[row, M_SCORE + p] > top:
             top = out[row, M_SCORE + p]
-    if scoring == SC_GAME101:
+    if scoring == Scoring.game101:
         ended = top > T[L.R_TARGET_SCORE]
     else:
         ended = top >= T[L.R_TARGET_SCORE]
     if not ended:
-        off = (off + 1) % n if T[L.R_DEALER_ROTATION] == 0 else wp
+        off = (off + 1) % n if T[L.R_DEALER_ROTATION] == DealerRotation.clockwise else wp
     return ended, off, wp
 
 
@@ -186,7 +181,7 @@ def _finish_match(T, RNG, out, row, rounds, turns, ended, wp):
     out[row, M_TURNS] = min(turns, 2147483647)
     if not ended:
         return
-    if scoring == SC_WINNER_TAKES or scoring == SC_LAZY:
+    if scoring == Scoring.winner_takes or scoring == Scoring.lazy:
         out[row, M_WINNER] = wp
         return
     # lowest total wins; the highest total is the match loser

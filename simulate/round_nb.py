@@ -20,6 +20,7 @@ from unosim.simulate import cards as C
 from unosim.simulate import layout as L
 from unosim.simulate.feel_nb import feel_finish, feel_record
 from unosim.simulate.jit import kernel
+from unosim.simulate.moves import is_play, type_of
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.step_nb import (
     apply_move,
@@ -109,10 +110,10 @@ def move_is_legal(G, move):
     if ph == L.PH_TURN:
         if move == L.MV_DRAW:
             return G[L.R_VOLUNTARY_DRAW] != 0 or count_playable(G, p, False) == 0
-        if move < 0 or move >= L.MV_PLAY_END:
+        if not is_play(move):
             return False
-        t = move % 64
-        if (t < C.WILD and move >= 64) or t >= C.N_TYPES or G[hx(p, t)] <= 0:
+        t = type_of(move)
+        if t >= C.N_TYPES or G[hx(p, t)] <= 0:
             return False
         if t == C.WILD_DRAW_FOUR:
             return wd4_is_legal(G, p) or G[L.R_WD4_BLUFF] != 0
@@ -120,10 +121,7 @@ def move_is_legal(G, move):
     if ph == L.PH_DRAWN:
         if move == L.MV_PASS:
             return True
-        if move < 0 or move >= L.MV_PLAY_END:
-            return False
-        t = move % 64
-        return t == G[L.S_DRAWN] and (t >= C.WILD or move < 64)
+        return is_play(move) and type_of(move) == G[L.S_DRAWN]
     return is_legal(G, move)
 
 

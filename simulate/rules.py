@@ -54,6 +54,11 @@ def _k(*args: Any, **kw: Any) -> Key:
     return Key(*args, **kw)
 
 
+def _choice(name: str, default: str, help: str, **kw: Any) -> Key:
+    """A choice key whose values are those the engine has ids for (layout.CHOICES)."""
+    return Key(name, "choice", default, help, L.CHOICES[name]._fields, **kw)
+
+
 SCHEMA: dict[str, Key] = {
     k.name: k
     for k in [
@@ -70,10 +75,8 @@ SCHEMA: dict[str, Key] = {
         _k("deck.blanks", "int", 0, "blank wilds", lo=0, hi=8),
         _k("players", "int", 4, "players at the table", lo=2, hi=10),
         _k("hand_size", "int", 7, "cards dealt to each player", lo=1, hi=20),
-        _k("first_card", "choice", "official", "first flipped card: official table or number_only",
-           ("official", "number_only")),
-        _k("draw_rule", "choice", "draw_one", "what a player without a play draws",
-           ("draw_one", "draw_until_playable", "draw_one_pass")),
+        _choice("first_card", "official", "first flipped card: official table or number_only"),
+        _choice("draw_rule", "draw_one", "what a player without a play draws"),
         _k("voluntary_draw", "bool", True, "may draw while holding a playable card"),
         _k("wd4_bluff", "bool", True, "a strategy may play Wild Draw Four illegally"),
         _k("wd4_challenge", "bool", True, "the victim of a Wild Draw Four may challenge it"),
@@ -85,30 +88,24 @@ SCHEMA: dict[str, Key] = {
         _k("uno_in_center", "bool", False, "calling UNO makes another player draw 2"),
         _k("silent_twos", "float", 0.0, "chance each player breaks the silence after a 2",
            lo=0, hi=1),
-        _k("stacking", "choice", "none", "stack draw cards: none, progressive or deflect",
-           ("none", "progressive", "deflect")),
-        _k("stack_cards", "choice", "same", "which draw cards stack on which",
-           ("same", "mixed")),
+        _choice("stacking", "none", "stack draw cards: none, progressive or deflect"),
+        _choice("stack_cards", "same", "which draw cards stack on which"),
         _k("skip_deflect", "bool", False, "a skipped player may pass the Skip on"),
         _k("reverse_deflect", "bool", False, "a Reverse sends a draw penalty back"),
         _k("jump_in", "bool", False, "play an identical card out of turn"),
-        _k("jump_in_order", "choice", "random", "who jumps in first", ("random", "nearest")),
+        _choice("jump_in_order", "random", "who jumps in first"),
         _k("seven_o", "bool", False, "7 swaps hands, 0 rotates all hands"),
         _k("swap_on_five", "bool", False, "a 5 trades one card with a chosen player"),
         _k("zero_fifty", "bool", False, "a lone 0 left at scoring is worth 50"),
-        _k("draw_ten", "choice", "none", "+10 cards: none, blanks or zeros",
-           ("none", "blanks", "zeros")),
+        _choice("draw_ten", "none", "+10 cards: none, blanks or zeros"),
         _k("color_rotation", "bool", False, "a wild sets the next colour in the cycle"),
         _k("elimination", "bool", False, "play on until one player is left"),
         _k("seven_rounds", "bool", False, "refill the hand 6, 5 .. 1 cards before winning"),
         _k("swap_hands_wild", "bool", False, "the Swap Hands wild swaps hands"),
         _k("downpour", "bool", False, "UNO H2O Downpour wilds"),
-        _k("scoring", "choice", "winner_takes", "how a round is scored",
-           ("winner_takes", "losers_score", "lazy", "game101"),
-           implemented=("winner_takes", "losers_score", "lazy", "game101")),
+        _choice("scoring", "winner_takes", "how a round is scored", implemented=L.Scoring._fields),
         _k("target_score", "int", 500, "match target score", lo=1, hi=100000),
-        _k("dealer_rotation", "choice", "clockwise", "who deals the next round",
-           ("clockwise", "winner_leads")),
+        _choice("dealer_rotation", "clockwise", "who deals the next round"),
         _k("turn_cap", "int", 5000, "safety cap: a round is stopped (capped) after this many turns",
            lo=10, hi=1000000),
     ]
@@ -376,16 +373,8 @@ def deck_counts_for(values: dict[str, Any] | Rules) -> np.ndarray:
 
 # ---------------------------------------------------------------- lowering
 
-_CHOICE_IDS = {
-    "first_card": {"official": 0, "number_only": 1},
-    "draw_rule": {"draw_one": 0, "draw_until_playable": 1, "draw_one_pass": 2},
-    "stacking": {"none": 0, "progressive": 1, "deflect": 2},
-    "stack_cards": {"same": 0, "mixed": 1},
-    "jump_in_order": {"random": 0, "nearest": 1},
-    "draw_ten": {"none": 0, "blanks": 1, "zeros": 2},
-    "scoring": {"winner_takes": 0, "losers_score": 1, "lazy": 2, "game101": 3},
-    "dealer_rotation": {"clockwise": 0, "winner_leads": 1},
-}
+#: rule key -> {value: id}: the ids declared once in layout.py, which the kernels read
+_CHOICE_IDS = {key: ids._asdict() for key, ids in L.CHOICES.items()}
 
 _INT_SLOTS = {
     "players": L.R_PLAYERS,

@@ -20,17 +20,12 @@ from unosim.simulate import cards as C
 from unosim.simulate import layout as L
 from unosim.simulate.feel_nb import feel_reset, feel_sample, feel_sample_at, feel_stop
 from unosim.simulate.jit import kernel, kernel_inline
+from unosim.simulate.layout import DrawRule, DrawTen, Penalty, Stacking, TargetKind
+from unosim.simulate.moves import is_play, named_colour, type_of
 from unosim.simulate.rng_nb import chance, rand_below
 
 _POINTS = C.POINTS  # a global array is frozen into the compiled code as a constant
 
-# values of the rule slots (see rules.py: _CHOICE_IDS)
-PROGRESSIVE = 1
-DEFLECT = 2
-TEN_BLANKS = 1
-TEN_ZEROS = 2
-WINNER_TAKES = 0
-LOSERS_SCORE = 1
 
 
 # ----------------------------------------------------------------- small helpers
@@ -197,17 +192,17 @@ def _playable(G, p, t):
 def penalty_of(G, t):
     """Cards the next player must draw for card ``t`` (0 for a non-draw card)."""
     if t == C.WILD_DRAW_FOUR:
-        return 4
+        return Penalty.wild_draw_four
     if t < C.WILD:
         r = t % C.N_RANKS
         if r == C.RANK_DRAW_TWO:
-            return 2
-        if r == 0 and G[L.R_DRAW_TEN] == TEN_ZEROS:
-            return 10
-        return 0
-    if t == C.BLANK and G[L.R_DRAW_TEN] == TEN_BLANKS:
-        return 10
-    return 0
+            return Penalty.draw_two
+        if r == 0 and G[L.R_DRAW_TEN] == DrawTen.zeros:
+            return Penalty.draw_ten
+        return Penalty.none
+    if t == C.BLANK and G[L.R_DRAW_TEN] == DrawTen.blanks:
+        return Penalty.draw_ten
+    return Penalty.none
 
 
 # ------------------------------------------------------------------------ deal
@@ -245,7 +240,8 @@ def deal(G, RNG):
             G[hx(p, L.HC_STAGE)] = G[L.R_HAND_SIZE]
     while True:
         t = _take_random(G, RNG)
-        back = t > C.WILD or (G[L.R_FIRST_CARD] == 1 and (t >= C.WILD or t % C.N_RANKS > 9))
+        back = t > C.WILD or (G[L.R_FIRST_CARD] == L.FirstCard.number_only
+                              and (t >= C.WILD or t % C.N_RANKS > 9))
         if not back:
             break
         G[L.OFF_DRAW + G[L.S_DRAW_LEN]] = t
@@ -348,7 +344,7 @@ def legal_moves(G):
     """Write the legal moves to G[OFF_MOVES..] (copies held to G[OFF_WEIGHTS..]).
 
     A play of type t is listed once as ``t`` with weight = copies held; a wild
-    is then played as ``t + 64 * colour``. Weights let a strategy choose among
+    is then played as ``moves.with_colour(t, colour)``. Weights let a strategy choose among
     physical cards rather than types. Returns the number of moves.
     """
     ph = G[L.S_PHASE]
@@ -394,7 +390,7 @@ def legal_moves(G):
         for q in range(G[L.R_PLAYERS]):
             if q != p and G[hx(q, L.HC_PLACE)] == 0:
                 n = _offer(G, n, L.MV_TARGET + q, 1)
-        if G[L.S_TARGET_KIND] == 5:
+        if G[L.S_TARGET_KIND] == TargetKind.five:
             n = _offer(G, n, L.MV_PASS, 1)  # a trade on a 5 is optional
     elif ph == L.PH_GIVE:
         for t in range(C.N_TYPES):
@@ -409,24 +405,25 @@ def _penalty_answers(G, p):
     (progressive), deflect (non-summing), or a Reverse of the colour."""
     n = 0
     mode = G[L.R_STACKING]
-    mixed = G[L.R_STACK_CARDS] != 0
+    mixed = G[L.R_STACK_CARDS] == L.StackCards.mixed
     kind = G[L.S_PEND_KIND]
-    if mode != 0:
-        if kind == 2 or (kind == 4 and mixed):
+    if mode != Stacking.none:
+        if kind == Penalty.draw_two or (kind == Penalty.wild_draw_four and mixed):
             for c in range(4):
-                if kind == 2 or c == G[L.S_COLOUR]:
+                if kind == Penalty.draw_two or c == G[L.S_COLOUR]:
                     n = _offer_held(G, n, p, c * C.N_RANKS + C.RANK_DRAW_TWO)
-        if mode == PROGRESSIVE and (kind == 4 or (kind == 2 and mixed)):
+        if mode == Stacking.progressive and (
+                kind == Penalty.wild_draw_four or (kind == Penalty.draw_two and mixed)):
             t = C.WILD_DRAW_FOUR
             if G[hx(p, t)] > 0 and _playable(G, p, t):
                 n = _offer(G, n, t, G[hx(p, t)])
-        if kind == 10:
-            if G[L.R_DRAW_TEN] == TEN_ZEROS:
+        if kind == Penalty.draw_ten:
+            if G[L.R_DRAW_TEN] == DrawTen.zeros:
                 for c in range(4):
                     n = _offer_held(G, n, p, c * C.N_RANKS)
             else:
                 n = _offer_held(G, n, p, C.BLANK)
-    if G[L.R_REVERSE_DEFLECT] != 0 and kind != 10:  # 4b: a Draw Two or Wild Draw Four
+    if G[L.R_REVERSE_DEFLECT] != 0 and kind != Penalty.draw_ten:  # 4b: a Draw Two or Wild Draw Four
         n = _offer_held(G, n, p, G[L.S_COLOUR] * C.N_RANKS + C.RANK_REVERSE)
     return n
 
@@ -434,13 +431,13 @@ def _penalty_answers(G, p):
 @kernel
 def is_legal(G, move):
     """Check one move against ``legal_moves``: a coloured card is played as its
-    type ``t``, a wild as ``t + 64 * colour`` with colour 0..3."""
+    type ``t``, a wild as ``moves.with_colour(t, colour)`` with colour 0..3."""
     n = legal_moves(G)
     base = move
     if 0 <= move < L.MV_PLAY_END:
-        base = move % 64
-        if base < C.WILD and move >= 64:
+        if not is_play(move):
             return False
+        base = type_of(move)
     for i in range(n):
         if G[L.OFF_MOVES + i] == base:
             return True
@@ -465,10 +462,10 @@ def apply_move(G, RNG, move):
         elif ph == L.PH_JUMP:
             G[L.S_JUMP_INS] += 1
         elif ph == L.PH_PENALTY:
-            if rank_of(move % 64) == C.RANK_REVERSE:
-                _reverse_deflect(G, RNG, p, move % 64)
+            if rank_of(type_of(move)) == C.RANK_REVERSE:
+                _reverse_deflect(G, RNG, p, type_of(move))
                 return
-            if G[L.R_STACKING] == DEFLECT:
+            if G[L.R_STACKING] == Stacking.deflect:
                 G[L.S_DEFLECTS] += 1
         _play(G, RNG, p, move)
     elif ph == L.PH_TURN:
@@ -498,7 +495,7 @@ def _decide(G, RNG, ph, p, move):
     elif ph == L.PH_CHALLENGE:
         _challenge(G, RNG, p, move == L.MV_CHALLENGE)
     elif ph == L.PH_PENALTY:
-        if G[L.R_STACKING] != 0:
+        if G[L.R_STACKING] != Stacking.none:
             _turn_starts(G)  # under stacking, taking the penalty is a turn
         _draw_penalty(G, RNG, p, G[L.S_PENDING])
         _clear_penalty(G)
@@ -538,7 +535,7 @@ def _next_turn(G, p):
 @kernel_inline
 def _clear_penalty(G):
     G[L.S_PENDING] = 0
-    G[L.S_PEND_KIND] = 0
+    G[L.S_PEND_KIND] = Penalty.none
     G[L.S_STACK_LEN] = 0
 
 
@@ -551,14 +548,14 @@ def _draw_turn(G, RNG, p):
         if t < 0:
             break
         G[L.S_DRAWN_NO_PLAY] += 1
-        if rule == 2:
+        if rule == DrawRule.draw_one_pass:
             break
         if _playable(G, p, t):
             G[L.S_DRAWN] = t
             G[L.S_PHASE] = L.PH_DRAWN
             _seen_lacking(G, p)
             return
-        if rule == 0:
+        if rule == DrawRule.draw_one:
             break
     _seen_lacking(G, p)
     _next_turn(G, p)
@@ -573,7 +570,7 @@ def _seen_lacking(G, p):
     colour, OFF_PUB the colour, the top card's rank and the wilds; both are cleared
     when ``p`` gets a card the table did not see. Under draw_one_pass a drawn card is
     never played at once, so it may be of the colour: nothing is inferred."""
-    if G[L.R_DRAW_RULE] != 2:
+    if G[L.R_DRAW_RULE] != DrawRule.draw_one_pass:
         c = G[L.S_COLOUR]
         G[hx(p, L.HC_LACKS)] |= 1 << c
         top = G[L.S_TOP]
@@ -587,7 +584,7 @@ def _seen_lacking(G, p):
 def _play(G, RNG, p, move):
     """Put a card from ``p``'s hand on the discard pile, then run the pipeline:
     going out, UNO call, the card's decisions, jump-in window, effect."""
-    t = move % 64
+    t = type_of(move)
     if t == C.WILD_DRAW_FOUR:
         G[L.S_PREV_COLOUR] = G[L.S_COLOUR]
         G[L.S_BLUFF] = 0 if wd4_is_legal(G, p) else 1
@@ -603,11 +600,12 @@ def _play(G, RNG, p, move):
         # red -> blue -> green -> yellow -> red clockwise (colour ids r0 y1 g2 b3)
         G[L.S_COLOUR] = (G[L.S_COLOUR] + (3 if G[L.S_DIR] > 0 else 1)) % 4
     else:
-        G[L.S_COLOUR] = move // 64
+        G[L.S_COLOUR] = named_colour(move)
     G[L.S_PLAYED] += 1
     amount = penalty_of(G, t)
     if amount > 0:
-        G[L.S_PENDING] = G[L.S_PENDING] + amount if G[L.R_STACKING] == PROGRESSIVE else amount
+        progressive = G[L.R_STACKING] == Stacking.progressive
+        G[L.S_PENDING] = G[L.S_PENDING] + amount if progressive else amount
         G[L.S_PEND_KIND] = amount
         G[L.S_STACK_LEN] += 1
         if G[L.S_STACK_LEN] > G[L.S_MAX_STACK]:
@@ -631,11 +629,11 @@ def _card_decisions(G, RNG, p, t):
     """Seven-O, swap on five and Swap Hands ask ``p`` for a target first."""
     r = rank_of(t)
     if G[L.R_SEVEN_O] != 0 and r == 7:
-        G[L.S_TARGET_KIND] = 7
+        G[L.S_TARGET_KIND] = TargetKind.seven
     elif G[L.R_SWAP_ON_FIVE] != 0 and r == 5:
-        G[L.S_TARGET_KIND] = 5
+        G[L.S_TARGET_KIND] = TargetKind.five
     elif G[L.R_SWAP_HANDS_WILD] != 0 and t == C.SWAP_HANDS:
-        G[L.S_TARGET_KIND] = C.SWAP_HANDS
+        G[L.S_TARGET_KIND] = TargetKind.swap_hands
     else:
         if G[L.R_SEVEN_O] != 0 and r == 0:
             _rotate_hands(G, p)
@@ -683,7 +681,7 @@ def _rotate_hands(G, p):
 @kernel
 def _target_chosen(G, RNG, p, q):
     """``p`` named ``q``: swap hands (7, Swap Hands) or start a trade (5)."""
-    if G[L.S_TARGET_KIND] == 5:
+    if G[L.S_TARGET_KIND] == TargetKind.five:
         G[L.S_TARGET] = q
         G[L.S_PHASE] = L.PH_GIVE
         return
@@ -738,7 +736,7 @@ def _open_window(G, RNG):
             G[L.OFF_ORDER + n] = q
             n += 1
         q = _wrap(q + d, n_players)
-    if G[L.R_JUMP_IN_ORDER] == 0:
+    if G[L.R_JUMP_IN_ORDER] == L.JumpInOrder.random:
         for i in range(n - 1, 0, -1):
             j = rand_below(RNG, 1, i + 1)
             x = G[L.OFF_ORDER + i]
@@ -803,7 +801,7 @@ def _resolve(G, RNG):
 @kernel
 def _face_penalty(G, RNG, victim):
     """The victim may answer (stacking modes, reverse_deflect) or draws and is skipped."""
-    if G[L.R_STACKING] != 0 or G[L.R_REVERSE_DEFLECT] != 0:
+    if G[L.R_STACKING] != Stacking.none or G[L.R_REVERSE_DEFLECT] != 0:
         G[L.S_ACTOR] = victim
         G[L.S_PHASE] = L.PH_PENALTY
         return
@@ -978,7 +976,7 @@ def hand_value(G, q):
         for c in range(4):
             if G[hx(q, c * C.N_RANKS)] == 1:
                 return 50
-    if q == G[L.S_WINNER] and G[L.R_SCORING] == LOSERS_SCORE:
+    if q == G[L.S_WINNER] and G[L.R_SCORING] == L.Scoring.losers_score:
         if G[L.S_WENT_OUT] == C.DOWNPOUR_ONE:
             return -20
         if G[L.S_WENT_OUT] == C.DOWNPOUR_TWO:
@@ -991,7 +989,7 @@ def winner_points_now(G):
     """What ``scoring`` awards the winner from the hands as they are now: the
     others' points under winner_takes; nothing under the other methods, where
     each player's own hand is what counts."""
-    if G[L.S_WINNER] < 0 or G[L.R_SCORING] != WINNER_TAKES:
+    if G[L.S_WINNER] < 0 or G[L.R_SCORING] != L.Scoring.winner_takes:
         return 0
     total = 0
     for q in range(G[L.R_PLAYERS]):

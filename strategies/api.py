@@ -38,7 +38,7 @@ PH_GIVE         which card to give in a trade on a 5         ``MV_GIVE + t``
 ==============  ===========================================  ==============================
 
 A card is its type ``t`` (``unosim.simulate.cards``: colour * 13 + rank, wilds
-from 52); a wild is played as ``t + 64 * colour``, which names the colour (colours
+from 52); a wild is played as ``with_colour(t, colour)``, which names the colour (colours
 0..3 = red, yellow, green, blue). Bluffing is playing a Wild Draw Four while
 holding the current colour (``wd4_is_legal`` tells); the table allows it unless
 ``wd4_bluff=false``. Calling UNO is not a move: the engine calls it unless the
@@ -139,6 +139,7 @@ from unosim.simulate.layout import (  # noqa: F401
     SF_CHALLENGE,
     SF_UNO_FORGET,
 )
+from unosim.simulate.moves import named_colour, type_of, with_colour  # noqa: F401
 from unosim.simulate.rng_nb import chance as _chance
 from unosim.simulate.rng_nb import rand_below as _rand_below
 from unosim.simulate.step_nb import (  # noqa: F401
@@ -215,8 +216,3 @@ def playing(G, p):
     """Whether seat ``p`` is still in the round (elimination takes seats out)."""
     return G[hx(p, HC_PLACE)] == 0
 
-
-@kernel_inline
-def with_colour(t, c):
-    """The move that plays card type ``t``, naming colour ``c`` if it is a wild."""
-    return t + 64 * c if t >= WILD else t

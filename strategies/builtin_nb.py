@@ -4,7 +4,7 @@ An integer id with if/elif is what measured fastest and caches across processes
 (DESIGN.md). Every strategy sees the same thing: the game ``G`` (its legal moves
 via ``legal_moves``, or the O(1) ``count_playable``/``nth_playable`` for plays),
 its seat parameters and stream 1 of the game's generators ``rng``. It returns
-a legal move; for a wild it adds the colour (t + 64 * c).
+a legal move; a wild's names a colour (``moves.with_colour``).
 
 Ids ``PLUGIN_BASE`` and up are user plug-ins (strategies/plugins.py); they never
 reach ``choose_move``, whose plug-in-free path stays the cached, inlined one.
@@ -18,6 +18,7 @@ from __future__ import annotations
 from unosim.simulate import cards as C
 from unosim.simulate import layout as L
 from unosim.simulate.jit import kernel, kernel_inline
+from unosim.simulate.moves import is_wild_play, type_of, with_colour
 from unosim.simulate.rng_nb import chance, rand_below
 from unosim.simulate.step_nb import (
     count_playable,
@@ -99,8 +100,8 @@ def _with_colour(sid, G, p, t, rng):
     if t < C.WILD:
         return t
     if sid == FIRST:
-        return t + 64 * _first_most_held_colour(G, p)
-    return t + 64 * most_held_colour(G, p, rng)
+        return with_colour(t, _first_most_held_colour(G, p))
+    return with_colour(t, most_held_colour(G, p, rng))
 
 
 @kernel
@@ -108,8 +109,8 @@ def _attacker_colour(G, p, m, rng):
     """The attacker's move ``m`` with the colour it names for a wild (kept out of
     ``_with_colour``, which the ``random`` hot path calls: a branch there
     measured 1-2% slower)."""
-    if 0 <= m < L.MV_PLAY_END and m % 64 >= C.WILD:
-        return m % 64 + 64 * attack_colour(G, p, rng)
+    if is_wild_play(m):
+        return with_colour(type_of(m), attack_colour(G, p, rng))
     return m
 
 
@@ -497,8 +498,8 @@ def choose_param(sid, G, rng):
         if ph == L.PH_COLOUR:
             return L.MV_COLOUR + _gang_colour(G, p, lead, rng)
         m = _choose_rest(OFFENSIVE, G, rng, ph, p)
-        if 0 <= m < L.MV_PLAY_END and m % 64 >= C.WILD:
-            return m % 64 + 64 * _gang_colour(G, p, lead, rng)
+        if is_wild_play(m):
+            return with_colour(type_of(m), _gang_colour(G, p, lead, rng))
         return m
     return _choose_rest(RANDOM, G, rng, ph, p)
 
@@ -617,7 +618,7 @@ def _weighted_move(G, p, base, rng, ph):
             continue
         if weighted_score(G, p, base, t, wc, nsmall, lacks, danger) == best:
             if r < G[L.OFF_WEIGHTS + i]:
-                return t + 64 * wc if t >= C.WILD else t
+                return with_colour(t, wc)
             r -= G[L.OFF_WEIGHTS + i]
     return other
 
@@ -705,6 +706,6 @@ def _gang_turn(G, p, lead, rng):
             continue
         if _gang_score(G, p, lead, nxt, prv, t) == best:
             if r < G[L.OFF_WEIGHTS + i]:
-                return t + 64 * _gang_colour(G, p, lead, rng) if t >= C.WILD else t
+                return with_colour(t, _gang_colour(G, p, lead, rng)) if t >= C.WILD else t
             r -= G[L.OFF_WEIGHTS + i]
     return L.MV_DRAW

@@ -117,7 +117,9 @@ from unosim.simulate.layout import (
     SP_INFER,
     SP_POLICY,
     SP_ROLLOUTS,
+    Penalty,
 )
+from unosim.simulate.moves import with_colour
 from unosim.simulate.rng_nb import chance, next_u64, rand_below, seed_game, splitmix64
 from unosim.simulate.step_nb import (
     apply_move,
@@ -182,11 +184,11 @@ def _add_play(G, k, p, t):
     held = False
     for c in range(4):
         if G[hx(p, HC_COLOUR + c)] > 0:
-            k = _add(G, k, t + 64 * c)
+            k = _add(G, k, with_colour(t, c))
             held = True
     if not held:
         for c in range(4):
-            k = _add(G, k, t + 64 * c)
+            k = _add(G, k, with_colour(t, c))
     return k
 
 
@@ -244,7 +246,7 @@ def candidates(G, rng):
         if t < WILD:
             return _add(G, k, t)
         if t < MV_PLAY_END:
-            return _add(G, k, t + 64 * most_held_colour(G, p, rng))
+            return _add(G, k, with_colour(t, most_held_colour(G, p, rng)))
         return _add(G, k, t)
     # challenge, skip pass-on, swap or trade target, card to give: every legal move
     for i in range(n):
@@ -368,7 +370,7 @@ def _sample_world(G, W, R, p, m):
     for q in range(n):
         # the public colours, for attacker rollouts
         W[hx(q, HC_LACKS)] = G[OFF_PUB + q] & 15 if infer else 0
-    if W[S_PEND_KIND] == 4 or W[S_PHASE] == PH_CHALLENGE:
+    if W[S_PEND_KIND] == Penalty.wild_draw_four or W[S_PHASE] == PH_CHALLENGE:
         off = W[S_LAST]
         W[S_BLUFF] = 1 if W[hx(off, HC_COLOUR + W[S_PREV_COLOUR])] > 0 else 0
     if W[S_PHASE] == PH_GIVE and W[S_EFF_SEAT] != p:
