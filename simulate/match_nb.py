@@ -1,8 +1,9 @@
 """Whole matches, compiled: rounds in a row under a scoring method, to a target.
 
-A match is a loop over ``round_nb.play_round``. Between rounds the players move
-seats: seat ``s`` holds player ``(s + off) % n``, and the strategy id and seat
-parameters of that player are copied into the seat's slots of the game array.
+A match is a loop over rounds (``match_loop``, shared by built-in and plug-in
+tables). Between rounds the players move seats: seat ``s`` holds player
+``(s + off) % n``, and the strategy id and seat parameters of that player are
+copied into the seat's slots of the game array.
 Seat 0 (left of the dealer) plays first, so ``off`` says who leads:
 
 * ``dealer_rotation=clockwise``: the dealer moves one seat clockwise, so the
@@ -33,15 +34,14 @@ Everything lives in arrays passed in; the kernels never allocate.
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from unosim.simulate import layout as L
 from unosim.simulate.feel_nb import feel_finish, feel_value
-from unosim.simulate.jit import kernel
+from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.layout import DealerRotation, Scoring
 from unosim.simulate.rng_nb import rand_below, seed_game
-from unosim.simulate.round_nb import play_round, play_round_with
+from unosim.simulate.round_nb import play_builtin_round, play_chunks, play_round_with
 
 N_FEEL = len(L.FEEL_METRICS)
 
@@ -212,9 +212,13 @@ def _finish_match(T, RNG, out, row, rounds, turns, ended, wp):
             pick -= 1
 
 
-@kernel
-def play_match(G, T, RNG, max_rounds, out, row):
-    """Play one match on ``G`` (rules and seats from template ``T``) into ``out[row]``."""
+@kernel_inline
+def match_loop(play, choose, G, T, RNG, max_rounds, out, row, checked):
+    """The one match loop: play a match on ``G`` (rules and seats from template
+    ``T``) into ``out[row]``, each round by ``play(choose, G, RNG, checked) ->
+    (illegal, move)`` (round_nb.play_builtin_round or play_round_with). An illegal
+    move stops the match unplayed: returns (illegal, move, round, off) with ``off``
+    the seat rotation of that round (seat ``s`` held player ``(s + off) % n``)."""
     _start_match(out, row)
     off = 0
     wp = -1
@@ -226,11 +230,20 @@ def play_match(G, T, RNG, max_rounds, out, row):
             out[row, M_CAPPED] = 1
             break
         seat_players(G, T, off)
-        play_round(G, RNG)
+        illegal, m = play(choose, G, RNG, checked)
+        if illegal:
+            return True, m, rounds + 1, off
         rounds += 1
         turns += G[L.S_TURNS]
         ended, off, wp = _settle_round(G, T, out, row, off, wp)
     _finish_match(T, RNG, out, row, rounds, turns, ended, wp)
+    return False, 0, rounds, off
+
+
+@kernel
+def play_match(G, T, RNG, max_rounds, out, row):
+    """Play one match on ``G`` (rules and seats from template ``T``) into ``out[row]``."""
+    match_loop(play_builtin_round, 0, G, T, RNG, max_rounds, out, row, False)
 
 
 @njit(cache=True, parallel=True)
@@ -240,44 +253,14 @@ def play_match_batch(template, base_seed, start, max_rounds, out, n_chunks):
     Match ``m`` is seeded from (seed, m) alone, exactly as game ``m`` of a run of
     rounds, so its first round is that game, and results do not depend on threads.
     """
-    n = out.shape[0]
-    for c in prange(n_chunks):
-        lo = c * n // n_chunks
-        hi = (c + 1) * n // n_chunks
-        G = np.empty(L.G_SIZE, np.int64)
-        G[:] = template
-        RNG = np.zeros(8, np.uint64)
-        for i in range(lo, hi):
-            g = start + i
-            seed_game(base_seed, g, RNG)
-            play_match(G, template, RNG, max_rounds, out, i)
+    play_chunks(play_match, template, base_seed, start, max_rounds, out, n_chunks)
 
 
 @njit(_nrt=False)
 def play_match_with(choose, G, T, RNG, max_rounds, out, row, checked):
     """``play_match`` with the strategies of ``choose(G, RNG) -> move`` (tables
-    with plug-ins; see round_nb.play_round_with). An illegal move stops the match
-    unplayed: returns (illegal, move, round, off) with ``off`` the seat rotation
-    of that round (seat ``s`` held player ``(s + off) % n``)."""
-    _start_match(out, row)
-    off = 0
-    wp = -1
-    rounds = 0
-    turns = 0
-    ended = False
-    while not ended:
-        if rounds >= max_rounds:
-            out[row, M_CAPPED] = 1
-            break
-        seat_players(G, T, off)
-        illegal, m = play_round_with(choose, G, RNG, checked)
-        if illegal:
-            return True, m, rounds + 1, off
-        rounds += 1
-        turns += G[L.S_TURNS]
-        ended, off, wp = _settle_round(G, T, out, row, off, wp)
-    _finish_match(T, RNG, out, row, rounds, turns, ended, wp)
-    return False, 0, rounds, off
+    with plug-ins; see round_nb.play_round_with); returns as ``match_loop``."""
+    return match_loop(play_round_with, choose, G, T, RNG, max_rounds, out, row, checked)
 
 
 @njit(nogil=True, _nrt=False)

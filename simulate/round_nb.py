@@ -1,14 +1,17 @@
 """The game loop and the parallel batch, compiled.
 
-``play_round`` is nothing but the step contract in a loop: ask the strategy of the
-seat to act for one of the legal moves, apply it, until the round is over or hits
-the turn cap. ``play_batch`` runs games in parallel; game ``g`` is seeded from
-(seed, g) alone, so results are bit-identical for any number of threads.
+``play_round`` is nothing but the step contract in a loop (``step_nb.play_loop``):
+ask the strategy of the seat to act for one of the legal moves, apply it, until the
+round is over or hits the turn cap. ``play_chunks`` is the one parallel batch, for
+rounds (``play_batch``) and matches (match_nb): game ``g`` is seeded from (seed, g)
+alone, so results are bit-identical for any number of threads.
 
 ``play_games_with`` is the same for tables with user plug-ins: the chooser (built
 from the plug-ins, strategies/plugins.py) is an argument, so each set of plug-ins
-compiles its own specialisation in each process; ``play_batch``, for built-ins
-only, stays cached and untouched.
+compiles its own specialisation of the same loop in each process; ``play_batch``,
+for built-ins only, stays cached and untouched. The loops take their chooser (and
+the round's apply) as arguments and are inlined, so each caller gets a copy
+specialised to its own, with no call or check that the built-in path does not need.
 """
 
 from __future__ import annotations
@@ -16,23 +19,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from unosim.simulate import cards as C
 from unosim.simulate import layout as L
 from unosim.simulate.feel_nb import feel_finish, feel_record
-from unosim.simulate.jit import kernel
-from unosim.simulate.moves import is_play, type_of
+from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.rng_nb import seed_game
-from unosim.simulate.step_nb import (
+from unosim.simulate.step_nb import (  # noqa: F401 - move_is_legal: tests import it here
     apply_move,
-    cap_round,
-    count_playable,
-    deal,
     hand_value,
     hx,
-    is_legal,
-    is_match,
+    move_is_legal,
+    play_loop,
     score_hands,
-    wd4_is_legal,
 )
 from unosim.strategies.search_nb import choose_move  # every built-in, the search too
 
@@ -40,14 +37,17 @@ from unosim.strategies.search_nb import choose_move  # every built-in, the searc
 @kernel
 def play_round(G, RNG):
     """Deal and play one round to its end; return the winner's points."""
-    deal(G, RNG)
-    cap = G[L.R_TURN_CAP]
-    while G[L.S_PHASE] != L.PH_OVER:
-        if G[L.S_TURNS] >= cap:
-            cap_round(G)
-            break
-        apply_move(G, RNG, choose_move(G, RNG))
+    play_loop(choose_move, apply_move, G, RNG, False)
     return score_hands(G)
+
+
+@kernel_inline
+def play_builtin_round(choose, G, RNG, checked):
+    """``play_round`` in the form ``play_round_with`` has, for loops that take either
+    (match_nb.match_loop): built-ins play legal moves only, so ``choose`` and
+    ``checked`` are unused."""
+    play_round(G, RNG)
+    return False, 0
 
 
 @kernel
@@ -80,13 +80,19 @@ def record_round(G, winner_points, out, row):
     feel_record(G, out, row, L.G_FEEL)
 
 
-@njit(cache=True, parallel=True)
-def play_batch(template, base_seed, start, out, n_chunks):
-    """Play games ``start .. start + len(out)`` into ``out`` (one row each).
+@kernel_inline
+def _round_into(G, T, RNG, max_rounds, out, row):
+    """Play one round and write its record into ``out[row]`` (the shape of
+    match_nb.play_match, which ``play_chunks`` also runs)."""
+    record_round(G, play_round(G, RNG), out, row)
 
-    ``template`` is a game array holding the rules, seats and deck (see
-    ``rules.lower``); each chunk of games works on its own copy of it.
-    """
+
+@njit(cache=True, inline="always")
+def play_chunks(play_one, template, base_seed, start, max_rounds, out, n_chunks):
+    """The parallel batch: rows ``0 .. len(out)`` in ``n_chunks`` chunks, each on
+    its own copy of ``template``; row ``i`` is game ``start + i``, seeded from
+    (``base_seed``, game) alone and played by ``play_one(G, template, RNG,
+    max_rounds, out, i)``. It allocates the chunks' arrays (once per chunk)."""
     n = out.shape[0]
     for c in prange(n_chunks):
         lo = c * n // n_chunks
@@ -95,34 +101,18 @@ def play_batch(template, base_seed, start, out, n_chunks):
         G[:] = template
         RNG = np.zeros(8, np.uint64)
         for i in range(lo, hi):
-            g = start + i
-            seed_game(base_seed, g, RNG)
-            wp = play_round(G, RNG)
-            record_round(G, wp, out, i)
+            seed_game(base_seed, start + i, RNG)
+            play_one(G, template, RNG, max_rounds, out, i)
 
 
-@kernel
-def move_is_legal(G, move):
-    """``is_legal`` in O(1) for the common decisions (a turn's play or draw, the
-    drawn card), ``is_legal`` itself for the others. Same answer (tested)."""
-    ph = G[L.S_PHASE]
-    p = G[L.S_ACTOR]
-    if ph == L.PH_TURN:
-        if move == L.MV_DRAW:
-            return G[L.R_VOLUNTARY_DRAW] != 0 or count_playable(G, p, False) == 0
-        if not is_play(move):
-            return False
-        t = type_of(move)
-        if t >= C.N_TYPES or G[hx(p, t)] <= 0:
-            return False
-        if t == C.WILD_DRAW_FOUR:
-            return wd4_is_legal(G, p) or G[L.R_WD4_BLUFF] != 0
-        return is_match(G, t)
-    if ph == L.PH_DRAWN:
-        if move == L.MV_PASS:
-            return True
-        return is_play(move) and type_of(move) == G[L.S_DRAWN]
-    return is_legal(G, move)
+@njit(cache=True, parallel=True)
+def play_batch(template, base_seed, start, out, n_chunks):
+    """Play games ``start .. start + len(out)`` into ``out`` (one row each).
+
+    ``template`` is a game array holding the rules, seats and deck (see
+    ``rules.lower``); each chunk of games works on its own copy of it.
+    """
+    play_chunks(_round_into, template, base_seed, start, 0, out, n_chunks)
 
 
 @kernel
@@ -135,19 +125,9 @@ def apply_move_call(G, RNG, move):
 @njit(_nrt=False)
 def play_round_with(choose, G, RNG, checked):
     """``play_round`` with the strategies of ``choose(G, RNG) -> move``. With
-    ``checked`` every move is first checked with ``is_legal``: an illegal one
+    ``checked`` every move is first checked with ``move_is_legal``: an illegal one
     stops the round unplayed. Returns (illegal, move)."""
-    deal(G, RNG)
-    cap = G[L.R_TURN_CAP]
-    while G[L.S_PHASE] != L.PH_OVER:
-        if G[L.S_TURNS] >= cap:
-            cap_round(G)
-            break
-        m = choose(G, RNG)
-        if checked and not move_is_legal(G, m):
-            return True, m
-        apply_move_call(G, RNG, m)
-    return False, 0
+    return play_loop(choose, apply_move_call, G, RNG, checked)
 
 
 @njit(nogil=True, _nrt=False)

@@ -1,8 +1,8 @@
 """The step contract: dealing, legal moves and applying a move. Compiled.
 
-These functions are the only code that knows the rules. ``play_round`` is a loop
-over a strategy's choice and ``apply_move``; tests and ``replay`` call the same
-functions from Python. House rules are branches on the rules held in ``G``,
+These functions are the only code that knows the rules. ``play_loop`` (below) is
+the one game loop, over a strategy's choice and ``apply_move``; tests and
+``replay`` call the same functions from Python. House rules are branches on the rules held in ``G``,
 never copies of the loop. Nothing here allocates: a game is the flat array ``G``
 and the generator state ``RNG`` (see layout.py).
 
@@ -1014,3 +1014,51 @@ def cap_round(G):
     G[L.S_WINNER_POINTS] = 0
     G[L.S_PHASE] = L.PH_OVER
 
+
+
+# ------------------------------------------------------------- the game loop
+
+
+@kernel
+def move_is_legal(G, move):
+    """``is_legal`` in O(1) for the common decisions (a turn's play or draw, the
+    drawn card), ``is_legal`` itself for the others. Same answer (tested)."""
+    ph = G[L.S_PHASE]
+    p = G[L.S_ACTOR]
+    if ph == L.PH_TURN:
+        if move == L.MV_DRAW:
+            return G[L.R_VOLUNTARY_DRAW] != 0 or count_playable(G, p, False) == 0
+        if not is_play(move):
+            return False
+        t = type_of(move)
+        if t >= C.N_TYPES or G[hx(p, t)] <= 0:
+            return False
+        if t == C.WILD_DRAW_FOUR:
+            return wd4_is_legal(G, p) or G[L.R_WD4_BLUFF] != 0
+        return is_match(G, t)
+    if ph == L.PH_DRAWN:
+        if move == L.MV_PASS:
+            return True
+        return is_play(move) and type_of(move) == G[L.S_DRAWN]
+    return is_legal(G, move)
+
+
+@kernel_inline
+def play_loop(choose, apply, G, RNG, checked):
+    """Deal and play one round: ``apply(G, RNG, choose(G, RNG))`` until the round is
+    over or reaches the turn cap. The one game loop of the engine: the built-in
+    round, the plug-in round and the search's benchmark pass their own chooser and
+    apply (``apply_move`` inlined, or behind a call), and being inlined each gets a
+    copy specialised to them. With ``checked`` (plug-ins) a move that
+    ``move_is_legal`` refuses stops the round unplayed. Returns (illegal, move)."""
+    deal(G, RNG)
+    cap = G[L.R_TURN_CAP]
+    while G[L.S_PHASE] != L.PH_OVER:
+        if G[L.S_TURNS] >= cap:
+            cap_round(G)
+            break
+        m = choose(G, RNG)
+        if checked and not move_is_legal(G, m):
+            return True, m
+        apply(G, RNG, m)
+    return False, 0

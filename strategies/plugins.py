@@ -9,7 +9,7 @@ imports; NAME exists and is compiled (a Numba dispatcher); it compiles for
 Tables with plug-ins run on ``round_nb.play_games_with`` (matches: on
 ``match_nb.play_matches_with``): a small chooser,
 generated per set of plug-ins, sends a seat whose id is ``PLUGIN_BASE + k`` to
-the k-th plug-in and every other seat to the built-ins (``builtin_move``).
+the k-th plug-in and every other seat to the built-ins (``search_nb.strategy_move``).
 Passing the chooser as an argument compiles one specialisation per set of
 plug-ins in each process (seconds, not cached across processes); tables of
 built-ins never touch this path and keep the cached, integer-dispatched
@@ -148,18 +148,18 @@ _CHOOSERS: dict[tuple[int, ...], tuple[list[Any], Any]] = {}
 
 def chooser(fns: list[Any]) -> Any:
     """A compiled ``choose(G, rng)``: plug-in k for seats with id PLUGIN_BASE + k,
-    the built-ins (through the cached ``builtin_move``) for every other seat."""
+    the built-ins (through the cached ``search_nb.strategy_move``) for every other seat."""
     key = tuple(id(f) for f in fns)
     if key in _CHOOSERS:
         return _CHOOSERS[key][1]
-    ns: dict[str, Any] = {"np": np, "builtin_move": S.builtin_move,
+    ns: dict[str, Any] = {"np": np, "strategy_move": S.strategy_move,
                           "OFF_STRAT": L.OFF_STRAT, "S_ACTOR": L.S_ACTOR}
     lines = ["def choose(G, rng):", "    sid = G[OFF_STRAT + G[S_ACTOR]]"]
     for k, f in enumerate(fns):
         ns[f"_plugin{k}"] = f
         lines.append(f"    if sid == {B.PLUGIN_BASE + k}:")
         lines.append(f"        return np.int64(_plugin{k}(G, rng))")
-    lines.append("    return builtin_move(sid, G, rng)")
+    lines.append("    return strategy_move(sid, G, rng)")
     exec(compile("\n".join(lines), "<unosim plug-in chooser>", "exec"), ns)  # noqa: S102
     fn = njit(_nrt=False)(ns["choose"])
     _CHOOSERS[key] = (list(fns), fn)  # keeps the functions alive, so ids stay unique

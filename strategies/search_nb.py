@@ -123,10 +123,9 @@ from unosim.simulate.moves import with_colour
 from unosim.simulate.rng_nb import chance, next_u64, rand_below, seed_game, splitmix64
 from unosim.simulate.step_nb import (
     apply_move,
-    cap_round,
-    deal,
     hx,
     legal_moves,
+    play_loop,
     seat_param,
     wd4_is_legal,
 )
@@ -156,8 +155,11 @@ def choose_move(G, rng):
 
 
 @kernel
-def builtin_move(sid, G, rng):
-    """``builtin_nb.builtin_move`` that also knows the search (plug-in tables)."""
+def strategy_move(sid, G, rng):
+    """The move of built-in strategy ``sid``, the search included, for the seat to
+    act: what a plug-in table's chooser plays for its built-in seats
+    (``builtin_nb.builtin_move``, which plug-ins call, knows every built-in but the
+    search)."""
     if sid == SEARCH:
         return search_move(G, rng)
     return _choose(sid, G, rng)
@@ -495,18 +497,13 @@ def search_move(G, rng):
 
 @kernel
 def play_counted(template, base_seed, start, n, G, RNG):
-    """Play rounds ``start .. start + n`` one after another on ``G`` (as
-    round_nb.play_round does) and return (searched decisions, rollouts) summed
-    over them: what ``unosim bench`` reports for the search."""
+    """Play rounds ``start .. start + n`` one after another on ``G`` (the game
+    loop of round_nb.play_round, with ``apply_move`` behind a call as in the
+    rollouts) and return (searched decisions, rollouts) summed over them: what
+    ``unosim bench`` reports for the search."""
     for k in range(G.shape[0]):
         G[k] = template[k]
     for g in range(start, start + n):
         seed_game(base_seed, g, RNG)
-        deal(G, RNG)
-        cap = G[R_TURN_CAP]
-        while G[S_PHASE] != PH_OVER:
-            if G[S_TURNS] >= cap:
-                cap_round(G)
-                break
-            _apply(G, RNG, choose_move(G, RNG))
+        play_loop(choose_move, _apply, G, RNG, False)
     return G[OFF_SCOUNT], G[OFF_SCOUNT + 1]
