@@ -35,8 +35,9 @@ RUNS_GAMES = {"unosim.simulate.runner", "unosim.simulate.backend",
               "unosim.simulate.tables"}
 REPORTS_FORBIDDEN = ("click", "dask", "distributed", "optuna")
 #: what a compiled kernel (a module named *_nb) may import of the project: other
-#: kernels and the constants and helpers they are compiled with
+#: kernels and the constants and helpers they are compiled with (moves: the move encoding)
 KERNEL_DEPS = {"unosim.simulate.layout", "unosim.simulate.cards", "unosim.simulate.jit",
+               "unosim.simulate.moves",
                "unosim.simulate", "unosim.strategies", "unosim.strategies.api"}
 
 
