@@ -461,6 +461,10 @@ def apply_move(G, RNG, move):
             G[L.S_DEFLECTS] += 1
         elif ph == L.PH_JUMP:
             G[L.S_JUMP_INS] += 1
+            if rank_of(G[L.S_TOP]) == C.RANK_REVERSE and not two_left(G):
+                # Reverses add up: the one jumped upon flips the direction too (where a
+                # Reverse is a Skip, two players left, it flips nothing)
+                G[L.S_DIR] = -G[L.S_DIR]
         elif ph == L.PH_PENALTY:
             if rank_of(type_of(move)) == C.RANK_REVERSE:
                 _reverse_deflect(G, RNG, p, type_of(move))

@@ -323,6 +323,10 @@ class Round:
                 jumper = self.rng.choice(takers)
                 self.samples.append([len(h) for h in self.hands])  # a jump-in is a turn
                 self.turns += 1
+                if rank == "reverse" and self.players != 2:
+                    # Reverses add up: the one jumped upon flips the direction too (at
+                    # two players a Reverse is a Skip and flips nothing)
+                    self.direction = -self.direction
                 self.play_card(jumper, card)
                 return
         if rank == "skip":

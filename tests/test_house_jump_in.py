@@ -229,13 +229,42 @@ def test_skip_jumped_in_skips_the_player_after_the_jumper():
     assert g.counters() == counters(turns=2, cards_played=2)
 
 
-def test_reverse_jumped_in_turns_play_from_the_jumper():
+def test_reverses_add_up_when_one_is_jumped_upon():
+    """The example of the rule book: clockwise, seat 0 plays a red Reverse and seat 2
+    jumps in with the other: both act, so the direction is clockwise again and play
+    goes on from the jumper, to seat 3 (this reading replaced "only the jumper's
+    Reverse acts", which sent play counter-clockwise to seat 1)."""
     g = craft(NEAREST, hands={0: ["rreverse", "g1"], 2: ["rreverse", "b2"]})
     g.apply("rreverse")
     assert (g.actor, g.phase) == (2, "jump")
     g.apply("rreverse")
-    # one Reverse acts, from seat 2: counter-clockwise, seat 1 is next
-    assert (g.actor, g.phase, g.direction) == (1, "turn", -1)
+    assert (g.actor, g.phase, g.direction) == (3, "turn", 1)
+    assert g.counters() == counters(turns=2, cards_played=2)
+
+
+def test_three_reverses_reverse():
+    """Counter-clockwise from the start: three Reverses in a row (the last a self
+    jump-in) flip three times, so play goes on clockwise from the last jumper."""
+    g = craft(NEAREST, hands={0: ["rreverse", "g1"], 3: ["rreverse", "rreverse", "b2"]},
+              direction=-1)
+    g.apply("rreverse")
+    assert (g.actor, g.phase) == (3, "jump")
+    g.apply("rreverse")
+    assert (g.actor, g.phase) == (3, "jump")  # seat 3 holds the third one too
+    g.apply("rreverse")
+    assert (g.actor, g.phase, g.direction) == (0, "turn", 1)
+    assert g.counters() == counters(turns=3, cards_played=3)
+
+
+def test_at_two_players_a_jumped_reverse_flips_nothing_and_skips():
+    """At two players a Reverse is a Skip: the one jumped upon flips nothing, and the
+    jumper's skips the other player, so the jumper plays again."""
+    two = rules("jump-in", jump_in_order="nearest", players=2)
+    g = craft(two, hands={0: ["rreverse", "g1"], 1: ["rreverse", "b2"]})
+    g.apply("rreverse")
+    assert (g.actor, g.phase) == (1, "jump")
+    g.apply("rreverse")
+    assert (g.actor, g.phase, g.direction) == (1, "turn", 1)
     assert g.counters() == counters(turns=2, cards_played=2)
 
 
