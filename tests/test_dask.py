@@ -106,7 +106,7 @@ def test_a_worker_refuses_a_different_plugin_file(tmp_path):
     f = tmp_path / "mine.py"
     f.write_text(open(EXAMPLES).read())
     seat = {"name": "mine_copy", "params": {},
-            "plugin": {"spec": f"{f}:random_copy", "sha256": "0" * 64}}
+            "plugin": {"spec": f"{f}:random_copy", "sha256": "00" * 32}}
     shipped = {"rules": resolve().as_dict(), "seats": [seat] + [{"name": "random",
                                                                    "params": {}}] * 3}
     with pytest.raises(UnosimError, match="changed on this worker"):
