@@ -17,7 +17,7 @@ needs a known draw fills the pile with copies of one card.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -48,6 +48,11 @@ class IllegalMove(UnosimError):
 
 
 
+def _scalar(index: int, read: Callable[[int], Any], doc: str) -> property:
+    """A read-only view of the state scalar ``G[index]``, through ``read``."""
+    return property(lambda self: read(int(self.G[index])), doc=doc)
+
+
 class Game:
     """A single game's state arrays plus the rules and strategies it is played with."""
 
@@ -75,37 +80,14 @@ class Game:
     def players(self) -> int:
         return int(self.rules["players"])
 
-    @property
-    def phase(self) -> str:
-        return PHASES[int(self.G[L.S_PHASE])]
-
-    @property
-    def actor(self) -> int:
-        return int(self.G[L.S_ACTOR])
-
-    @property
-    def direction(self) -> int:
-        return int(self.G[L.S_DIR])
-
-    @property
-    def top(self) -> str:
-        return card_name(int(self.G[L.S_TOP]))
-
-    @property
-    def colour(self) -> str:
-        return COLOURS[int(self.G[L.S_COLOUR])]
-
-    @property
-    def pending(self) -> int:
-        return int(self.G[L.S_PENDING])
-
-    @property
-    def over(self) -> bool:
-        return int(self.G[L.S_PHASE]) == L.PH_OVER
-
-    @property
-    def winner(self) -> int:
-        return int(self.G[L.S_WINNER])
+    phase = _scalar(L.S_PHASE, PHASES.__getitem__, "The pending decision, by name.")
+    actor = _scalar(L.S_ACTOR, int, "The seat to act.")
+    direction = _scalar(L.S_DIR, int, "+1 clockwise, -1 counter-clockwise.")
+    top = _scalar(L.S_TOP, card_name, "The top card of the discard pile.")
+    colour = _scalar(L.S_COLOUR, COLOURS.__getitem__, "The colour to follow.")
+    pending = _scalar(L.S_PENDING, int, "Penalty cards waiting for the next victim.")
+    over = _scalar(L.S_PHASE, lambda ph: ph == L.PH_OVER, "Whether the round has ended.")
+    winner = _scalar(L.S_WINNER, int, "The first seat out; -1 while none (or capped).")
 
     def stat(self, name: str) -> int:
         """A counter of the state by its layout name, e.g. ``stat('TURNS')``."""

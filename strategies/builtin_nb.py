@@ -7,10 +7,15 @@ its seat parameters and stream 1 of the game's generators ``rng``. It returns
 a legal move; a wild's names a colour (``moves.with_colour``).
 
 Ids ``PLUGIN_BASE`` and up are user plug-ins (strategies/plugins.py); they never
-reach ``choose_move``, whose plug-in-free path stays the cached, inlined one.
-The ``search`` strategy (id SEARCH) lives in strategies/search_nb.py, whose
-``choose_move`` is the engine's dispatch: ``_choose`` here knows only the
-strategies a search rollout may use, so the search never calls itself.
+reach the engine's dispatch, ``search_nb.choose_move``, whose plug-in-free path
+stays the cached, inlined one. The ``search`` strategy (id SEARCH) lives in
+strategies/search_nb.py: ``_choose`` here knows only the strategies a search
+rollout may use, so the search never calls itself. ``builtin_move`` is ``_choose``
+for plug-ins (strategies/api.py); ``search_nb.strategy_move`` also knows the search.
+
+Several strategies play "the best play, ties uniform over physical cards": one
+helper (``best_play``, in two halves for ``weighted``) over a score function of
+the form ``score(G, p, t, ctx)``, inlined with each, so each gets its own loop.
 """
 
 from __future__ import annotations
@@ -157,7 +162,7 @@ def _context(sid, G, p):
 
 
 @kernel_inline
-def _score(sid, t):
+def _card_score(G, p, t, sid):
     """Preference of a play for strategy ``sid`` (higher is played first), for the
     strategies whose preference depends on the card alone."""
     if sid == DEFENSIVE:
@@ -170,11 +175,12 @@ def _score(sid, t):
 
 
 @kernel_inline
-def _table_score(sid, G, p, t, ctx):
-    """Preference of a play for the strategies that read the table."""
-    if sid == COLOUR_KEEPER:
+def _table_score(G, p, t, ctx):
+    """Preference of a play for the strategies that read the table; ``ctx`` is
+    (strategy id, ``_context``)."""
+    if ctx[0] == COLOUR_KEEPER:
         return _keeper_score(G, p, t)
-    return _attacker_score(G, t, ctx)
+    return _attacker_score(G, t, ctx[1])
 
 
 @kernel_inline
@@ -216,65 +222,70 @@ def _attacker_score(G, t, ctx):
     return 100 + lacks_bonus
 
 
-@kernel
-def _pick_play(sid, G, p, n, bluff_ok, rng):
-    """Among the ``n`` listed plays, the best by ``_score``, uniform over the
-    physical cards that tie; -1 if there is none."""
-    best = -(1 << 30)
+@kernel_inline
+def best_plays(score, ctx, G, p, n, bluff_ok):
+    """The first half of "best play, ties uniform over physical cards", for any
+    ``score(G, p, t, ctx)``: over the ``n`` listed moves, the best score of a play
+    the strategy allows itself, how many physical cards have it, and the listed
+    move that is not a play (MV_DRAW or MV_PASS; -1 if none)."""
+    best = -(1 << 62)
     total = 0
+    other = -1
     for i in range(n):
         t = G[L.OFF_MOVES + i]
-        if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
+        if t >= L.MV_PLAY_END:
+            if t == L.MV_DRAW or t == L.MV_PASS:
+                other = t
             continue
-        s = _score(sid, t)
+        if not _allowed(G, p, t, bluff_ok):
+            continue
+        s = score(G, p, t, ctx)
         if s > best:
             best = s
             total = G[L.OFF_WEIGHTS + i]
         elif s == best:
             total += G[L.OFF_WEIGHTS + i]
-    if total == 0:
-        return -1
-    r = rand_below(rng, 1, total) if sid != FIRST else 0
+    return best, total, other
+
+
+@kernel_inline
+def nth_best_play(score, ctx, G, p, n, bluff_ok, best, r):
+    """The second half: the play of the ``r``-th (0-based) physical card among
+    those scoring ``best``; -1 if there is none."""
     for i in range(n):
         t = G[L.OFF_MOVES + i]
         if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
             continue
-        if _score(sid, t) == best:
+        if score(G, p, t, ctx) == best:
             if r < G[L.OFF_WEIGHTS + i]:
                 return t
             r -= G[L.OFF_WEIGHTS + i]
     return -1
+
+
+@kernel_inline
+def best_play(score, ctx, G, p, n, bluff_ok, rng, random_ties):
+    """The best listed play by ``score``, uniform over the physical cards that tie
+    (the first of them without ``random_ties``); -1 if there is none."""
+    best, total, _ = best_plays(score, ctx, G, p, n, bluff_ok)
+    if total == 0:
+        return -1
+    r = rand_below(rng, 1, total) if random_ties else 0
+    return nth_best_play(score, ctx, G, p, n, bluff_ok, best, r)
+
+
+@kernel
+def _pick_play(sid, G, p, n, bluff_ok, rng):
+    """The best play of a strategy whose preference is the card alone."""
+    return best_play(_card_score, sid, G, p, n, bluff_ok, rng, sid != FIRST)
 
 
 @kernel
 def _pick_table_play(sid, G, p, n, bluff_ok, rng):
-    """``_pick_play`` for the strategies that read the table (``_table_score``);
-    kept apart so that the others' loop stays as lean as it was."""
-    ctx = _context(sid, G, p)
-    best = -(1 << 30)
-    total = 0
-    for i in range(n):
-        t = G[L.OFF_MOVES + i]
-        if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
-            continue
-        s = _table_score(sid, G, p, t, ctx)
-        if s > best:
-            best = s
-            total = G[L.OFF_WEIGHTS + i]
-        elif s == best:
-            total += G[L.OFF_WEIGHTS + i]
-    if total == 0:
-        return -1
-    r = rand_below(rng, 1, total)
-    for i in range(n):
-        t = G[L.OFF_MOVES + i]
-        if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
-            continue
-        if _table_score(sid, G, p, t, ctx) == best:
-            if r < G[L.OFF_WEIGHTS + i]:
-                return t
-            r -= G[L.OFF_WEIGHTS + i]
-    return -1
+    """The best play of a strategy that reads the table (kept apart so that the
+    others' loop stays as lean as it was)."""
+    ctx = (sid, _context(sid, G, p))
+    return best_play(_table_score, ctx, G, p, n, bluff_ok, rng, True)
 
 
 @kernel
@@ -306,12 +317,6 @@ def informed_challenge(G, p):
             break
         none *= max(0.0, (unseen - unseen_c - i) / (unseen - i))
     return 1.0 - none > INFORMED_CHALLENGE_ODDS
-
-
-@kernel_inline
-def choose_move(G, rng):
-    """The built-in strategy of the seat to act picks a legal move."""
-    return _choose(G[L.OFF_STRAT + G[L.S_ACTOR]], G, rng)
 
 
 @kernel
@@ -579,6 +584,13 @@ def weighted_score(G, p, base, t, wc, nsmall, lacks, danger):
     return s
 
 
+@kernel_inline
+def _weighted_of(G, p, t, ctx):
+    """``weighted_score`` in the form ``best_play`` takes: ``ctx`` = (base, wc,
+    nsmall, lacks, danger)."""
+    return weighted_score(G, p, ctx[0], t, ctx[1], ctx[2], ctx[3], ctx[4])
+
+
 @kernel
 def _weighted_move(G, p, base, rng, ph):
     """weighted on its turn (PH_TURN) or with a drawn card (PH_DRAWN): the best
@@ -590,37 +602,14 @@ def _weighted_move(G, p, base, rng, ph):
     nsmall = G[hx(v, L.HC_SIZE)] <= DANGER_CARDS
     lacks = G[hx(v, L.HC_LACKS)]
     danger = min_opponent_cards(G, p) <= DANGER_CARDS
-    best = -(1 << 62)
-    total = 0
-    other = -1  # the move that is not a play: MV_DRAW or MV_PASS
-    for i in range(n):
-        t = G[L.OFF_MOVES + i]
-        if t >= L.MV_PLAY_END:
-            if t == L.MV_DRAW or t == L.MV_PASS:
-                other = t
-            continue
-        if not _allowed(G, p, t, bluff_ok):
-            continue
-        s = weighted_score(G, p, base, t, wc, nsmall, lacks, danger)
-        if s > best:
-            best = s
-            total = G[L.OFF_WEIGHTS + i]
-        elif s == best:
-            total += G[L.OFF_WEIGHTS + i]
+    ctx = (base, wc, nsmall, lacks, danger)
+    best, total, other = best_plays(_weighted_of, ctx, G, p, n, bluff_ok)
     if total == 0:
         return other if other >= 0 else (L.MV_DRAW if ph == L.PH_TURN else L.MV_PASS)
     if other >= 0 and G[base + W_DRAW] > best:
         return other
-    r = rand_below(rng, 1, total)
-    for i in range(n):
-        t = G[L.OFF_MOVES + i]
-        if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
-            continue
-        if weighted_score(G, p, base, t, wc, nsmall, lacks, danger) == best:
-            if r < G[L.OFF_WEIGHTS + i]:
-                return with_colour(t, wc)
-            r -= G[L.OFF_WEIGHTS + i]
-    return other
+    t = nth_best_play(_weighted_of, ctx, G, p, n, bluff_ok, best, rand_below(rng, 1, total))
+    return with_colour(t, wc) if t >= 0 else other
 
 
 @kernel
@@ -652,8 +641,10 @@ def _gang_colour(G, p, lead, rng):
 
 
 @kernel
-def _gang_score(G, p, lead, nxt, prv, t):
-    """gang-up's preference for play ``t`` while ``lead`` is close to going out."""
+def _gang_score(G, p, t, ctx):
+    """gang-up's preference for play ``t`` while the leader is close to going out;
+    ``ctx`` = (leader, next seat, previous seat)."""
+    lead, nxt, prv = ctx
     lacks = G[hx(lead, L.HC_LACKS)]
     r = t % C.N_RANKS if t < C.WILD else -1
     bonus = 10 if t < C.WILD and lacks & (1 << (t // C.N_RANKS)) else 0
@@ -685,27 +676,7 @@ def _gang_turn(G, p, lead, rng):
     bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
     nxt = next_seat(G, p, 1)
     prv = next_seat(G, p, G[L.S_ACTIVE] - 1) if G[L.S_ACTIVE] > 1 else nxt
-    best = -(1 << 30)
-    total = 0
-    for i in range(n):
-        t = G[L.OFF_MOVES + i]
-        if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
-            continue
-        s = _gang_score(G, p, lead, nxt, prv, t)
-        if s > best:
-            best = s
-            total = G[L.OFF_WEIGHTS + i]
-        elif s == best:
-            total += G[L.OFF_WEIGHTS + i]
-    if total == 0:
+    t = best_play(_gang_score, (lead, nxt, prv), G, p, n, bluff_ok, rng, True)
+    if t < 0:
         return L.MV_DRAW
-    r = rand_below(rng, 1, total)
-    for i in range(n):
-        t = G[L.OFF_MOVES + i]
-        if t >= L.MV_PLAY_END or not _allowed(G, p, t, bluff_ok):
-            continue
-        if _gang_score(G, p, lead, nxt, prv, t) == best:
-            if r < G[L.OFF_WEIGHTS + i]:
-                return with_colour(t, _gang_colour(G, p, lead, rng)) if t >= C.WILD else t
-            r -= G[L.OFF_WEIGHTS + i]
-    return L.MV_DRAW
+    return with_colour(t, _gang_colour(G, p, lead, rng)) if t >= C.WILD else t
