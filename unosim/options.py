@@ -70,10 +70,13 @@ RUN_FILES = ("summary.json and summary.csv (with --report: also the charts as PN
              "and a self-contained report.html)")
 
 
+#: the one type of every --out
+OUT_DIR = click.Path(file_okay=False)
+
+
 def out_option(files: str) -> Any:
     """``--out DIR``, declared once; ``files`` says what the command writes there."""
-    return click.option("--out", type=click.Path(file_okay=False), default=None,
-                        help=f"Directory for {files}.")
+    return click.option("--out", type=OUT_DIR, default=None, help=f"Directory for {files}.")
 
 
 progress = click.option(
