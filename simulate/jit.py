@@ -5,7 +5,7 @@ off. The step functions only read and write arrays they are given and never
 allocate, so they need no reference counts; with counting on, every call and
 every array argument paid an atomic increment and decrement, which measured as
 half the run time (12 us -> 6 us per 4-player game). Functions that allocate
-(``play_batch``) use plain ``njit``.
+use plain ``njit``.
 """
 
 from __future__ import annotations

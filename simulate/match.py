@@ -162,6 +162,6 @@ def play_match_records(
     """Per-match records for matches ``start .. start + n`` (columns: MATCH_FIELDS)."""
     check_max_rounds(max_rounds)
     out = np.zeros((n, M.N_M), dtype=np.int32)
-    play = match_batch_for(seats, seed)  # play_match_batch, or the plug-in batch
+    play = match_batch_for(seats, seed)  # the built-in batch, or the plug-in batch
     play(game_template(rules, seats), base_seed(seed), start, max_rounds, out, max(1, chunks))
     return out

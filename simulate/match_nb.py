@@ -41,7 +41,13 @@ from unosim.simulate.feel_nb import feel_finish, feel_value
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.layout import DealerRotation, Scoring
 from unosim.simulate.rng_nb import rand_below, seed_game
-from unosim.simulate.round_nb import play_builtin_round, play_chunks, play_round_with
+from unosim.simulate.round_nb import (
+    play_param_round,
+    play_plain_round,
+    play_round_with,
+    play_search_round,
+    rows_loop,
+)
 
 N_FEEL = len(L.FEEL_METRICS)
 
@@ -216,7 +222,7 @@ def _finish_match(T, RNG, out, row, rounds, turns, ended, wp):
 def match_loop(play, choose, G, T, RNG, max_rounds, out, row, checked):
     """The one match loop: play a match on ``G`` (rules and seats from template
     ``T``) into ``out[row]``, each round by ``play(choose, G, RNG, checked) ->
-    (illegal, move)`` (round_nb.play_builtin_round or play_round_with). An illegal
+    (illegal, move)`` (round_nb.play_plain_round and its kin, or play_round_with). An illegal
     move stops the match unplayed: returns (illegal, move, round, off) with ``off``
     the seat rotation of that round (seat ``s`` held player ``(s + off) % n``)."""
     _start_match(out, row)
@@ -242,18 +248,42 @@ def match_loop(play, choose, G, T, RNG, max_rounds, out, row, checked):
 
 @kernel
 def play_match(G, T, RNG, max_rounds, out, row):
-    """Play one match on ``G`` (rules and seats from template ``T``) into ``out[row]``."""
-    match_loop(play_builtin_round, 0, G, T, RNG, max_rounds, out, row, False)
+    """Play one match of built-ins without parameters on ``G`` (rules and seats from
+    template ``T``) into ``out[row]``."""
+    match_loop(play_plain_round, 0, G, T, RNG, max_rounds, out, row, False)
 
 
-@njit(cache=True, parallel=True)
-def play_match_batch(template, base_seed, start, max_rounds, out, n_chunks):
-    """Play matches ``start .. start + len(out)`` into ``out`` (one row each).
+@kernel
+def play_match_param(G, T, RNG, max_rounds, out, row):
+    """``play_match`` for a table with a parametric strategy (no search)."""
+    match_loop(play_param_round, 0, G, T, RNG, max_rounds, out, row, False)
 
-    Match ``m`` is seeded from (seed, m) alone, exactly as game ``m`` of a run of
-    rounds, so its first round is that game, and results do not depend on threads.
-    """
-    play_chunks(play_match, template, base_seed, start, max_rounds, out, n_chunks)
+
+@kernel
+def play_match_search(G, T, RNG, max_rounds, out, row):
+    """``play_match`` for a table with a search seat."""
+    match_loop(play_search_round, 0, G, T, RNG, max_rounds, out, row, False)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_match_rows(template, base_seed, start, max_rounds, out, lo, hi, G, RNG):
+    """Matches ``start + lo .. start + hi`` into ``out[lo:hi]`` (one row each), on the
+    buffers ``G`` and ``RNG`` (as round_nb.play_rows). Match ``m`` is seeded from
+    (seed, m) alone, exactly as game ``m`` of a run of rounds, so its first round is
+    that game, and results do not depend on threads."""
+    rows_loop(play_match, template, base_seed, start, max_rounds, out, lo, hi, G, RNG)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_match_rows_param(template, base_seed, start, max_rounds, out, lo, hi, G, RNG):
+    """``play_match_rows`` for a table with a parametric strategy (no search)."""
+    rows_loop(play_match_param, template, base_seed, start, max_rounds, out, lo, hi, G, RNG)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_match_rows_search(template, base_seed, start, max_rounds, out, lo, hi, G, RNG):
+    """``play_match_rows`` for a table with a search seat."""
+    rows_loop(play_match_search, template, base_seed, start, max_rounds, out, lo, hi, G, RNG)
 
 
 @njit(_nrt=False)
@@ -266,7 +296,7 @@ def play_match_with(choose, G, T, RNG, max_rounds, out, row, checked):
 @njit(nogil=True, _nrt=False)
 def play_matches_with(choose, template, base_seed, start, max_rounds, out, lo, hi, checked,
                       bad, G, RNG):
-    """Rows ``lo .. hi`` of ``play_match_batch`` with the chooser ``choose``, on the
+    """Rows ``lo .. hi`` of ``play_match_rows`` with the chooser ``choose``, on the
     buffers ``G`` and ``RNG``; it releases the GIL so threads run chunks side by
     side (as round_nb.play_games_with). In checked mode it stops at the first
     illegal move and writes (match, move, phase, seat, round, player) into ``bad``

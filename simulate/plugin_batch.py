@@ -1,19 +1,19 @@
-"""The batch kernels of tables with plug-in strategies: the cached integer-dispatched
-``play_batch`` when every seat is a built-in, else the chunks of ``play_games_with``
-(matches: ``play_matches_with``) on threads with the plug-ins' chooser, an illegal
-move or an exception turned into a one-line ``PluginError`` that says what replays it.
+"""The batch of a table: the cached built-in batch (simulate/batches.py) when every
+seat is a built-in, else the chunks of ``play_games_with`` (matches:
+``play_matches_with``) on threads with the plug-ins' chooser, an illegal move or an
+exception turned into a one-line ``PluginError`` that says what replays it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import numba
 import numpy as np
 
 from unosim.simulate import layout as L
+from unosim.simulate.batches import builtin_batch, run_rows, tier_of
+from unosim.simulate.compiling import first_use
 from unosim.simulate.moves import PHASES, move_name
 from unosim.strategies.plugins import PluginError, chooser, first_line
 from unosim.strategies.registry import SeatStrategy, plugin_functions
@@ -21,17 +21,17 @@ from unosim.strategies.registry import SeatStrategy, plugin_functions
 
 def batch_for(seats: list[SeatStrategy], seed: int | None = None,
               checked: bool = True) -> Callable[..., None]:
-    """The batch kernel for a table: ``round_nb.play_batch`` for built-ins only,
+    """The batch for a table: ``batches.builtin_batch`` for built-ins only,
     else a function with the same arguments ``(template, key, start, out,
     chunks)`` that runs the chunks of ``play_games_with`` on Numba's number of
     threads and turns an illegal move or an exception into a one-line
     ``PluginError``. Results do not depend on the threads: each game is seeded
     from (seed, game index) alone."""
-    from unosim.simulate.round_nb import play_batch, play_games_with
+    from unosim.simulate.round_nb import play_games_with
 
     fns = plugin_functions(seats)
     if not fns:
-        return play_batch
+        return builtin_batch("round", tier_of(seats))
     choose = chooser(fns)
 
     def run_batch(template: np.ndarray, key: Any, start: int, out: np.ndarray,
@@ -39,7 +39,8 @@ def batch_for(seats: list[SeatStrategy], seed: int | None = None,
         def play(lo: int, hi: int, bad: np.ndarray, G: np.ndarray, RNG: np.ndarray) -> None:
             play_games_with(choose, template, key, start, out, lo, hi, checked, bad, G, RNG)
 
-        hit = _run_chunks(seats, seed, start, len(out), chunks, 4, play, "game")
+        with first_use("plug-ins"):
+            hit = _run_chunks(seats, seed, start, len(out), chunks, 4, play, "game")
         if hit is not None:
             g, move, phase, seat = (int(x) for x in hit)
             raise PluginError(illegal_message(seats, g, move, phase, seat, seed))
@@ -49,14 +50,14 @@ def batch_for(seats: list[SeatStrategy], seed: int | None = None,
 
 def match_batch_for(seats: list[SeatStrategy], seed: int | None = None,
                     checked: bool = True) -> Callable[..., None]:
-    """``batch_for`` for matches: ``match_nb.play_match_batch`` for built-ins
+    """``batch_for`` for matches: ``batches.builtin_batch`` for built-ins
     only, else the chunks of ``play_matches_with`` on threads, with the same
     arguments ``(template, key, start, max_rounds, out, chunks)``."""
-    from unosim.simulate.match_nb import play_match_batch, play_matches_with
+    from unosim.simulate.match_nb import play_matches_with
 
     fns = plugin_functions(seats)
     if not fns:
-        return play_match_batch
+        return builtin_batch("match", tier_of(seats))
     choose = chooser(fns)
 
     def run_batch(template: np.ndarray, key: Any, start: int, max_rounds: int,
@@ -65,7 +66,8 @@ def match_batch_for(seats: list[SeatStrategy], seed: int | None = None,
             play_matches_with(choose, template, key, start, max_rounds, out, lo, hi, checked,
                               bad, G, RNG)
 
-        hit = _run_chunks(seats, seed, start, len(out), chunks, 6, play, "match")
+        with first_use("plug-ins"):
+            hit = _run_chunks(seats, seed, start, len(out), chunks, 6, play, "match")
         if hit is not None:
             m, move, phase, seat, rnd, player = (int(x) for x in hit)
             raise PluginError(illegal_message(seats, m, move, phase, seat, seed,
@@ -85,19 +87,8 @@ def _run_chunks(seats: list[SeatStrategy], seed: int | None, start: int, n: int,
     raises it."""
     chunks = max(1, min(int(chunks), n))
     bad = np.full((chunks, width), -1, np.int64)
-    bounds = [(c * n // chunks, (c + 1) * n // chunks) for c in range(chunks)]
-
-    def work(c: int) -> None:
-        play(*bounds[c], bad[c], np.empty(L.G_SIZE, np.int64), np.zeros(8, np.uint64))
-
-    threads = max(1, min(numba.get_num_threads(), chunks))
     try:
-        if threads == 1:
-            for c in range(chunks):
-                work(c)
-        else:
-            with ThreadPoolExecutor(threads) as pool:
-                list(pool.map(work, range(chunks)))
+        run_rows(lambda lo, hi, c, G, RNG: play(lo, hi, bad[c], G, RNG), n, chunks)
     except Exception as e:  # noqa: BLE001 - raised inside a plug-in
         g = _first_raising(play, start, n, width)
         names = ", ".join(sorted({s.name for s in seats if s.plugin is not None}))

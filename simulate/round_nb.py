@@ -1,23 +1,30 @@
-"""The game loop and the parallel batch, compiled.
+"""The game loop and the batch rows, compiled.
 
 ``play_round`` is nothing but the step contract in a loop (``step_nb.play_loop``):
 ask the strategy of the seat to act for one of the legal moves, apply it, until the
-round is over or hits the turn cap. ``play_chunks`` is the one parallel batch, for
-rounds (``play_batch``) and matches (match_nb): game ``g`` is seeded from (seed, g)
-alone, so results are bit-identical for any number of threads.
+round is over or hits the turn cap. Game ``g`` is seeded from (seed, g) alone, so
+results are bit-identical however the rows are split over threads.
+
+What compiles when (Numba compiles everything an entry point can reach, on its
+first call): ``play_rows`` plays tables of the built-ins without parameters and
+reaches neither the parametric strategies, nor the search, nor match mode;
+``play_rows_param`` and ``play_rows_search`` are the same loop with those in the
+dispatch, compiled the first time a table seats one; match_nb holds the match
+entry points. The rows kernels release the GIL and the batch
+(simulate/batches.py) runs their chunks on threads: a ``prange`` loop would add
+some twenty seconds of compiling to each entry point for the same speed.
 
 ``play_games_with`` is the same for tables with user plug-ins: the chooser (built
 from the plug-ins, strategies/plugins.py) is an argument, so each set of plug-ins
-compiles its own specialisation of the same loop in each process; ``play_batch``,
-for built-ins only, stays cached and untouched. The loops take their chooser (and
-the round's apply) as arguments and are inlined, so each caller gets a copy
-specialised to its own, with no call or check that the built-in path does not need.
+compiles its own specialisation of the same loop in each process, with
+``apply_move`` behind a call (``search_nb.apply_called``, compiled and cached once).
+The loops take their chooser (and the round's apply) as arguments and are inlined,
+so each caller gets a copy specialised to its own.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from unosim.simulate import layout as L
 from unosim.simulate.feel_nb import feel_finish, feel_record
@@ -31,22 +38,62 @@ from unosim.simulate.step_nb import (  # noqa: F401 - move_is_legal: tests impor
     play_loop,
     score_hands,
 )
-from unosim.strategies.search_nb import choose_move  # every built-in, the search too
+from unosim.strategies.builtin_nb import _choose, choose_plain
+from unosim.strategies.search_nb import apply_called, choose_move
+
+
+@kernel_inline
+def plain_choose(G, rng):
+    """The dispatch of tables of built-ins without parameters."""
+    return choose_plain(G[L.OFF_STRAT + G[L.S_ACTOR]], G, rng)
+
+
+@kernel_inline
+def builtin_choose(G, rng):
+    """The dispatch of tables of non-search built-ins."""
+    return _choose(G[L.OFF_STRAT + G[L.S_ACTOR]], G, rng)
 
 
 @kernel
 def play_round(G, RNG):
-    """Deal and play one round to its end; return the winner's points."""
+    """Deal and play one round of built-ins without parameters to its end; return
+    the winner's points."""
+    play_loop(plain_choose, apply_move, G, RNG, False)
+    return score_hands(G)
+
+
+@kernel
+def play_round_param(G, RNG):
+    """``play_round`` for a table with a parametric strategy (no search)."""
+    play_loop(builtin_choose, apply_move, G, RNG, False)
+    return score_hands(G)
+
+
+@kernel
+def play_round_search(G, RNG):
+    """``play_round`` for a table with a search seat."""
     play_loop(choose_move, apply_move, G, RNG, False)
     return score_hands(G)
 
 
 @kernel_inline
-def play_builtin_round(choose, G, RNG, checked):
+def play_plain_round(choose, G, RNG, checked):
     """``play_round`` in the form ``play_round_with`` has, for loops that take either
     (match_nb.match_loop): built-ins play legal moves only, so ``choose`` and
     ``checked`` are unused."""
     play_round(G, RNG)
+    return False, 0
+
+
+@kernel_inline
+def play_param_round(choose, G, RNG, checked):
+    play_round_param(G, RNG)
+    return False, 0
+
+
+@kernel_inline
+def play_search_round(choose, G, RNG, checked):
+    play_round_search(G, RNG)
     return False, 0
 
 
@@ -83,43 +130,51 @@ def record_round(G, winner_points, out, row):
 @kernel_inline
 def _round_into(G, T, RNG, max_rounds, out, row):
     """Play one round and write its record into ``out[row]`` (the shape of
-    match_nb.play_match, which ``play_chunks`` also runs)."""
+    match_nb.play_match, which ``rows_loop`` also runs)."""
     record_round(G, play_round(G, RNG), out, row)
 
 
-@njit(cache=True, inline="always")
-def play_chunks(play_one, template, base_seed, start, max_rounds, out, n_chunks):
-    """The parallel batch: rows ``0 .. len(out)`` in ``n_chunks`` chunks, each on
-    its own copy of ``template``; row ``i`` is game ``start + i``, seeded from
-    (``base_seed``, game) alone and played by ``play_one(G, template, RNG,
-    max_rounds, out, i)``. It allocates the chunks' arrays (once per chunk)."""
-    n = out.shape[0]
-    for c in prange(n_chunks):
-        lo = c * n // n_chunks
-        hi = (c + 1) * n // n_chunks
-        G = np.empty(L.G_SIZE, np.int64)
-        G[:] = template
-        RNG = np.zeros(8, np.uint64)
-        for i in range(lo, hi):
-            seed_game(base_seed, start + i, RNG)
-            play_one(G, template, RNG, max_rounds, out, i)
+@kernel_inline
+def _param_round_into(G, T, RNG, max_rounds, out, row):
+    record_round(G, play_round_param(G, RNG), out, row)
 
 
-@njit(cache=True, parallel=True)
-def play_batch(template, base_seed, start, out, n_chunks):
-    """Play games ``start .. start + len(out)`` into ``out`` (one row each).
-
-    ``template`` is a game array holding the rules, seats and deck (see
-    ``rules.lower``); each chunk of games works on its own copy of it.
-    """
-    play_chunks(_round_into, template, base_seed, start, 0, out, n_chunks)
+@kernel_inline
+def _search_round_into(G, T, RNG, max_rounds, out, row):
+    record_round(G, play_round_search(G, RNG), out, row)
 
 
-@kernel
-def apply_move_call(G, RNG, move):
-    """``apply_move`` behind a call (compiled and cached once), so that a plug-in
-    table's game loop compiles in a moment instead of inlining the whole pipeline."""
-    apply_move(G, RNG, move)
+@kernel_inline
+def rows_loop(play_one, template, base_seed, start, max_rounds, out, lo, hi, G, RNG):
+    """Rows ``lo .. hi`` of a batch on the buffers ``G`` (int64[G_SIZE], filled from
+    ``template`` once) and ``RNG`` (uint64[8]): row ``i`` is game ``start + i``,
+    seeded from (``base_seed``, game) alone and played by ``play_one(G, template,
+    RNG, max_rounds, out, i)``."""
+    for k in range(L.G_SIZE):
+        G[k] = template[k]
+    for i in range(lo, hi):
+        seed_game(base_seed, start + i, RNG)
+        play_one(G, template, RNG, max_rounds, out, i)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_rows(template, base_seed, start, out, lo, hi, G, RNG):
+    """Games ``start + lo .. start + hi`` into ``out[lo:hi]`` (one row each) for a
+    table of built-ins without parameters. ``template`` is a game array holding the
+    rules, seats and deck (see ``rules.lower``)."""
+    rows_loop(_round_into, template, base_seed, start, 0, out, lo, hi, G, RNG)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_rows_param(template, base_seed, start, out, lo, hi, G, RNG):
+    """``play_rows`` for a table with a parametric strategy (no search)."""
+    rows_loop(_param_round_into, template, base_seed, start, 0, out, lo, hi, G, RNG)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_rows_search(template, base_seed, start, out, lo, hi, G, RNG):
+    """``play_rows`` for a table with a search seat."""
+    rows_loop(_search_round_into, template, base_seed, start, 0, out, lo, hi, G, RNG)
 
 
 @njit(_nrt=False)
@@ -127,7 +182,7 @@ def play_round_with(choose, G, RNG, checked):
     """``play_round`` with the strategies of ``choose(G, RNG) -> move``. With
     ``checked`` every move is first checked with ``move_is_legal``: an illegal one
     stops the round unplayed. Returns (illegal, move)."""
-    return play_loop(choose, apply_move_call, G, RNG, checked)
+    return play_loop(choose, apply_called, G, RNG, checked)
 
 
 @njit(nogil=True, _nrt=False)

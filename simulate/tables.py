@@ -55,8 +55,8 @@ class Table:
         return self._template
 
     def kernel(self, mode: str, seed: int | None) -> Callable[..., None]:
-        """The batch kernel of this table: ``play_batch`` (rounds) or
-        ``play_match_batch`` (matches), or their plug-in versions."""
+        """The batch of this table (rounds or matches): the built-in batch, with the
+        search only where a seat searches, or the plug-in one (plugin_batch.py)."""
         from unosim.simulate.plugin_batch import batch_for, match_batch_for
 
         key = (mode, seed)

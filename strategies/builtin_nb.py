@@ -7,7 +7,8 @@ its seat parameters and stream 1 of the game's generators ``rng``. It returns
 a legal move; a wild's names a colour (``moves.with_colour``).
 
 Ids ``PLUGIN_BASE`` and up are user plug-ins (strategies/plugins.py); they never
-reach the engine's dispatch, ``search_nb.choose_move``, whose plug-in-free path
+reach the engine's dispatch (``round_nb.builtin_choose``, or
+``search_nb.choose_move`` for tables with a search seat), whose plug-in-free path
 stays the cached, inlined one. The ``search`` strategy (id SEARCH) lives in
 strategies/search_nb.py: ``_choose`` here knows only the strategies a search
 rollout may use, so the search never calls itself. ``builtin_move`` is ``_choose``
@@ -19,6 +20,8 @@ the form ``score(G, p, t, ctx)``, inlined with each, so each gets its own loop.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from unosim.simulate import cards as C
 from unosim.simulate import layout as L
@@ -42,7 +45,7 @@ DEFENSIVE = 2
 OFFENSIVE = 3
 COLOUR_KEEPER = 4
 ATTACKER = 5
-SEARCH = 6  # dispatched by strategies/search_nb.choose_move, never by ``_choose``
+SEARCH = 6  # dispatched by search_nb.choose_move, never by ``_choose``
 PLUGIN_BASE = 100  # plug-in k of a run has id PLUGIN_BASE + k
 # the parametric strategies (their parameters live in G, see layout.OFF_SPARAM): the
 # seat's id is KIND + SLOT_STRIDE * slot, slot = the parameter slot of the player
@@ -62,6 +65,12 @@ THREAT_CARDS = 2
 INFORMED_CHALLENGE_ODDS = 0.2
 
 _POINTS = C.POINTS
+# the ids as plain int64, not constants: Numba compiles a called kernel once per
+# constant argument value (a "literal" type), so a constant id would compile
+# ``_choose_rest`` once for each id it is called with
+_RANDOM = np.int64(RANDOM)
+_DEFENSIVE = np.int64(DEFENSIVE)
+_OFFENSIVE = np.int64(OFFENSIVE)
 
 
 @kernel
@@ -328,19 +337,31 @@ def builtin_move(sid, G, rng):
 
 @kernel_inline
 def _choose(sid, G, rng):
-    """Built-in strategy ``sid`` picks a legal move for the seat to act."""
+    """Built-in strategy ``sid`` (any but the search) picks a legal move for the seat
+    to act."""
+    if sid < PARAM_SID:
+        return choose_plain(sid, G, rng)
+    return choose_param(sid, G, rng)
+
+
+@kernel_inline
+def choose_plain(sid, G, rng):
+    """A built-in without parameters (an id below ``PARAM_SID``) picks a legal move:
+    the dispatch of tables that seat only these, so that they never compile the
+    parametric strategies."""
     ph = G[L.S_PHASE]
     p = G[L.S_ACTOR]
-    if sid == RANDOM and ph == L.PH_TURN:
+    if sid == RANDOM:
         # the hot path: pick a physical card in O(1), no move list needed
-        bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
-        total = count_playable(G, p, bluff_ok)
-        if total == 0:
-            return L.MV_DRAW
-        t = nth_playable(G, p, bluff_ok, rand_below(rng, 1, total))
-        return _with_colour(sid, G, p, t, rng)
-    if sid >= PARAM_SID:
-        return choose_param(sid, G, rng)
+        if ph == L.PH_TURN:
+            bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
+            total = count_playable(G, p, bluff_ok)
+            if total == 0:
+                return L.MV_DRAW
+            t = nth_playable(G, p, bluff_ok, rand_below(rng, 1, total))
+            return _with_colour(sid, G, p, t, rng)
+        if ph == L.PH_DRAWN:
+            return _drawn_move(sid, G, rng, p)
     m = _choose_rest(sid, G, rng, ph, p)
     if sid == ATTACKER:
         return _attacker_colour(G, p, m, rng)
@@ -348,8 +369,19 @@ def _choose(sid, G, rng):
 
 
 @kernel_inline
+def _drawn_move(sid, G, rng, p):
+    """Play the card just drawn when allowed, else pass."""
+    t = G[L.S_DRAWN]
+    if _allowed(G, p, t, chance(rng, 1, seat_param(G, p, L.SF_BLUFF))):
+        return _with_colour(sid, G, p, t, rng)
+    return L.MV_PASS
+
+
+@kernel
 def _choose_rest(sid, G, rng, ph, p):
-    """Every decision but ``random``'s turn (``_choose``)."""
+    """Every decision but ``random``'s turn and drawn card (``_choose``). Called, not
+    inlined: the parametric strategies reach it from five places, and inlining
+    each copy cost half a minute of compiling for a few rare phases."""
     if ph == L.PH_TURN or ph == L.PH_PENALTY:
         n = legal_moves(G)
         bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
@@ -361,10 +393,7 @@ def _choose_rest(sid, G, rng, ph, p):
             return _with_colour(sid, G, p, t, rng)
         return L.MV_DRAW if ph == L.PH_TURN else L.MV_TAKE
     if ph == L.PH_DRAWN:
-        t = G[L.S_DRAWN]
-        if _allowed(G, p, t, chance(rng, 1, seat_param(G, p, L.SF_BLUFF))):
-            return _with_colour(sid, G, p, t, rng)
-        return L.MV_PASS
+        return _drawn_move(sid, G, rng, p)
     if ph == L.PH_CHALLENGE:
         if seat_param(G, p, L.SF_INFORMED) != 0:
             return L.MV_CHALLENGE if informed_challenge(G, p) else L.MV_ACCEPT
@@ -490,23 +519,23 @@ def choose_param(sid, G, rng):
             return _weighted_move(G, p, base, rng, ph)
         if ph == L.PH_COLOUR:
             return L.MV_COLOUR + _weighted_colour(G, p, base)
-        return _choose_rest(OFFENSIVE, G, rng, ph, p)
+        return _choose_rest(_OFFENSIVE, G, rng, ph, p)
     if kind == ADAPTIVE:
-        sub = DEFENSIVE if _adaptive_triggered(G, p, base) else OFFENSIVE
+        sub = _DEFENSIVE if _adaptive_triggered(G, p, base) else _OFFENSIVE
         return _choose_rest(sub, G, rng, ph, p)
     if kind == GANG_UP:
         lead = gang_leader(G, p, G[base + GU_CARDS] // L.SPARAM_SCALE)
         if lead < 0:
-            return _choose_rest(OFFENSIVE, G, rng, ph, p)
+            return _choose_rest(_OFFENSIVE, G, rng, ph, p)
         if ph == L.PH_TURN:
             return _gang_turn(G, p, lead, rng)
         if ph == L.PH_COLOUR:
             return L.MV_COLOUR + _gang_colour(G, p, lead, rng)
-        m = _choose_rest(OFFENSIVE, G, rng, ph, p)
+        m = _choose_rest(_OFFENSIVE, G, rng, ph, p)
         if is_wild_play(m):
             return with_colour(type_of(m), _gang_colour(G, p, lead, rng))
         return m
-    return _choose_rest(RANDOM, G, rng, ph, p)
+    return _choose_rest(_RANDOM, G, rng, ph, p)
 
 
 @kernel

@@ -13,7 +13,7 @@ the k-th plug-in and every other seat to the built-ins (``search_nb.strategy_mov
 Passing the chooser as an argument compiles one specialisation per set of
 plug-ins in each process (seconds, not cached across processes); tables of
 built-ins never touch this path and keep the cached, integer-dispatched
-``play_batch``. Chunks of games run on threads (the kernel releases the GIL).
+rows kernels (simulate/batches.py). Chunks of games run on threads (the kernel releases the GIL).
 
 Moves are checked: every move a plug-in table plays is first tested with
 ``step_nb.is_legal``. An illegal move stops the batch with an error naming the

@@ -389,7 +389,10 @@ def _sample_world(G, W, R, p, m):
 
 
 @kernel
-def _apply(W, R, m):
+def apply_called(W, R, m):
+    """``apply_move`` behind a call, compiled and cached once: what the rollouts and
+    the plug-in loops (round_nb.play_round_with) step with, so that they compile in
+    moments instead of inlining the whole rule pipeline again."""
     apply_move(W, R, m)
 
 
@@ -427,7 +430,7 @@ def _rollout(W, R, move, p, placing):
     finished ahead of. A rollout still going HORIZON turns after the decision
     (very long rounds: seven_rounds, big hands) is scored by the lead in cards
     instead; one that reaches the turn cap scores 0."""
-    _apply(W, R, move)
+    apply_called(W, R, move)
     cap = W[R_TURN_CAP]
     limit = min(cap, W[S_TURNS] + HORIZON)
     while W[S_PHASE] != PH_OVER and (placing or W[S_WINNER] < 0):
@@ -435,7 +438,7 @@ def _rollout(W, R, move, p, placing):
             if limit < cap:
                 return _lead(W, p, placing)
             break
-        _apply(W, R, _choose(W[OFF_STRAT + W[S_ACTOR]], W, R))
+        apply_called(W, R, _choose(W[OFF_STRAT + W[S_ACTOR]], W, R))
     if placing:
         place = W[hx(p, HC_PLACE)]
         return W[R_PLAYERS] - place if place > 0 else 0
@@ -505,5 +508,5 @@ def play_counted(template, base_seed, start, n, G, RNG):
         G[k] = template[k]
     for g in range(start, start + n):
         seed_game(base_seed, g, RNG)
-        play_loop(choose_move, _apply, G, RNG, False)
+        play_loop(choose_move, apply_called, G, RNG, False)
     return G[OFF_SCOUNT], G[OFF_SCOUNT + 1]

@@ -276,9 +276,10 @@ def test_feel_and_comeback_charts(feel_cmp, tmp_path):
 def test_the_internal_switch_leaves_the_game_alone():
     """R_FEEL_OFF (for work that never reports the feel, such as search rollouts)
     skips the samples: the same games, the feel columns 0."""
-    from unosim.simulate.round_nb import play_batch
+    from unosim.simulate.batches import builtin_batch
     from unosim.simulate.runner import base_seed, game_template
 
+    play_batch = builtin_batch("round", "plain")
     rules = resolve(["seven-o"])
     t = game_template(rules, RANDOM4)
     on = np.zeros((500, L.N_G), np.int32)

@@ -29,6 +29,7 @@ COMMANDS = {
     "rules": "info:rules",
     "strategies": "info:strategies",
     "bench": "bench:bench",
+    "compile": "compile:compile_command",
     "replay": "replay:replay_command",
     "selfcheck": "selfcheck:selfcheck",
     "tune": "tune:tune",

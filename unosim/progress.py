@@ -9,41 +9,52 @@ from typing import Any
 
 
 def with_progress(show: bool, total: int, job: Callable[..., Any],
-                  with_totals: bool = False) -> Any:
+                  with_totals: bool = False, unit: str = "games") -> Any:
     """Run ``job(on_batch)`` (``job(on_batch, on_totals)`` with ``with_totals``) with a
-    progress bar on stderr when ``show``."""
+    progress bar on stderr when ``show``, counting ``unit`` (games or matches)."""
     from unosim.interrupt import StopSignals
 
     with StopSignals() as stop:
-        return _with_progress_bar(show, total, job, with_totals, stop)
+        return _with_progress_bar(show, total, job, with_totals, stop, unit)
 
 
 def on_backend(name: str, workers: int | None, scheduler: str | None, show: bool,
-               total: int, job: Callable[[Any, Any], Any]) -> Any:
+               total: int, job: Callable[[Any, Any], Any], unit: str = "games") -> Any:
     """Open the backend the options name, run ``job(on_batch, backend)`` under the
     progress bar, and close the backend however the job ends."""
     from unosim.options import open_backend
 
     where = open_backend(name, workers, scheduler)
     try:
-        return with_progress(show, total, lambda cb: job(cb, where))
+        return with_progress(show, total, lambda cb: job(cb, where), unit=unit)
     finally:
         where.close()
 
 
 def _with_progress_bar(show: bool, total: int, job: Callable[..., Any], with_totals: bool,
-                       stop: Any) -> Any:
+                       stop: Any, unit: str) -> Any:
     if not show:
         cb = stop.wrap(None, total)
         return job(cb, None) if with_totals else job(cb)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    from unosim.simulate.compiling import listening, notice
     from unosim.simulate.runner import seat0_half_width
 
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("games", total=total)
+        task = bar.add_task(unit, total=total)
+
+        def compiling(path: str, event: str, seconds: float | None) -> None:
+            """The compile phase shows on the bar instead of a frozen 0/N."""
+            if event == "start":
+                bar.console.print(notice(path), markup=False, highlight=False)
+                bar.update(task, description=f"compiling the engine ({path})")
+            else:
+                bar.console.print(f"unosim: compiled in {seconds:.0f} s; later runs start "
+                                  "at once", markup=False, highlight=False)
+                bar.update(task, description=unit)
 
         def totals(agg: Any) -> None:
             rate = agg.wins[0] / agg.games
@@ -51,4 +62,5 @@ def _with_progress_bar(show: bool, total: int, job: Callable[..., Any], with_tot
             bar.update(task, description=f"seat 0 wins {100 * rate:.2f}% ± {100 * half:.2f}")
 
         advance = stop.wrap(lambda n: bar.advance(task, n), total)
-        return job(advance, totals) if with_totals else job(advance)
+        with listening(compiling):
+            return job(advance, totals) if with_totals else job(advance)

@@ -59,6 +59,40 @@ def _subprocess_seconds(env: dict[str, str]) -> tuple[float, float]:
     return time.perf_counter() - t0, float(out.strip().splitlines()[-1])
 
 
+#: the command paths whose cold compile ``unosim bench`` times, in this order, each
+#: in a fresh process on the cache the ones before it filled: what a user meets
+#: running a plain round first, then a match, a search seat and a plug-in
+COLD_PATHS = ("rounds", "matches", "rounds/search", "plug-ins")
+_COMPILE_PATH = (
+    "import sys, time; t = time.perf_counter(); "
+    "from unosim.simulate.prebuild import compile_paths; "
+    "compile_paths([sys.argv[1]], lambda *a: None); print(time.perf_counter() - t)"
+)
+
+
+def cold_compile(env: dict[str, str]) -> dict[str, Any]:
+    """Seconds each of ``COLD_PATHS`` adds on first use, in a fresh cache (wall, from
+    process start, so imports count), and which kernel modules the first path (a
+    plain run) left in the cache: it must hold neither the search nor matches."""
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in COLD_PATHS:
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", _COMPILE_PATH, path],
+                           env=dict(env, NUMBA_CACHE_DIR=tmp), check=True,
+                           capture_output=True, text=True)
+            out[path] = time.perf_counter() - t0
+            if path == "rounds":
+                names = {f.split("-")[0] for _, _, files in os.walk(tmp) for f in files
+                         if f.endswith(".nbi")}
+                out["plain_run_compiled"] = sorted({n.split(".")[0] for n in names})
+                out["plain_run_compiled_search"] = any(
+                    n.startswith(("search_nb.search_move", "search_nb.choose")) for n in names)
+                out["plain_run_compiled_matches"] = any(n.startswith("match_nb.")
+                                                        for n in names)
+    return out
+
+
 def peak_memory_mb(games: int) -> tuple[float, float]:
     """(peak resident memory in MB, wall seconds) of a whole ``unosim run``."""
     t0 = time.perf_counter()
@@ -139,8 +173,8 @@ def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
                               "repeat": repeat, "targets": TARGETS}
     env = dict(os.environ)
     if measure_cold:
-        with tempfile.TemporaryDirectory() as tmp:
-            report["compile_cold_s"] = _subprocess_seconds(dict(env, NUMBA_CACHE_DIR=tmp))[1]
+        report["compile_cold_paths_s"] = cold_compile(env)
+        report["compile_cold_s"] = report["compile_cold_paths_s"]["rounds"]
     warm_up()  # the cache is filled before a warm start is timed
     wall, inner = _subprocess_seconds(env)
     report["compile_warm_s"] = inner
@@ -201,8 +235,14 @@ def render_bench(r: dict[str, Any], fmt: str) -> str:
                  f"(target {t['games_per_sec_1_core']:,}), x{r['speedup']:.2f} on {cores} "
                  f"cores (target x{t['speedup_2_cores']} on 2)")
     lines.append(f"    its one-core runs: {runs} games/s")
-    if "compile_cold_s" in r:
-        lines.append(f"  JIT compile, cold cache      {r['compile_cold_s']:6.2f} s")
+    cold = r.get("compile_cold_paths_s")
+    if cold:
+        lines.append("  JIT compile on first use, cold cache (wall, from process start):")
+        for path in COLD_PATHS:
+            lines.append(f"    {path:<14}{cold[path]:6.1f} s")
+        lines.append("    a plain run compiled the search: "
+                     f"{'yes' if cold['plain_run_compiled_search'] else 'no'}, matches: "
+                     f"{'yes' if cold['plain_run_compiled_matches'] else 'no'}")
     lines.append(f"  JIT load, warm cache         {r['compile_warm_s']:6.2f} s")
     lines.append(f"  command start to first game  {r['start_to_first_game_s']:6.2f} s "
                  f"(target under {t['start_to_first_game_s']} s)")

@@ -92,7 +92,8 @@ def compare_variants(
             show_progress, games * len(variants),
             lambda cb: run_compare(variants, games, seed, workers, mode, max_rounds,
                                    on_batch=cb, on_records=saver.records_hook, backend=backend,
-                                   keep=keep))
+                                   keep=keep),
+            unit="games" if mode == "round" else "matches")
         ok = True  # a partial comparison keeps the records of its finished games
     finally:
         saver.close(ok)

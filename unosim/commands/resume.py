@@ -100,7 +100,8 @@ def run_checkpointed(
 
     remaining = games - state.next_game
     try:
-        result = with_progress(show_progress, remaining, job, with_totals=mode == "round")
+        result = with_progress(show_progress, remaining, job, with_totals=mode == "round",
+                               unit="games" if mode == "round" else "matches")
     except UnosimError:
         # bad input found in play (a plug-in that raised or moved illegally): the same
         # games would fail again, so a checkpoint this run started is of no use

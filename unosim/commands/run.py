@@ -147,7 +147,8 @@ def run_extended(
         cmp = with_progress(
             show_progress, games,
             lambda cb: run_compare([spec], games, seed, workers, mode, max_rounds,
-                                   on_batch=cb, on_records=saver.records_hook, keep=keep))
+                                   on_batch=cb, on_records=saver.records_hook, keep=keep),
+            unit="games" if mode == "round" else "matches")
         ok = True  # a stopped run keeps the records of its finished games
     finally:
         saver.close(ok)

@@ -1,0 +1,122 @@
+"""What compiles when, and telling the user.
+
+Numba compiles a kernel on its first call and keeps the machine code in its cache
+(unosim sets the folder, see unosim/__init__.py), so the cost is paid once per
+machine and engine version. The engine is split into paths that compile
+separately, each on first use: rounds and matches, each for tables of the
+built-ins without parameters, with a parametric strategy, or with a search seat,
+and the step functions plug-in tables call. A marker file beside Numba's cache
+says that a path was compiled on this machine; without it the first call tells
+the listener (one line on stderr unless a command installs its own, such as the
+progress bar's) before it compiles, and how long it took after.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+#: every path, in the order ``unosim compile`` builds them, with what it serves
+PATHS: dict[str, str] = {
+    "rounds": "rounds of the built-in strategies without parameters",
+    "rounds/param": "rounds with a parametric strategy (weighted, adaptive, gang-up, tuned)",
+    "rounds/search": "rounds with a search seat",
+    "matches": "matches of the built-ins without parameters",
+    "matches/param": "matches with a parametric strategy",
+    "matches/search": "matches with a search seat",
+    "plug-ins": "the step functions tables with plug-in strategies call",
+}
+#: about how long each path takes to compile, in seconds, on a 2-core machine of
+#: the kind ``unosim bench`` reports (the first figure of the notice)
+ESTIMATE_S: dict[str, int] = {
+    "rounds": 25, "rounds/param": 15, "rounds/search": 20, "matches": 10,
+    "matches/param": 10, "matches/search": 10, "plug-ins": 15,
+}
+
+Listener = Callable[[str, str, float | None], None]
+_seen: set[str] = set()
+_lock = threading.Lock()
+
+
+def path_of(mode: str, tier: str) -> str:
+    """The path of a mode (round, match) and kernel tier (plain, param, search)."""
+    base = "rounds" if mode == "round" else "matches"
+    return base if tier == "plain" else f"{base}/{tier}"
+
+
+def _stderr_listener(path: str, event: str, seconds: float | None) -> None:
+    if event == "start":
+        print(notice(path), file=sys.stderr, flush=True)
+    else:
+        print(f"unosim: compiled in {seconds:.0f} s; later runs start at once",
+              file=sys.stderr, flush=True)
+
+
+_listener: list[Listener] = [_stderr_listener]
+
+
+def notice(path: str) -> str:
+    """The line shown before a path compiles."""
+    return (f"unosim: compiling the engine for this machine ({path}); first run only, "
+            f"about {ESTIMATE_S.get(path, 20)} s on 2 cores...")
+
+
+@contextmanager
+def listening(listener: Listener) -> Iterator[None]:
+    """Send compile notices to ``listener`` inside the block (the progress bar)."""
+    _listener.append(listener)
+    try:
+        yield
+    finally:
+        _listener.remove(listener)
+
+
+def _marker(path: str) -> Path:
+    from numba import config
+
+    # the CPU Numba builds for (NUMBA_CPU_NAME, else this machine's): a cache folder
+    # shared by machines of different kinds holds one set of kernels per kind
+    cpu = config.CPU_NAME or _host_cpu()
+    return Path(config.CACHE_DIR) / f"compiled-{path.replace('/', '-')}-{cpu}"
+
+
+def _host_cpu() -> str:
+    import llvmlite.binding as ll
+
+    return str(ll.get_host_cpu_name())
+
+
+def is_compiled(path: str) -> bool:
+    """Whether ``path`` was compiled on this machine for this engine."""
+    try:
+        return _marker(path).exists()
+    except (OSError, ImportError, AttributeError):
+        return False
+
+
+@contextmanager
+def first_use(path: str) -> Iterator[None]:
+    """Around a call that may compile ``path``: on its first use on this machine,
+    tell the listener before and after, and leave the marker."""
+    with _lock:
+        first = path not in _seen
+        _seen.add(path)
+    if not first or is_compiled(path) or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        yield
+        return
+    _listener[-1](path, "start", None)
+    t0 = time.perf_counter()
+    yield
+    seconds = time.perf_counter() - t0
+    try:
+        _marker(path).parent.mkdir(parents=True, exist_ok=True)
+        _marker(path).write_text(f"{seconds:.1f}\n")
+    except OSError:
+        pass
+    _listener[-1](path, "done", seconds)
+

@@ -1,0 +1,120 @@
+"""What compiles when: a plain run reaches neither the search, nor the parametric
+strategies, nor matches; a first use tells the user, terminal or not; ``unosim
+compile`` builds the paths ahead of time.
+
+Reachability is read from the kernels' Python code (every global name a kernel's
+code refers to, followed through the kernels it names), which is what Numba
+compiles from an entry point; timing the compile itself belongs to ``unosim bench``.
+"""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+from click.testing import CliRunner
+
+from unosim.cli import cli
+from unosim.simulate import compiling
+from unosim.simulate import match_nb as M
+from unosim.simulate import round_nb as R
+from unosim.strategies import builtin_nb as B
+from unosim.strategies import search_nb as S
+
+
+def _names(code: types.CodeType) -> set[str]:
+    out = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            out |= _names(c)
+    return out
+
+
+def reachable(entry: object) -> set[str]:
+    """The kernels (``module.name``) an entry point's code can reach."""
+    seen: set[str] = set()
+    todo = [entry]
+    while todo:
+        fn = todo.pop()
+        py = getattr(fn, "py_func", None)
+        if py is None:
+            continue
+        key = f"{py.__module__}.{py.__qualname__}"
+        if key in seen:
+            continue
+        seen.add(key)
+        for name in _names(py.__code__):
+            target = py.__globals__.get(name)
+            if hasattr(target, "py_func"):
+                todo.append(target)
+    return seen
+
+
+SEARCH = f"{S.__name__}.search_move"
+PARAM = f"{B.__name__}.choose_param"
+MATCH = f"{M.__name__}.match_loop"
+
+
+def test_a_plain_run_reaches_neither_search_nor_parameters_nor_matches():
+    plain = reachable(R.play_rows)
+    assert f"{R.__name__}.play_round" in plain
+    assert SEARCH not in plain and PARAM not in plain
+    assert not any(k.startswith(M.__name__) for k in plain)
+
+
+def test_each_tier_reaches_what_it_plays():
+    """The walk finds the search and the parametric strategies where they are used,
+    so the test above can fail."""
+    assert PARAM in reachable(R.play_rows_param) and SEARCH not in reachable(R.play_rows_param)
+    assert SEARCH in reachable(R.play_rows_search) and PARAM in reachable(R.play_rows_search)
+    match = reachable(M.play_match_rows)
+    assert MATCH in match and SEARCH not in match and PARAM not in match
+    assert SEARCH in reachable(M.play_match_rows_search)
+
+
+@pytest.fixture
+def no_markers(tmp_path, monkeypatch):
+    """A machine where nothing was compiled yet, as far as the markers say (the
+    kernels still load from the test session's cache, so nothing really compiles)."""
+    monkeypatch.setattr(compiling, "_marker", lambda path: tmp_path / path.replace("/", "-"))
+    monkeypatch.setattr(compiling, "_seen", set())
+    return tmp_path
+
+
+def test_first_use_tells_before_and_after_and_leaves_a_marker(no_markers):
+    heard = []
+    with compiling.listening(lambda path, event, s: heard.append((path, event))):
+        with compiling.first_use("matches"):
+            pass
+        with compiling.first_use("matches"):
+            pass
+    assert heard == [("matches", "start"), ("matches", "done")]
+    assert compiling.is_compiled("matches") and not compiling.is_compiled("rounds")
+
+
+def test_the_notice_reaches_stderr_without_a_terminal(no_markers):
+    res = CliRunner().invoke(cli, ["run", "--games", "200", "--seed", "1", "--no-progress",
+                                   "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    first = res.stderr.splitlines()[0]
+    assert first.startswith("unosim: compiling the engine for this machine (rounds)")
+    assert "first run only" in first and "compiling" not in res.stdout
+    again = CliRunner().invoke(cli, ["run", "--games", "200", "--seed", "1", "--no-progress"])
+    assert "compiling" not in again.stderr
+
+
+def test_matches_and_parameters_are_their_own_paths(no_markers):
+    res = CliRunner().invoke(cli, ["run", "--mode", "match", "--games", "3", "--seed", "1",
+                                   "--no-progress", "--seat", "1=tuned"])
+    assert res.exit_code == 0, res.output
+    assert "(matches/param)" in res.stderr and "(rounds" not in res.stderr
+
+
+def test_compile_builds_what_is_missing_and_skips_the_rest(no_markers):
+    (no_markers / "rounds").write_text("1\n")
+    res = CliRunner().invoke(cli, ["compile", "rounds", "matches"])
+    assert res.exit_code == 0, res.output
+    assert "[1/2] rounds          already compiled" in res.output
+    assert "[2/2] matches         compiling" in res.output
+    assert "1 of 2 paths compiled" in res.output
+    assert compiling.is_compiled("matches")
