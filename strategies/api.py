@@ -18,7 +18,7 @@ reproducible from its seed. A strategy must not write to ``G`` except the
 scratch rows that ``legal_moves`` fills, and returns one legal move, an integer.
 
 What is being decided is ``G[api.S_PHASE]``; together the phases cover every
-decision RULES.md section 7 leaves to strategies:
+decision the rule book leaves to the players (the docs' Strategies page):
 
 ==============  ===========================================  ==============================
 phase           decision                                     legal moves
