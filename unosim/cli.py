@@ -59,7 +59,9 @@ class UnosimGroup(click.Group):
                                   + (did_you_mean(args[0], COMMANDS)
                                      or f"; commands: {', '.join(sorted(COMMANDS))}"))
             args = ["run", *args]
-        elif not args:
+        elif not args and not ctx.resilient_parsing:
+            # a bare `unosim` runs; while the shell completes (resilient parsing) an
+            # empty line stays empty, so `unosim com<TAB>` completes command names
             args = ["run"]
         return super().parse_args(ctx, args)
 
