@@ -329,6 +329,8 @@ def test_bash_completes_commands_variants_and_strategies():
     assert _bash_complete("unosim tournament random off") == ["offensive"]
     assert _bash_complete("unosim run --strategy colour") == ["colour-keeper"]
     assert "hand_size=" in _bash_complete("unosim --rule hand")
+    # at the start of the line the options of run (the default command) complete too
+    assert {"--variant", "--version"} <= set(_bash_complete("unosim --v"))
 
 
 def test_completion_is_declared_once_in_options():

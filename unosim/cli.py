@@ -51,6 +51,17 @@ class UnosimGroup(click.Group):
         cmd.name = name
         return cmd
 
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list:
+        """Command names, and at the start of the line also the options of ``run``
+        (``unosim --var<TAB>``), since ``unosim --variant ...`` is ``unosim run``."""
+        items = super().shell_complete(ctx, incomplete)
+        if incomplete.startswith("-"):
+            run = self.get_command(ctx, "run")
+            sub = run.make_context("run", [], parent=ctx, resilient_parsing=True)
+            seen = {i.value for i in items}
+            items += [i for i in run.shell_complete(sub, incomplete) if i.value not in seen]
+        return items
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         top_level = ("--help", "-h", "--version")
         if args and args[0] not in COMMANDS and args[0] not in top_level:
