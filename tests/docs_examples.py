@@ -12,6 +12,10 @@ A block is runnable when the line before its opening fence is ``<!-- runnable --
 - ``python``: the block runs in a fresh namespace; when a ``text`` block follows it,
   the printed output is compared with that block as above.
 
+A block that shows a ``unosim`` command but is not run says why, on the line before
+it: ``<!-- not-run: REASON -->`` (a million-game finding, a cluster, a study of
+minutes).
+
 ``unosim ...`` commands without shell syntax run in this process (through
 ``unosim.cli.main``, so the engine is loaded once for all of them); anything else runs
 in bash with this interpreter's folder first on PATH.
@@ -99,6 +103,27 @@ def parse(text: str, source: str) -> list[Example]:
         else:
             raise ValueError(f"{ex.name}: a runnable block must be console, bash or python")
         out.append(ex)
+    return out
+
+
+def unmarked(text: str) -> list[int]:
+    """Lines of the ``console`` and ``bash`` blocks that show a ``unosim`` command but are
+    marked neither ``<!-- runnable -->`` nor ``<!-- not-run: REASON -->``: every command
+    example is either run by the tests or says why it is not."""
+    lines = text.splitlines()
+    out = []
+    i = 0
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        lang, body, after = _block(lines, i)
+        prev = lines[i - 1].strip() if i else ""
+        marked = prev == MARK or (prev.startswith("<!-- not-run:") and len(prev) > 20)
+        if lang in ("console", "bash", "") and "unosim" in "\n".join(body) and not marked:
+            out.append(i + 1)
+        i = after
     return out
 
 

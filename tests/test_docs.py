@@ -20,7 +20,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-from docs_examples import ExampleFailed, check, matches, parse
+from docs_examples import ExampleFailed, check, matches, parse, unmarked
 
 from unosim.cli import COMMANDS, cli
 
@@ -113,6 +113,13 @@ def test_ellipsis_matching():
     assert not matches(["a", "...", "d"], ["a", "b", "c"])
     assert not matches(["a"], ["a", "b"])
     assert not matches(["x ... y"], ["x y z"])
+
+
+def test_every_command_example_is_run_or_says_why_not():
+    for path in SOURCES:
+        lines = unmarked(path.read_text(encoding="utf-8"))
+        assert lines == [], f"{path.name}: blocks at lines {lines} are neither run nor excused"
+    assert unmarked("```bash\nunosim --games 1e9\n```\n") == [1]
 
 
 def test_a_marker_without_a_block_is_an_error():
