@@ -217,7 +217,11 @@ def test_help_cites_no_internal_file_and_no_stray_percent():
     for name, text in _all_help().items():
         assert not INTERNAL.search(text), (name, INTERNAL.search(text).group())
         assert "%%" not in text, name
-    assert "95%" in _all_help()["run"]
+    helps = _all_help()
+    assert "95%" in helps["run"]
+    from unosim.common import DOCS_URL
+
+    assert DOCS_URL in helps["unosim"], "unosim --help says where the documentation is"
 
 
 def test_reports_cite_no_internal_file(tmp_path):

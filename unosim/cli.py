@@ -84,6 +84,9 @@ def cli() -> None:
 
     Without a subcommand, runs a simulation (`unosim run`), e.g.
     `unosim --variant stacking --games 1e6`.
+
+    Documentation (every rule, metric and command):
+    https://unosim.github.io/unosim/; the rule keys: `unosim rules --keys`.
     """
 
 
