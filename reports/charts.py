@@ -22,7 +22,7 @@ from matplotlib import rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from unosim.common import write_bytes_atomic
+from unosim.common import DOCS_URL, write_bytes_atomic
 
 _IDS = itertools.count()
 
@@ -347,8 +347,8 @@ def fig_feel(cmp: Any) -> Figure:
         ax.grid(axis="y", alpha=0.3)
     if axes:
         axes[0].legend(title="variant", loc="best", fontsize=7)
-    fig.suptitle(f"How the round unfolds (RULES.md 9b)\n{_n_text(cmp)} · rounds with a winner · "
-                 "dots: mean or rate · bars: 95% CI")
+    fig.suptitle(f"How the round unfolds (game feel, {DOCS_URL}metrics/)\n{_n_text(cmp)} · "
+                 "rounds with a winner · dots: mean or rate · bars: 95% CI")
     return fig
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from unosim import provenance
+from unosim.common import DOCS_URL
 from unosim.reports import metrics as MX
 from unosim.reports.numbers import decimals_for
 from unosim.reports.stats import Z95, diff_ci, mean_se, wilson
@@ -427,8 +428,8 @@ class Comparison:
         feel = self.feel_verdicts()
         if feel:
             lines.append("")
-            lines.append("How the round unfolds: Verdicts (RULES.md 9b; paired, 95% confidence "
-                         "intervals)")
+            lines.append("How the round unfolds: Verdicts (paired, 95% confidence intervals; "
+                         f"game feel as defined at {DOCS_URL}metrics/)")
             lines += [f"  {v}" for v in feel]
         lines.append("")
         capped = []

@@ -15,6 +15,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from unosim.common import DOCS_URL
 from unosim.reports.numbers import plus_minus
 from unosim.reports.stats import Z95, mean_se, wilson
 from unosim.simulate.layout import FEEL_FIXED, FEEL_METRICS, FEEL_RATES, FEEL_SCALE
@@ -108,7 +109,8 @@ def _cluster_mean_se(s: int, ss: int, sn: int, nn: int, n: int, clusters: int
 def feel_lines(s: dict[str, Any]) -> list[str]:
     """The "How the round unfolds" section of a run's table."""
     n = s["feel_rounds"]
-    lines = [f"How the round unfolds (RULES.md 9b; {n:,} rounds with a winner, "
+    lines = [f"How the round unfolds (game feel, defined at {DOCS_URL}metrics/; "
+             f"{n:,} rounds with a winner, "
              f"{s['feel_rounds_capped']:,} capped left out)"]
     for m in FEEL_METRICS:
         label = FEEL_LABELS[m]

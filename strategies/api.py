@@ -1,6 +1,6 @@
 """The strategy interface: what a strategy sees, what it returns, and helpers.
 
-A strategy is a compiled function ``f(G, rng) -> move``::
+A strategy is a compiled function ``f(G, rng) -> move``:
 
     import numba
     from unosim.strategies import api
@@ -18,24 +18,19 @@ reproducible from its seed. A strategy must not write to ``G`` except the
 scratch rows that ``legal_moves`` fills, and returns one legal move, an integer.
 
 What is being decided is ``G[api.S_PHASE]``; together the phases cover every
-decision RULES.md section 7 leaves to strategies:
+decision the rule book leaves to the players (the docs' Strategies page):
 
-==============  ===========================================  ==============================
-phase           decision                                     legal moves
-==============  ===========================================  ==============================
-PH_TURN         play a card, or draw                         a card type ``t`` held and
-                                                             playable; ``MV_DRAW``
-PH_DRAWN        play the card just drawn (``G[S_DRAWN]``)    that card; ``MV_PASS``
-PH_CHALLENGE    challenge the Wild Draw Four just played     ``MV_CHALLENGE``, ``MV_ACCEPT``
-PH_PENALTY      stack, deflect (or reverse) a pending        cards; ``MV_TAKE``
-                penalty, or take it (``G[S_PENDING]``)
-PH_COLOUR       the colour of a first flipped Wild           ``MV_COLOUR + c``
-PH_SKIP         pass a Skip on with a Skip of its colour     that Skip; ``MV_ACCEPT``
-PH_JUMP         jump in with the card identical to the top   that card; ``MV_PASS``
-PH_TARGET       whom to swap hands (7, Swap Hands) or trade  ``MV_TARGET + seat``
-                a card with (5)                              (``MV_PASS``: no trade)
-PH_GIVE         which card to give in a trade on a 5         ``MV_GIVE + t``
-==============  ===========================================  ==============================
+| phase | decision | legal moves |
+|---|---|---|
+| PH_TURN | play a card, or draw | a card type ``t`` held and playable; ``MV_DRAW`` |
+| PH_DRAWN | play the card just drawn (``G[S_DRAWN]``) | that card; ``MV_PASS`` |
+| PH_CHALLENGE | challenge the Wild Draw Four just played | ``MV_CHALLENGE``, ``MV_ACCEPT`` |
+| PH_PENALTY | stack, deflect, reverse or take the penalty ``G[S_PENDING]`` | cards; ``MV_TAKE`` |
+| PH_COLOUR | the colour of a first flipped Wild | ``MV_COLOUR + c`` |
+| PH_SKIP | pass a Skip on with a Skip of its colour | that Skip; ``MV_ACCEPT`` |
+| PH_JUMP | jump in with the card identical to the top | that card; ``MV_PASS`` |
+| PH_TARGET | whom to swap (7, Swap Hands) or trade (5) with | ``MV_TARGET + seat``, ``MV_PASS`` |
+| PH_GIVE | which card to give in a trade on a 5 | ``MV_GIVE + t`` |
 
 A card is its type ``t`` (``unosim.simulate.cards``: colour * 13 + rank, wilds
 from 52); a wild is played as ``with_colour(t, colour)``, which names the colour (colours

@@ -25,7 +25,7 @@ from unosim.strategies import builtin_nb as B
 BUILTINS: dict[str, tuple[int, str]] = {
     "random": (
         B.RANDOM,
-        "The reference baseline of RULES.md section 10: plays a uniformly random playable "
+        "The reference baseline: plays a uniformly random playable "
         "card (each physical card counted once), never bluffs or challenges, draws only "
         "without a play and plays a playable drawn card, stacks whenever it can, and names "
         "the colour it holds most of (ties at random).",
@@ -87,7 +87,7 @@ BUILTINS: dict[str, tuple[int, str]] = {
     ),
     "tuned": (
         B.TUNED,
-        "`weighted` with the weights found by `unosim tune` (TUNE_RESULTS.md): one weight "
+        "`weighted` with the weights found by `unosim tune` (docs: Tuning results): one weight "
         "set heads-up, one for 3 or more players (the table size is public). Its "
         "parameters override single weights.",
     ),
@@ -165,16 +165,16 @@ STRATEGY_PARAMS: dict[str, tuple[Param, ...]] = {
     ),
 }
 #: the weights `tuned` plays (by table size: 2 = heads-up, 3 = three or more players),
-#: found by `unosim tune weighted` (TUNE_RESULTS.md); missing ones take the defaults
+#: found by `unosim tune weighted` (docs/findings-tuning.md); missing ones take the defaults
 TUNED_WEIGHTS: dict[int, dict[str, float]] = {
-    # study weighted-2p-vs-random-round-official, trial 176 (TUNE_RESULTS.md)
+    # study weighted-2p-vs-random-round-official, trial 176 (docs/findings-tuning.md)
     2: {
         "action": 1.398, "attack": 0.425, "by_number": -2.288, "col_held": 4.928,
         "col_lack": 1.718, "colour": 0.304, "danger_points": 0.012, "draw": -18.925,
         "keep": 3.384, "mobility": -0.344, "next_lacks": 9.743, "points": -0.043,
         "wd4": 0.084, "wild": -5.778,
     },
-    # study weighted-4p-vs-random-round-official, trial 187 (TUNE_RESULTS.md)
+    # study weighted-4p-vs-random-round-official, trial 187 (docs/findings-tuning.md)
     3: {
         "action": 2.089, "attack": 4.203, "by_number": 7.345, "col_held": 2.748,
         "col_lack": 1.072, "colour": 3.145, "danger_points": 0.07, "draw": -19.282,

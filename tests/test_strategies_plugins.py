@@ -239,7 +239,7 @@ def test_cli_strategies_lists_plugins(capsys):
     assert "challenge = never, always" in out
 
 
-def test_readme_example_is_the_example_file():
-    readme = (REPO / "README.md").read_text()
+def test_docs_example_is_the_example_file():
+    readme = (REPO / "docs" / "strategies.md").read_text()
     block = readme.split("@numba.njit\ndef hybrid", 1)[1].split("```", 1)[0]
     assert "@numba.njit\ndef hybrid" + block in EXAMPLES.read_text()

@@ -52,6 +52,17 @@ class UnosimGroup(click.Group):
         cmd.name = name
         return cmd
 
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list:
+        """Command names, and at the start of the line also the options of ``run``
+        (``unosim --var<TAB>``), since ``unosim --variant ...`` is ``unosim run``."""
+        items = super().shell_complete(ctx, incomplete)
+        if incomplete.startswith("-"):
+            run = self.get_command(ctx, "run")
+            sub = run.make_context("run", [], parent=ctx, resilient_parsing=True)
+            seen = {i.value for i in items}
+            items += [i for i in run.shell_complete(sub, incomplete) if i.value not in seen]
+        return items
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         top_level = ("--help", "-h", "--version")
         if args and args[0] not in COMMANDS and args[0] not in top_level:
@@ -60,7 +71,9 @@ class UnosimGroup(click.Group):
                                   + (did_you_mean(args[0], COMMANDS)
                                      or f"; commands: {', '.join(sorted(COMMANDS))}"))
             args = ["run", *args]
-        elif not args:
+        elif not args and not ctx.resilient_parsing:
+            # a bare `unosim` runs; while the shell completes (resilient parsing) an
+            # empty line stays empty, so `unosim com<TAB>` completes command names
             args = ["run"]
         return super().parse_args(ctx, args)
 
@@ -72,6 +85,9 @@ def cli() -> None:
 
     Without a subcommand, runs a simulation (`unosim run`), e.g.
     `unosim --variant stacking --games 1e6`.
+
+    Documentation (every rule, metric and command):
+    https://unosim.github.io/unosim/; the rule keys: `unosim rules --keys`.
     """
 
 

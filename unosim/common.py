@@ -17,6 +17,10 @@ import os
 import uuid
 from pathlib import Path
 
+#: where the documentation lives: user-facing text (help, report headers, chart
+#: titles) points here, at a page of it, or at `unosim rules`
+DOCS_URL = "https://unosim.github.io/unosim/"
+
 Z95 = 1.959963984540054
 
 

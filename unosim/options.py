@@ -19,7 +19,7 @@ import click
 from unosim.errors import UnosimError
 
 METRICS_HELP = """\b
-Metrics (RULES.md section 9):
+Metrics (defined in the docs, page Metrics):
   turns          turns taken: a play, or a draw (then playing the drawn card
                  or not); skipped players take no turn; under stacking,
                  taking the pending penalty is a turn
@@ -34,6 +34,60 @@ Metrics (RULES.md section 9):
   places         finishing order under elimination (1 = first out)
 """
 
+# ---------------------------------------------------------------- shell completion
+# Each completes the names the command would accept, from the same lists the checks
+# read (presets, built-in and loaded strategies, rule keys), imported only when the
+# shell asks, so completing a command name stays cheap.
+
+
+def _items(names: list[str], incomplete: str, prefix: str = "") -> list[Any]:
+    from click.shell_completion import CompletionItem
+
+    return [CompletionItem(prefix + n) for n in names if n.startswith(incomplete)]
+
+
+def complete_variant(ctx: click.Context, param: Any, incomplete: str) -> list[Any]:
+    """Preset names; after a ``+`` (compare's ``a+b``) the next preset; a path-like
+    word is left to the shell's file completion."""
+    from unosim.simulate.rules import is_variant_file, preset_names
+
+    if is_variant_file(incomplete):
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(incomplete, type="file")]
+    head, plus, tail = incomplete.rpartition("+")
+    return _items(preset_names(), tail, head + plus)
+
+
+def complete_strategy(ctx: click.Context, param: Any, incomplete: str) -> list[Any]:
+    """Strategy names, built-in and loaded with --strategy-file (parameters after ``:``
+    are left to the user)."""
+    from unosim.strategies.registry import strategy_names
+
+    return _items(strategy_names(), incomplete)
+
+
+def complete_seat(ctx: click.Context, param: Any, incomplete: str) -> list[Any]:
+    """``N=NAME``: the strategy names after the ``=``."""
+    seat_no, eq, name = incomplete.partition("=")
+    if not eq:
+        return []
+    return [type(c)(f"{seat_no}={c.value}") for c in complete_strategy(ctx, param, name)]
+
+
+def complete_rule(ctx: click.Context, param: Any, incomplete: str) -> list[Any]:
+    """``KEY=VALUE``: the rule keys, then a choice key's values (or true/false)."""
+    from unosim.simulate.rules import SCHEMA
+
+    key, eq, value = incomplete.partition("=")
+    if not eq:
+        return _items([f"{k}=" for k in SCHEMA], incomplete)
+    k = SCHEMA.get(key)
+    values = list(k.choices) if k and k.kind == "choice" else (
+        ["true", "false"] if k and k.kind == "bool" else [])
+    return _items(values, value, key + "=")
+
+
 # ---------------------------------------------------------------- shared options
 
 games = click.option(
@@ -45,17 +99,18 @@ players = click.option(
     "--players", type=click.IntRange(2, 10), default=None,
     help="Players at the table (2..10); default from the rules (4).")
 variant = click.option(
-    "--variant", multiple=True, metavar="NAME",
+    "--variant", multiple=True, metavar="NAME", shell_complete=complete_variant,
     help="Preset from configs/ (see `unosim variants`) or a TOML file of the same format, "
          "e.g. my-rules.toml (repeatable; later ones win).")
 rule = click.option(
-    "--rule", multiple=True, metavar="KEY=VALUE",
+    "--rule", multiple=True, metavar="KEY=VALUE", shell_complete=complete_rule,
     help="Override one rule key (repeatable, applied after the variants).")
 strategy = click.option(
-    "--strategy", default="random", show_default=True,
+    "--strategy", default="random", show_default=True, shell_complete=complete_strategy,
     help="Strategy for every seat, e.g. random or offensive:bluff=0.3.")
 seat = click.option(
-    "--seat", multiple=True, metavar="N=NAME", help="Strategy for seat N (0-based).")
+    "--seat", multiple=True, metavar="N=NAME", shell_complete=complete_seat,
+    help="Strategy for seat N (0-based).")
 seed = click.option(
     "--seed", type=int, default=None,
     help="Base seed; the same seed gives the same numbers, and every variant of a command "

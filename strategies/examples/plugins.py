@@ -17,7 +17,8 @@ from unosim.strategies import api
 
 @numba.njit
 def random_copy(G, rng):
-    """The built-in ``random`` (RULES.md 10), as a plug-in."""
+    """The built-in ``random`` (the reference baseline of the docs' Strategies page), as a
+    plug-in."""
     phase = G[api.S_PHASE]
     p = G[api.S_ACTOR]
     if phase == api.PH_TURN:

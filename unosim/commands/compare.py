@@ -18,7 +18,8 @@ from unosim.resuming import finish, keeper, resume_option, start
 
 @click.command(epilog=opt.METRICS_HELP,
                short_help="Variants side by side on the same deals, with verdicts.")
-@click.argument("variant_names", nargs=-1, metavar="VARIANT...")
+@click.argument("variant_names", nargs=-1, metavar="VARIANT...",
+                shell_complete=opt.complete_variant)
 @opt.games
 @opt.table_options(with_variant=False)
 @opt.play_options(out_dir="summary.json and summary.csv, the charts as PNG and SVG and a "

@@ -61,7 +61,7 @@ def strategies() -> None:
 
 
 @click.command(short_help="Print the resolved rule set of variants (changes marked *).")
-@click.argument("variant", nargs=-1)
+@click.argument("variant", nargs=-1, shell_complete=opt.complete_variant)
 @opt.rule
 @click.option("--keys", is_flag=True, help="List every rule key with its default and meaning.")
 def rules(variant: tuple[str, ...], rule: tuple[str, ...], keys: bool) -> None:

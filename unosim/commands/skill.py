@@ -1,5 +1,6 @@
 """``unosim skill``: how much a rule rewards skill, as the skill edge of one strategy
-against ``random`` under each variant, paired on the same deals (RULES.md 9b)."""
+against ``random`` under each variant, paired on the same deals (the skill edge
+of the docs' Metrics page)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from unosim.resuming import finish, keeper, resume_option, start
 
 
 @click.command(short_help="The skill edge of a strategy under each variant, with verdicts.")
-@click.argument("variant_names", nargs=-1, metavar="VARIANT...")
+@click.argument("variant_names", nargs=-1, metavar="VARIANT...",
+                shell_complete=opt.complete_variant)
 @click.option("--strategy", default=None, metavar="NAME",
               help="The strategy whose skill edge is measured (built-in, NAME:params or a "
                    "plug-in), one seat against random in every other seat.")

@@ -12,7 +12,8 @@ from unosim.progress import on_backend
 
 
 @click.command(short_help="Strategies head to head, every seat played equally often.")
-@click.argument("names", nargs=-1, required=True, metavar="STRATEGY...")
+@click.argument("names", nargs=-1, required=True, metavar="STRATEGY...",
+                shell_complete=opt.complete_strategy)
 @opt.players
 @opt.games
 @opt.variant

@@ -15,7 +15,7 @@ from unosim.interrupt import StopSignals
 
 
 @click.command(short_help="Tune a parametric strategy's parameters (Optuna).")
-@click.argument("strategy", metavar="STRATEGY")
+@click.argument("strategy", metavar="STRATEGY", shell_complete=opt.complete_strategy)
 @click.option("--param", "param", multiple=True, metavar="NAME=LO..HI",
               help="Search NAME over LO..HI (repeatable); the others keep their defaults. "
                    "Default: every parameter over its documented range (unosim strategies).")
