@@ -32,6 +32,7 @@ COMMANDS = {
     "replay": "replay:replay_command",
     "selfcheck": "selfcheck:selfcheck",
     "tune": "tune:tune",
+    "settle": "settle:settle",
 }
 
 
