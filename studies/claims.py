@@ -106,6 +106,9 @@ def parse_claim(data: dict[str, Any], where: str, default_name: str) -> Claim:
     if direction == "same" and margin <= 0:
         raise _bad(where, "margin", "direction = \"same\" needs a margin above 0 (the "
                                     "largest difference that still counts as the same)")
+    if "margin" in data and direction != "same":
+        raise _bad(where, "margin", "a margin goes with direction = \"same\" (no difference "
+                                    "within it)")
     if margin < 0:
         raise _bad(where, "margin", f"must be 0 or more, got {margin}")
     players = data.get("players", 4)
