@@ -319,3 +319,23 @@ def test_a_card_opens_in_matplotlib(tmp_path):
     img = mpimg.imread(io.BytesIO(card_png(v)), format="png")
     assert img.shape[:2] == (675, 1200)
     assert img[..., :3].std() > 0.05
+
+
+def test_paired_tournament_points_are_the_difference_of_the_strategies_means():
+    """The paired points of a tournament (per round, one strategy's points per seat minus
+    the other's) average to the difference of their own means over the same rounds."""
+    from unosim.reports.tournament import paired_points, summarize_tournament
+    from unosim.simulate.rules import resolve
+    from unosim.strategies.registry import parse_strategy
+    from unosim.studies.tournament import run_tournament
+
+    for players in (3, 4):
+        r = run_tournament(resolve([], [("players", players)]),
+                           [parse_strategy("defensive"), parse_strategy("offensive")], 3000, 9)
+        rows = {row["strategy"]: row for row in summarize_tournament(r)["results"]}
+        for key in ("net_points", "points_won"):
+            d, se, n = paired_points(r.totals, key, 0, 1)
+            want = rows["defensive"][f"{key}_mean"] - rows["offensive"][f"{key}_mean"]
+            assert d == pytest.approx(want, abs=1e-9) and 0 < se < 10 and n > 2000
+            back, _, _ = paired_points(r.totals, key, 1, 0)
+            assert back == pytest.approx(-d)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import shlex
+import sys
 from typing import Any
 
 import click
@@ -106,8 +107,11 @@ def _play(chosen: list[Any], seed: int, where: Any, keep: Any, commands: dict[st
     total = sum(planned_units(c, seed, where) for c in chosen)
 
     def said(v: Any) -> None:
+        # through sys.stdout: under the progress bar that is rich's proxy, which prints
+        # the line above the bar instead of across it
         if fmt != "json":
-            click.echo(verdict_line(v))
+            sys.stdout.write(verdict_line(v) + "\n")
+            sys.stdout.flush()
 
     t0 = time.perf_counter()
     verdicts, partial = with_progress(
