@@ -161,9 +161,9 @@ def _seats(data: dict[str, Any], where: str, players: tuple[int, ...]) -> tuple[
         return None
     raw = data["seats"]
     top = min(players)
+    if len(players) > 1:
+        raise _bad(where, "seats", "a claim asked across seats takes one player count")
     if raw == "all":
-        if len(players) > 1:
-            raise _bad(where, "seats", "seats = \"all\" needs one player count")
         return tuple(range(top))
     if isinstance(raw, str) or not raw or not all(
             isinstance(s, int) and not isinstance(s, bool) and 0 <= s < top for s in raw):
@@ -216,13 +216,7 @@ def check_claim(c: Claim, where: str) -> None:
             raise _bad(where, "strategy", "a skill claim measures a strategy other than "
                                           "random (random's edge is 0 by definition)")
     else:
-        names = {m.name for m in MX.metrics_for(c.mode, 10)}
-        names |= {f"seat_edge_{s}" for s in range(10)}
-        if c.metric not in names and c.metric not in ("seat_win", "seat_edge"):
-            raise _bad(where, "metric", f"unknown metric {c.metric!r}"
-                                        + (did_you_mean(c.metric, names) or ""))
-        if c.metric in ("seat_win", "seat_edge") and c.seats is None:
-            raise _bad(where, "seats", f"metric {c.metric} needs seats (\"all\" or a list)")
+        _check_metric(c, where, {m.name for m in MX.metrics_for(c.mode, min(c.players))})
     if c.study == "sweep":
         if len(c.players) < 2:
             raise _bad(where, "players", "a sweep claim sweeps two or more player counts")
@@ -240,6 +234,22 @@ def check_claim(c: Claim, where: str) -> None:
                                    f"{c.value!r}")
     if c.mode == "match" and c.study != "compare":
         raise _bad(where, "mode", "matches are compared by the compare study only")
+
+
+def _check_metric(c: Claim, where: str, names: set[str]) -> None:
+    """A compare or sweep metric: one the reports know at the table's player count;
+    seats only with seat_win / seat_edge (round mode)."""
+    per_seat = ("seat_win", "seat_edge")
+    if c.mode == "round":
+        names |= {f"seat_edge_{s}" for s in range(min(c.players))} | set(per_seat)
+    if c.metric not in names:
+        raise _bad(where, "metric", f"unknown metric {c.metric!r} for {c.mode}s at "
+                                    f"{min(c.players)} players"
+                                    + (did_you_mean(c.metric, names) or ""))
+    if c.metric in per_seat and c.seats is None:
+        raise _bad(where, "seats", f"metric {c.metric} needs seats (\"all\" or a list)")
+    if c.seats is not None and c.metric not in per_seat:
+        raise _bad(where, "seats", "seats go with metric seat_win or seat_edge")
 
 
 def _rules(where: str, key: str, presets: tuple[str, ...], rules: tuple[str, ...],

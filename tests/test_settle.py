@@ -210,7 +210,7 @@ def _toml(**changes: str | None) -> str:
     return "".join(f"{k} = {v}\n" for k, v in fields.items() if v is not None)
 
 
-MALFORMED = [
+MALFORMED = [  # (the field the one line must name, the claim)
     ("claim", _toml(claim=None)),
     ("source", _toml(source=None)),
     ("study", _toml(study='"poll"')),
@@ -225,6 +225,9 @@ MALFORMED = [
     ("strategy", _toml(strategy='"genius"')),
     ("variant_rules", _toml(variant_rules='["hand_size=99"]')),
     ("looks", _toml(looks="9")),
+    ("seats", _toml(seats='"all"')),
+    ("metric", _toml(metric='"seat_win_5"')),
+    ("margin", _toml(margin="1")),
 ]
 
 
