@@ -112,12 +112,23 @@ def detectable(v: Verdict, c: Cell) -> str:
     return f"the smallest effect this run could detect: {h:.{_dec(v, c)}f}{_unit(v)}"
 
 
+def levels(v: Verdict, c: Cell) -> str:
+    """``49.6 vs 46.6 turns, ``: the figure and what it is measured against, when both
+    are known (rates in %)."""
+    if not (math.isfinite(c.subject) and math.isfinite(c.reference)):
+        return ""
+    d = _dec(v, c)
+    unit = "%" if v.unit == "pp" else (f" {v.unit}" if v.unit else "")
+    return (f"{round(c.subject * v.scale, d) + 0.0:.{d}f}{unit} vs "
+            f"{round(c.reference * v.scale, d) + 0.0:.{d}f}{unit}, ")
+
+
 def cell_text(v: Verdict, c: Cell, tag: bool = False) -> str:
     where = f"{c.where}: " if c.where else ""
     label = f" ({c.verdict.lower()})" if tag else ""
     if c.verdict == "NOT SHOWN":
-        return f"{where}{figure(v, c)}{label}, {detectable(v, c)}"
-    return f"{where}{figure(v, c)}{label}"
+        return f"{where}{levels(v, c)}{figure(v, c)}{label}, {detectable(v, c)}"
+    return f"{where}{levels(v, c)}{figure(v, c)}{label}"
 
 
 def verdict_line(v: Verdict) -> str:
