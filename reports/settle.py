@@ -67,6 +67,7 @@ class Verdict:
     about: str  # what is compared, in words
     partial: bool = False
     elapsed_s: float = 0.0
+    played: str = "games"  # what ``games`` counts: games (rounds) or matches
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -144,7 +145,7 @@ def verdict_line(v: Verdict) -> str:
     else:
         mixed = len({c.verdict for c in cells}) > 1
         body = "; ".join(cell_text(v, c, tag=mixed) for c in cells)
-    games = f"{v.games_played:,} games"
+    games = f"{v.games_played:,} {v.played}"
     mark = " (PARTIAL)" if v.partial else ""
     return (f"{v.verdict}{mark}: {v.sentence} ({v.about}): {body}; {games}, seed "
             f"{v.seed} · {v.command}")

@@ -43,7 +43,7 @@ def card_figure(v: Verdict) -> Figure:
     detail = "; ".join(cell_text(v, c) for c in v.cells) if len(v.cells) == 1 else (
         f"{len(v.cells)} places, 95% intervals")
     fig.text(0.04, 0.085, textwrap.shorten(
-        f"{detail} · {v.games_played:,} games · seed {v.seed}", 130), fontsize=7.5,
+        f"{detail} · {v.games_played:,} {v.played} · seed {v.seed}", 130), fontsize=7.5,
         color="#333333")
     fig.text(0.04, 0.03, textwrap.shorten(v.command, 120), fontsize=7, family="monospace",
              color="#555555")

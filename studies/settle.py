@@ -385,7 +385,7 @@ def settle_claim(c: Claim, seed: int, backend: Backend, keep: Any,
         games=c.games, looks=c.looks,
         confidence=f"95% over {c.looks} looks (z = {z:.3f}, Bonferroni)",
         command=command, about=about(c, label), partial=partial,
-        elapsed_s=time.perf_counter() - t0)
+        elapsed_s=time.perf_counter() - t0, played="matches" if c.mode == "match" else "games")
 
 
 def _label(c: Claim, metrics: list[Any]) -> tuple[str, str, float]:
