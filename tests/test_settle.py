@@ -342,3 +342,16 @@ def test_paired_tournament_points_are_the_difference_of_the_strategies_means():
             assert d == pytest.approx(want, abs=1e-9) and 0 < se < 10 and n > 2000
             back, _, _ = paired_points(r.totals, key, 1, 0)
             assert back == pytest.approx(-d)
+
+
+def test_the_same_seed_gives_the_same_verdicts_on_any_number_of_workers(capsys):
+    from unosim.simulate.backend import max_workers
+
+    if max_workers() < 2:
+        pytest.skip("one core: nothing to compare")
+    runs = [settle_json(capsys, "stacking-longer", "dump-wins-points", "seven-o-luckier",
+                        "--games", "2000", "--workers", str(w)) for w in (1, 2)]
+    for r in runs:
+        for v in r["verdicts"]:
+            v.pop("elapsed_s")
+    assert runs[0]["verdicts"] == runs[1]["verdicts"]
