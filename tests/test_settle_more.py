@@ -37,11 +37,21 @@ def test_settle_html_shows_every_card_in_a_browser(tmp_path):
     _not_blank(png)
 
 
+ARGV = ["settle", *CLAIMS, "--games", "16000", "--seed", "5", "--format", "json",
+        "--no-progress"]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted() -> dict:
+    whole = unosim(ARGV)
+    assert whole.returncode == 0, whole.stderr[-3000:]
+    return json.loads(whole.stdout)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_a_stopped_settle_resumes_to_the_uninterrupted_verdicts(tmp_path, sig):
+def test_a_stopped_settle_resumes_to_the_uninterrupted_verdicts(tmp_path, sig, uninterrupted):
     out = tmp_path / "out"
-    argv = ["settle", *CLAIMS, "--games", "16000", "--seed", "5", "--format", "json",
-            "--no-progress"]
+    argv = ARGV
     code, stdout, err = stop_midway([*argv, "--out", str(out)], sig, out / "checkpoint.json",
                                     1000)
     assert code == EXIT[sig], err[-3000:]
@@ -56,9 +66,7 @@ def test_a_stopped_settle_resumes_to_the_uninterrupted_verdicts(tmp_path, sig):
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Traceback" not in done.stdout + done.stderr
     assert not (out / "checkpoint.json").exists()
-    whole = unosim(argv)
-    assert whole.returncode == 0, whole.stderr[-3000:]
-    resumed, uninterrupted = json.loads(done.stdout), json.loads(whole.stdout)
+    resumed = json.loads(done.stdout)
     assert resumed["partial"] is False
     assert same(resumed["verdicts"], uninterrupted["verdicts"])
 
