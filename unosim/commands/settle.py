@@ -102,7 +102,8 @@ def _play(chosen: list[Any], seed: int, where: Any, keep: Any, commands: dict[st
 
     from unosim.progress import with_progress
     from unosim.reports.settle import verdict_line
-    from unosim.studies.settle import planned_units, settle
+    from unosim.studies.settle import settle
+    from unosim.studies.settle_stages import planned_units
 
     total = sum(planned_units(c, seed, where) for c in chosen)
 
