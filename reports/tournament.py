@@ -77,6 +77,12 @@ class Totals:
     h2h: np.ndarray = field(init=False)  # [a, b] sum of (a ahead of b: 1, tie: 0.5)
     h2h_sq: np.ndarray = field(init=False)
     h2h_n: np.ndarray = field(init=False)
+    # [a, b] paired per round: sum (and sum of squares) of c_b * (a's points) - c_a *
+    # (b's points), c_s the seats strategy s holds (pair_den = c_a * c_b), so the
+    # difference of the points per seat is a mean per round, in integers
+    pair: dict[str, np.ndarray] = field(init=False)
+    pair_sq: dict[str, np.ndarray] = field(init=False)
+    pair_den: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
         k = self.k
@@ -89,6 +95,9 @@ class Totals:
         self.h2h = np.zeros((k, k), np.float64)
         self.h2h_sq = np.zeros((k, k), np.float64)
         self.h2h_n = np.zeros((k, k), np.int64)
+        self.pair = {m: np.zeros((k, k), np.int64) for m in PAIRED}
+        self.pair_sq = {m: np.zeros((k, k), np.int64) for m in PAIRED}
+        self.pair_den = np.zeros((k, k), np.int64)
 
     @property
     def fair(self) -> np.ndarray:
@@ -105,6 +114,10 @@ class Totals:
         for m in METRICS:
             self.sums[m] += other.sums[m]
             self.sumsq[m] += other.sumsq[m]
+        for m in PAIRED:
+            self.pair[m] += other.pair[m]
+            self.pair_sq[m] += other.pair_sq[m]
+        self.pair_den[...] = np.maximum(self.pair_den, other.pair_den)
         return self
 
 
@@ -115,6 +128,8 @@ METRICS = {
     "net_points": "net points",
     "place": "mean place",
 }
+#: the points compared pair by pair on the same rounds (``paired_points``)
+PAIRED = ("points_won", "net_points")
 
 
 def add_records(t: Totals, lineup: tuple[int, ...], rec: np.ndarray, rules: Rules) -> None:
@@ -158,6 +173,7 @@ def add_records(t: Totals, lineup: tuple[int, ...], rec: np.ndarray, rules: Rule
             x = arr[ok][:, mine]
             t.sums[key][s] += float(x.sum())
             t.sumsq[key][s] += float((x * x).sum())
+    _add_pairs(t, lu, ok, won, rec, n, taken)
     # head to head: each strategy's best-placed seat
     best = np.full((m, t.k), np.inf)
     for s in set(lineup):
@@ -172,6 +188,36 @@ def add_records(t: Totals, lineup: tuple[int, ...], rec: np.ndarray, rules: Rule
             t.h2h[a, b] += float(score.sum())
             t.h2h_sq[a, b] += float((score * score).sum())
             t.h2h_n[a, b] += int(ok.sum())
+
+
+def _add_pairs(t: Totals, lu: np.ndarray, ok: np.ndarray, won: np.ndarray, rec: np.ndarray,
+               n: int, taken: bool) -> None:
+    """Fold the paired per-round points of every pair of strategies at the table."""
+    wp = rec[ok, L.G_WINNER_POINTS].astype(np.int64)[:, None]
+    pts = rec[ok, L.G_POINTS : L.G_POINTS + n].astype(np.int64)
+    w = won[ok]
+    got = np.where(w, wp, 0)
+    vals = {"points_won": got, "net_points": got - (np.where(~w, pts, 0) if taken else 0)}
+    present = sorted(set(int(x) for x in lu))
+    for a in present:
+        for b in present:
+            if a == b:
+                continue
+            ca, cb = int((lu == a).sum()), int((lu == b).sum())
+            t.pair_den[a, b] = ca * cb
+            for key, x in vals.items():
+                d = cb * x[:, lu == a].sum(1) - ca * x[:, lu == b].sum(1)
+                t.pair[key][a, b] += int(d.sum())
+                t.pair_sq[key][a, b] += int((d * d).sum())
+
+
+def paired_points(t: Totals, key: str, a: int, b: int) -> tuple[float, float, int]:
+    """(mean, standard error, rounds) of strategy ``a``'s points per seat minus ``b``'s,
+    paired on the same rounds (capped rounds left out)."""
+    n = int(t.h2h_n[a, b])
+    den = int(t.pair_den[a, b]) or 1
+    mean, se = mean_se(float(t.pair[key][a, b]), float(t.pair_sq[key][a, b]), n)
+    return mean / den, se / den, n
 
 
 @dataclass

@@ -41,10 +41,11 @@ def grid(dims: list[Dim], make: Callable[[dict[str, Any]], VariantSpec]) -> list
 
 def run_sweep(points: list[Point], dims: list[Dim], games: int, seed: int,
               workers: int | None = None, on_batch: Callable[[int], None] | None = None,
-              backend: Backend | None = None, keep: Any = None) -> SweepResult:
+              backend: Backend | None = None, keep: Any = None,
+              stage: str = "compare") -> SweepResult:
     """Play every point that was not refused, ``games`` rounds each, on one seed (a
     stop keeps the same games at every point; ``keep``: see ``run_compare``)."""
     specs = [p.spec for p in points if p.spec is not None]
     cmp = run_compare(specs, games, seed, workers, "round", on_batch=on_batch, limit=None,
-                      backend=backend, keep=keep)
+                      backend=backend, keep=keep, stage=stage)
     return SweepResult(dims, points, cmp, seed, games)

@@ -83,10 +83,11 @@ def run_tournament(
     variant: str = "official",
     backend: Backend | None = None,
     keep: Any = None,
+    stage: str = "tournament",
 ) -> TournamentResult:
     """Play every lineup for the same ``ceil(games / lineups)`` games of ``seed``, lineup
     by lineup (a stop keeps the finished tasks and marks the result partial; ``keep``,
-    a ``checkpoints.Keeper``, holds what an interrupted run finished)."""
+    a ``checkpoints.Keeper``, holds what an interrupted run finished under ``stage``)."""
     labels = [s.label() for s in strategies]
     dup = sorted({x for x in labels if labels.count(x) > 1})
     if dup:
@@ -96,7 +97,7 @@ def run_tournament(
     per = max(1, -(-games // len(table)))
     backend = backend if backend is not None else LocalBackend(workers)
     k = len(strategies)
-    progress = keep.stage("tournament") if keep is not None else None
+    progress = keep.stage(stage) if keep is not None else None
     if progress is None:  # small batches for a search, so progress shows
         batch = min(batch_size([strategies[i] for i in lineup], default_batch("round"),
                                backend.workers)
@@ -117,7 +118,7 @@ def run_tournament(
 
     t0 = time.perf_counter()
     partial = run_tasks(backend, tournament_range, tasks, merge, tick, progress,
-                        None if keep is None else lambda p: keep.note("tournament", p))
+                        None if keep is None else lambda p: keep.note(stage, p))
     if partial and totals.games.max() == 0:
         raise KeyboardInterrupt
     return TournamentResult(rules, strategies, seating, table, per, games, seed, totals,

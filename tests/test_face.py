@@ -14,10 +14,12 @@ from unosim.cli import COMMANDS, cli
 #: options that share a name but not a meaning: replay's --seed names the run to replay
 #: (required), selfcheck's seeds a stream of tables and plays --games per table, bench
 #: times --games per measurement, skill's and atlas's --strategy is the one strategy whose
-#: skill edge they measure, sweep's --rule and --players and atlas's --players take VALUES
+#: skill edge they measure, sweep's --rule and --players and atlas's --players take VALUES,
+#: settle's --games is each claim's first look (default: the claim's own)
 OWN_MEANING = {("replay", "--seed"), ("selfcheck", "--seed"), ("selfcheck", "--games"),
-               ("bench", "--games"), ("skill", "--strategy"), ("sweep", "--rule"),
-               ("sweep", "--players"), ("atlas", "--players"), ("atlas", "--strategy")}
+               ("settle", "--games"), ("bench", "--games"), ("skill", "--strategy"),
+               ("sweep", "--rule"), ("sweep", "--players"), ("atlas", "--players"),
+               ("atlas", "--strategy")}
 SHARED = ("--games", "--players", "--variant", "--rule", "--strategy", "--seat", "--seed",
           "--workers", "--format", "--progress", "--strategy-file", "--out", "--save-games")
 

@@ -33,6 +33,7 @@ COMMANDS = {
     "replay": "replay:replay_command",
     "selfcheck": "selfcheck:selfcheck",
     "tune": "tune:tune",
+    "settle": "settle:settle",
 }
 
 

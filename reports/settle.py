@@ -1,0 +1,198 @@
+"""The verdicts of ``unosim settle``: their result types, the one-line verdict, the
+JSON and CSV files and the catalogue listing (the study that decides them is
+``studies/settle.py``; the page and the cards are ``reports/settle_pages.py``).
+
+A verdict is TRUE (the claim holds), FALSE (the opposite holds), NOT SHOWN (no
+difference this run could detect; the smallest it could have detected is the
+interval's half-width) or DEPENDS (it holds at some player counts or seats, not at
+others). Effects are the claim's subject minus its reference (the variant minus the
+baseline, the first strategy against the second, a figure minus a stated value);
+rates are in percentage points.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from unosim import provenance
+from unosim.reports.numbers import decimals_for
+
+VERDICTS = ("TRUE", "FALSE", "NOT SHOWN", "DEPENDS")
+
+
+@dataclass
+class Cell:
+    """The answer at one player count or seat (``where`` empty for a single one)."""
+
+    where: str
+    effect: float
+    low: float
+    high: float
+    games: int
+    look: int
+    verdict: str
+    subject: float = math.nan  # the figure the claim is about
+    reference: float = math.nan  # what it is measured against
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+
+@dataclass
+class Verdict:
+    """A claim's verdict with what it rests on."""
+
+    name: str
+    sentence: str
+    source: str
+    study: str
+    metric: str
+    label: str  # the metric in words
+    unit: str  # "pp" for rates, else the metric's unit
+    scale: float  # 100 for rates (shown in percentage points), else 1
+    direction: str
+    margin: float
+    verdict: str
+    cells: list[Cell]
+    seed: int
+    games: int  # games at the first look, as asked
+    looks: int
+    confidence: str  # how the intervals are made (the looks, the z)
+    command: str
+    about: str  # what is compared, in words
+    partial: bool = False
+    elapsed_s: float = 0.0
+    played: str = "games"  # what ``games`` counts: games (rounds) or matches
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def games_played(self) -> int:
+        return sum(c.games for c in self.cells)
+
+
+def _dec(v: Verdict, c: Cell) -> int:
+    """Decimals that show the interval's half-width to two figures or so."""
+    h = c.half_width * v.scale
+    if not math.isfinite(h) or h <= 0:
+        return 2
+    d = min(4, decimals_for(h))
+    ends = [x * v.scale for x in (c.low, c.high, c.effect) if x != 0]
+    while d < 4 and any(round(x, d) == 0 for x in ends):
+        d += 1  # an end that is not 0 never prints as 0
+    return d
+
+
+def _fmt(x: float, v: Verdict, dec: int) -> str:
+    if not math.isfinite(x):
+        return "n/a"
+    return f"{round(x * v.scale, dec) + 0.0:+.{dec}f}"
+
+
+def _unit(v: Verdict) -> str:
+    return f" {v.unit}" if v.unit else ""
+
+
+def figure(v: Verdict, c: Cell) -> str:
+    """``+3.02 turns (95% CI +2.61 to +3.43)``."""
+    d = _dec(v, c)
+    return (f"{_fmt(c.effect, v, d)}{_unit(v)} (95% CI {_fmt(c.low, v, d)} to "
+            f"{_fmt(c.high, v, d)})")
+
+
+def detectable(v: Verdict, c: Cell) -> str:
+    h = c.half_width * v.scale
+    if not math.isfinite(h):
+        return "too few games for an interval"
+    if h == 0:
+        return "every game played the same both ways, so there is no difference at all"
+    return f"the smallest effect this run could detect: {h:.{_dec(v, c)}f}{_unit(v)}"
+
+
+def levels(v: Verdict, c: Cell) -> str:
+    """``49.6 vs 46.6 turns, ``: the figure and what it is measured against, when both
+    are known (rates in %)."""
+    if not (math.isfinite(c.subject) and math.isfinite(c.reference)):
+        return ""
+    d = _dec(v, c)
+    unit = "%" if v.unit == "pp" else (f" {v.unit}" if v.unit else "")
+    return (f"{round(c.subject * v.scale, d) + 0.0:.{d}f}{unit} vs "
+            f"{round(c.reference * v.scale, d) + 0.0:.{d}f}{unit}, ")
+
+
+def cell_text(v: Verdict, c: Cell, tag: bool = False) -> str:
+    where = f"{c.where}: " if c.where else ""
+    label = f" ({c.verdict.lower()})" if tag else ""
+    if c.verdict == "NOT SHOWN":
+        return f"{where}{levels(v, c)}{figure(v, c)}{label}, {detectable(v, c)}"
+    return f"{where}{levels(v, c)}{figure(v, c)}{label}"
+
+
+def verdict_line(v: Verdict) -> str:
+    """The one line: verdict, sentence, figure with its interval, games, seed, command."""
+    cells = v.cells
+    if not cells:
+        body = "not played"
+    elif v.verdict == "DEPENDS":
+        yes = [c for c in cells if c.verdict == "TRUE"]
+        no = [c for c in cells if c.verdict != "TRUE"]
+        body = ("holds at " + "; ".join(cell_text(v, c) for c in yes) + " | not at "
+                + "; ".join(cell_text(v, c, tag=True) for c in no))
+    else:
+        mixed = len({c.verdict for c in cells}) > 1
+        body = "; ".join(cell_text(v, c, tag=mixed) for c in cells)
+    games = f"{v.games_played:,} {v.played}"
+    mark = " (PARTIAL)" if v.partial else ""
+    return (f"{v.verdict}{mark}: {v.sentence} ({v.about}): {body}; {games}, seed "
+            f"{v.seed} · {v.command}")
+
+
+def to_dict(v: Verdict) -> dict[str, Any]:
+    d = asdict(v)
+    d["line"] = verdict_line(v)
+    d["games_played"] = v.games_played
+    for c, cd in zip(v.cells, d["cells"], strict=True):
+        cd["effect_shown"] = c.effect * v.scale
+        cd["ci95_shown"] = [c.low * v.scale, c.high * v.scale]
+        cd["detectable"] = c.half_width * v.scale
+    return d
+
+
+def settle_summary(verdicts: list[Verdict], seed: int, partial: bool,
+                   elapsed_s: float, method: str) -> dict[str, Any]:
+    """The JSON of a settle run (``--format json`` and verdicts.json)."""
+    return {"provenance": provenance(), "command": "settle", "seed": seed,
+            "partial": partial, "elapsed_s": elapsed_s, "method": method,
+            "counts": {k: sum(v.verdict == k for v in verdicts) for k in VERDICTS},
+            "verdicts": [to_dict(v) for v in verdicts]}
+
+
+CSV_COLUMNS = ("name", "verdict", "where", "effect", "ci_low", "ci_high", "unit",
+               "detectable", "games", "look", "seed", "sentence", "metric", "command")
+
+
+def verdicts_csv(verdicts: list[Verdict]) -> str:
+    """One row per claim and place (player count or seat); rates in percentage points."""
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(CSV_COLUMNS)
+    for v in verdicts:
+        for c in v.cells:
+            w.writerow([v.name, v.verdict if len(v.cells) == 1 else f"{v.verdict}/{c.verdict}",
+                        c.where, c.effect * v.scale, c.low * v.scale, c.high * v.scale,
+                        v.unit, c.half_width * v.scale, c.games, c.look, v.seed, v.sentence,
+                        v.metric, v.command])
+    return buf.getvalue()
+
+
+def render_catalogue(rows: list[tuple[str, str, str]]) -> str:
+    """``unosim settle`` without claims: name, study and sentence of each claim."""
+    w = max(len(r[0]) for r in rows) + 2
+    lines = [f"{len(rows)} claims (run one with `unosim settle NAME`, all with "
+             "`unosim settle --all`):", ""]
+    lines += [f"  {name:<{w}}{study:<12}{sentence}" for name, study, sentence in rows]
+    return "\n".join(lines)

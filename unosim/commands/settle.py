@@ -1,0 +1,146 @@
+"""``unosim settle``: the arguments players have, as claims answered in one line each
+(TRUE, FALSE, NOT SHOWN or DEPENDS, with the paired interval behind it)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from typing import Any
+
+import click
+
+from unosim import options as opt
+from unosim.errors import UnosimError
+from unosim.resuming import finish, keeper, resume_option, start
+
+
+@click.command(short_help="Settle house-rule arguments: each claim's verdict in one line.")
+@click.argument("claims", nargs=-1, metavar="[NAME... | FILE.toml...]")
+@click.option("--all", "run_all", is_flag=True, help="Settle every claim of the catalogue.")
+@click.option("--games", "games_text", default=None, metavar="N",
+              help="Games at each claim's first look (default: the claim's own; a claim "
+                   "plays up to 2x and 4x that when its answer is not clear yet).")
+@opt.players
+@opt.play_options(out_dir="verdicts.json, verdicts.csv, a self-contained settle.html and "
+                  "one PNG card per claim (cards/NAME.png)")
+@resume_option("settle run")
+@click.pass_context
+def settle(ctx: click.Context, **params: Any) -> None:
+    """Settle claims: NAME... from the catalogue (listed when no claim is given),
+    FILE.toml... of your own (docs/settle.md gives the format), or --all. Each claim
+    runs through the study that answers it (compare, tournament, skill, sweep) on
+    common random numbers, and gets one line: TRUE, FALSE (the opposite holds), NOT
+    SHOWN (with the smallest effect the run could detect) or DEPENDS (where it holds),
+    the effect with its 95% interval, the games, the seed and the command that
+    reproduces it. A claim plays its games, then twice and four times as many while
+    its answer is unclear; the intervals spend the 5% error over those looks
+    (Bonferroni), so stopping early keeps them valid. Ctrl-C or SIGTERM keeps the
+    verdicts decided; with --out DIR a checkpoint is kept there, and --resume DIR
+    finishes the run."""
+    start(ctx, "settle", params, _settle)
+
+
+def _settle(claims: tuple[str, ...], run_all: bool, games_text: str | None,
+            players: int | None, seed: int | None, workers: int | None, fmt: str,
+            out: str | None, progress: bool | None, backend: str, scheduler: str | None,
+            saved: dict[str, Any], stages: dict[str, Any] | None) -> None:
+    from unosim.reports.settle import render_catalogue
+    from unosim.studies.claims import catalogue, find_claims
+
+    if not claims and not run_all:
+        click.echo(render_catalogue([(c.name, c.study, c.sentence) for c in catalogue()]))
+        return
+    if claims and run_all:
+        raise UnosimError("give claims or --all, not both")
+    chosen = catalogue() if run_all else find_claims(claims)
+    chosen = [_override(c, games_text, players) for c in chosen]
+    out_dir = opt.prepare_out(out)
+    opt.check_backend(backend, workers, scheduler)
+    seed = opt.pick_seed(seed, announce=stages is None and fmt != "json")
+    keep = keeper("settle", out_dir, saved, seed, stages)
+    commands = {c.name: _command(c, seed, games_text, players) for c in chosen}
+    where = opt.open_backend(backend, workers, scheduler)
+    try:
+        verdicts, partial, elapsed = _play(chosen, seed, where, keep, commands, fmt,
+                                           opt.show_progress(progress))
+    finally:
+        where.close()
+    _report(verdicts, seed, partial, elapsed, fmt, out_dir)
+    finish(keep, partial, "settle", f"{sum(not v.partial for v in verdicts)} of "
+           f"{len(chosen)} claims")
+
+
+def _override(c: Any, games_text: str | None, players: int | None) -> Any:
+    from dataclasses import replace
+
+    if games_text is not None:
+        c = replace(c, games=opt.parse_games(games_text))
+    if players is not None:
+        if c.study == "sweep":
+            raise UnosimError(f"claim {c.name!r} sweeps the player count; --players applies "
+                              "to the other claims")
+        c = replace(c, players=(players,), seats=None if c.seats is None else tuple(
+            s for s in c.seats if s < players) or (0,))
+        from unosim.studies.claims import check_claim
+
+        check_claim(c, f"claim {c.name} with --players {players}")
+    return c
+
+
+def _command(c: Any, seed: int, games_text: str | None, players: int | None) -> str:
+    words = ["unosim", "settle", c.path or c.name, "--seed", str(seed)]
+    if games_text is not None:
+        words += ["--games", games_text]
+    if players is not None:
+        words += ["--players", str(players)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def _play(chosen: list[Any], seed: int, where: Any, keep: Any, commands: dict[str, str],
+          fmt: str, show: bool) -> tuple[list[Any], bool, float]:
+    import time
+
+    from unosim.progress import with_progress
+    from unosim.reports.settle import verdict_line
+    from unosim.studies.settle import settle
+    from unosim.studies.settle_stages import planned_units
+
+    total = sum(planned_units(c, seed, where) for c in chosen)
+
+    def said(v: Any) -> None:
+        # through sys.stdout: under the progress bar that is rich's proxy, which prints
+        # the line above the bar instead of across it
+        if fmt != "json":
+            sys.stdout.write(verdict_line(v) + "\n")
+            sys.stdout.flush()
+
+    t0 = time.perf_counter()
+    verdicts, partial = with_progress(
+        show, total, lambda cb: settle(chosen, seed, where, keep, cb, said, commands))
+    return verdicts, partial, time.perf_counter() - t0
+
+
+def _report(verdicts: list[Any], seed: int, partial: bool, elapsed: float, fmt: str,
+            out_dir: Any) -> None:
+    from unosim.common import write_text_atomic
+    from unosim.reports.render import render_json
+    from unosim.reports.settle import settle_summary, verdicts_csv
+    from unosim.studies.settle import method
+
+    summary = settle_summary(verdicts, seed, partial, elapsed, method())
+    if fmt == "json":
+        click.echo(render_json(summary))
+    else:
+        counts = ", ".join(f"{n} {k}" for k, n in summary["counts"].items() if n)
+        click.echo(f"{len(verdicts)} claims settled in {elapsed:.0f} s ({counts}); "
+                   f"method: {method()}")
+    if out_dir is None:
+        return
+    from unosim.reports.settle_pages import write_cards, write_page
+
+    write_text_atomic(out_dir / "verdicts.json", render_json(summary) + "\n")
+    write_text_atomic(out_dir / "verdicts.csv", verdicts_csv(verdicts))
+    cards = write_cards(verdicts, out_dir / "cards")
+    write_page(verdicts, summary, out_dir / "settle.html")
+    click.echo(f"wrote verdicts.json, verdicts.csv, settle.html and {len(cards)} cards to "
+               f"{out_dir}", err=True)
