@@ -14,6 +14,7 @@ progress bar's) before it compiles, and how long it took after.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -99,6 +100,19 @@ def is_compiled(path: str) -> bool:
         return False
 
 
+def _start_prime(path: str) -> subprocess.Popen[bytes] | None:
+    """On a machine with a second core, compile the rule steps in a helper process
+    (simulate/prime.py) while this one compiles the entry point of a round path."""
+    if not path.startswith("rounds") or (os.cpu_count() or 1) < 2:
+        return None
+    try:
+        return subprocess.Popen([sys.executable, "-m", "unosim.simulate.prime"],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+
+
 @contextmanager
 def first_use(path: str) -> Iterator[None]:
     """Around a call that may compile ``path``: on its first use on this machine,
@@ -111,7 +125,12 @@ def first_use(path: str) -> Iterator[None]:
         return
     _listener[-1](path, "start", None)
     t0 = time.perf_counter()
-    yield
+    helper = _start_prime(path)
+    try:
+        yield
+    finally:
+        if helper is not None and helper.poll() is None:
+            helper.terminate()  # what it compiled is cached; the rest compiles when used
     seconds = time.perf_counter() - t0
     try:
         _marker(path).parent.mkdir(parents=True, exist_ok=True)

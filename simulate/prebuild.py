@@ -8,6 +8,9 @@ from pathlib import Path
 
 from unosim.simulate.compiling import is_compiled, listening
 
+#: the example plug-in (strategies/examples/plugins.py) that compiles the plug-in path
+EXAMPLE_PLUGIN = "random_copy"
+
 
 def _table_for(path: str) -> tuple[object, str] | None:
     """A small table that plays ``path``, and its mode (None: cannot be built here)."""
@@ -22,10 +25,10 @@ def _table_for(path: str) -> tuple[object, str] | None:
 
         example = Path(strategies.__file__).parent / "examples" / "plugins.py"
         try:
-            load_plugins([f"{example}:random_copy"])
+            load_plugins([f"{example}:{EXAMPLE_PLUGIN}"])
         except Exception:  # noqa: BLE001 - no example file in this installation
             return None
-        first = "random_copy"
+        first = EXAMPLE_PLUGIN
     else:
         first = {"": "random", "param": "tuned", "search": "search:rollouts=2"}[tier]
     seats = [parse_strategy(first)] + [parse_strategy("random")] * 3
@@ -37,6 +40,7 @@ def compile_paths(paths: list[str], report: Callable[[str, str, float | None], N
     ``report(path, "cached" | "start" | "done" | "skipped", seconds)``; returns how many
     compiled."""
     from unosim.simulate.runner import warm
+    from unosim.strategies.registry import PLUGINS
 
     done = 0
     for path in paths:
@@ -48,7 +52,10 @@ def compile_paths(paths: list[str], report: Callable[[str, str, float | None], N
             report(path, "skipped", None)
             continue
         table, mode = made
-        with listening(lambda p, event, s: report(p, event, s)):
-            warm(table, mode, 0)  # type: ignore[arg-type]
+        try:
+            with listening(lambda p, event, s: report(p, event, s)):
+                warm(table, mode, 0)  # type: ignore[arg-type]
+        finally:
+            PLUGINS.pop(EXAMPLE_PLUGIN, None)  # the example served only to compile
         done += 1
     return done

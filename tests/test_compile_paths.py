@@ -118,3 +118,16 @@ def test_compile_builds_what_is_missing_and_skips_the_rest(no_markers):
     assert "[2/2] matches         compiling" in res.output
     assert "1 of 2 paths compiled" in res.output
     assert compiling.is_compiled("matches")
+
+
+def test_the_helper_process_runs():
+    """The process a first run starts beside itself to compile the rule steps
+    (simulate/prime.py) compiles with explicit types; a wrong one would fail here.
+    That the command then finds its work in the cache is what ``unosim bench``'s cold
+    compile shows."""
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-m", "unosim.simulate.prime"], capture_output=True,
+                         text=True, timeout=600)
+    assert res.returncode == 0, res.stderr

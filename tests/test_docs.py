@@ -185,13 +185,9 @@ def test_every_command_has_a_page():
 
 
 def test_every_nav_page_exists():
-    """The nav names only pages that exist, but for the pending ones that mkdocs.yml
-    lists (another change writes them; docs/hooks.py drops them from the nav)."""
-    text = (ROOT / "mkdocs.yml").read_text()
-    pending = set(re.findall(r"^\s+- ([\w-]+\.md)$", text.split("pending_pages:")[1]
-                             .split("\n\n")[0], re.MULTILINE))
+    """The nav names only pages that exist."""
     for f in _mkdocs_nav():
-        assert (DOCS / f).exists() or f in pending, f
+        assert (DOCS / f).exists(), f
 
 
 def test_the_cli_reference_is_generated():
@@ -293,15 +289,14 @@ def test_readme_is_short_and_shows_the_five_jobs_first():
 
 def test_readme_links_into_the_docs_exist():
     """README links point at files of the repository (absolute URLs, so they also work
-    on a package index page); each must exist, but for a pending page."""
+    on a package index page); each must exist."""
     text = (ROOT / "README.md").read_text()
-    pending = {"settle.md"}
     links = re.findall(r"https://github\.com/unosim/unosim/blob/main/([\w./-]+)", text)
     links += re.findall(r"https://raw\.githubusercontent\.com/unosim/unosim/main/([\w./-]+)",
                         text)
     assert links
     for rel in links:
-        assert (ROOT / rel).exists() or Path(rel).name in pending, rel
+        assert (ROOT / rel).exists(), rel
 
 
 # ---------------------------------------------------------------------- completion
@@ -333,7 +328,7 @@ def shlex_quote(w: str) -> str:
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
 def test_bash_completes_commands_variants_and_strategies():
-    assert _bash_complete("unosim com") == ["compare"]
+    assert _bash_complete("unosim com") == ["compare", "compile"]
     assert set(_bash_complete("unosim ")) >= set(COMMANDS)
     assert _bash_complete("unosim --variant stack") == ["stacking", "stacking-mixed"]
     assert _bash_complete("unosim compare official seven") == ["seven-o", "seven-rounds"]

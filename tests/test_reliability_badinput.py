@@ -257,6 +257,7 @@ CATALOGUE: list[tuple[list[str], list[str]]] = [
     (["bench", "--games", "0"], ["--games"]),
     (["bench", "--memory-games", "lots"], ["--memory-games", "lots"]),
     (["bench", "--format", "xml"], ["--format", "xml"]),
+    (["compile", "everything"], ["unknown path", "everything", "rounds/search"]),
     (["bench", "--repeat", "0"], ["--repeat", "0"]),
     (["bench", "--repeat", "many"], ["--repeat", "many"]),
 ]
