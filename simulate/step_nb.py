@@ -102,6 +102,15 @@ def next_seat(G, p, k):
 
 
 @kernel_inline
+def seat_after(G, p):
+    """``next_seat(G, p, 1)``, inlined where no seat is out of the round (a turn
+    passes on in a few instructions instead of a call)."""
+    if G[L.R_ELIMINATION] == 0:
+        return _wrap(p + G[L.S_DIR], G[L.R_PLAYERS])
+    return next_seat(G, p, 1)
+
+
+@kernel_inline
 def two_left(G):
     """Two players at the table: Reverse then acts as Skip (if the rule says so)."""
     return G[L.S_ACTIVE] == 2 and G[L.R_TWO_P_REVERSE_SKIPS] != 0
@@ -136,7 +145,7 @@ def _reshuffle(G):
         return False
     base = G[L.S_DRAW_LEN]
     for i in range(nd - 1):
-        G[L.OFF_DRAW + base + i] = G[L.OFF_DISC + i]
+        G[at(L.OFF_DRAW + base + i)] = G[at(L.OFF_DISC + i)]
     G[L.S_DRAW_LEN] = base + nd - 1
     G[L.OFF_DISC] = G[L.OFF_DISC + nd - 1]
     G[L.S_DISC_LEN] = 1
@@ -155,7 +164,7 @@ def _take_random(G, RNG):
     return t
 
 
-@kernel
+@kernel_inline
 def _draw_card(G, RNG, p):
     """Seat ``p`` draws a card; -1 if both piles are empty."""
     if G[L.S_DRAW_LEN] == 0:
@@ -249,10 +258,10 @@ def deal(G, RNG):
         G[i] = 0
     n_players = G[L.R_PLAYERS]
     for i in range(L.OFF_H, L.OFF_H + n_players * L.HW):
-        G[i] = 0
+        G[at(i)] = 0  # unsigned: a memset, not a wraparound test a slot
     feel_reset(G)
     for p in range(n_players):
-        G[L.OFF_PUB + p] = 0
+        G[at(L.OFF_PUB + p)] = 0
     G[L.OFF_HOUSE] = int((G[L.R_SEVEN_O] | G[L.R_SWAP_ON_FIVE] | G[L.R_SWAP_HANDS_WILD]
                           | G[L.R_JUMP_IN]) != 0 or G[L.RF_SILENT_TWOS] > 0)
     G[L.S_DIR] = 1
@@ -260,7 +269,7 @@ def deal(G, RNG):
     G[L.S_ACTIVE] = n_players
     n = G[L.R_DECK_SIZE]
     for i in range(n):
-        G[L.OFF_DRAW + i] = G[L.OFF_DECK + i]
+        G[at(L.OFF_DRAW + i)] = G[at(L.OFF_DECK + i)]
     G[L.S_DRAW_LEN] = n
     for _ in range(G[L.R_HAND_SIZE]):
         for p in range(n_players):
@@ -329,6 +338,12 @@ def count_playable(G, p, bluff):
 @kernel
 def nth_playable(G, p, bluff, k):
     """The type of the ``k``-th playable physical card (0-based) of ``p``."""
+    return nth_playable_inline(G, p, bluff, k)
+
+
+@kernel_inline
+def nth_playable_inline(G, p, bluff, k):
+    """``nth_playable`` inlined (``random``'s turn picks with it)."""
     c = G[L.S_COLOUR]
     cc = G[hu(p, L.HC_COLOUR + c)]
     if k < cc:
@@ -561,9 +576,16 @@ def _pass_turn(G, p):
     G[L.S_PHASE] = L.PH_TURN
 
 
-@kernel
+@kernel_inline
 def _next_turn(G, p):
-    _pass_turn(G, next_seat(G, p, 1))
+    """The turn passes to the seat after ``p`` (``_pass_turn``): inlined, and
+    without a takeback pending the seat after ``p`` simply plays."""
+    q = seat_after(G, p)
+    if G[L.R_WD4_TAKEBACK] != 0:
+        _pass_turn(G, q)
+    else:
+        G[L.S_ACTOR] = q
+        G[L.S_PHASE] = L.PH_TURN
 
 
 @kernel_inline
@@ -573,7 +595,7 @@ def _clear_penalty(G):
     G[L.S_STACK_LEN] = 0
 
 
-@kernel
+@kernel_inline
 def _draw_turn(G, RNG, p):
     """Draw under ``draw_rule``; a playable drawn card opens PH_DRAWN."""
     rule = G[L.R_DRAW_RULE]
@@ -806,7 +828,7 @@ def _resolve(G, RNG):
     t = G[L.S_EFF_CARD]
     r = rank_of(t)
     if penalty_of(G, t) > 0:
-        victim = next_seat(G, p, 1)
+        victim = seat_after(G, p)
         if t == C.WILD_DRAW_FOUR and G[L.R_WD4_CHALLENGE] != 0:
             G[L.S_ACTOR] = victim
             G[L.S_PHASE] = L.PH_CHALLENGE
@@ -814,13 +836,13 @@ def _resolve(G, RNG):
             _face_penalty(G, RNG, victim)
     elif t == C.DOWNPOUR_ONE or t == C.DOWNPOUR_TWO:
         k = 1 if t == C.DOWNPOUR_ONE else 2
-        q = next_seat(G, p, 1)
+        q = seat_after(G, p)
         while q != p:
             _draw_penalty(G, RNG, q, k)
             q = next_seat(G, q, 1)
         _next_turn(G, p)
     elif r == C.RANK_SKIP:
-        victim = next_seat(G, p, 1)
+        victim = seat_after(G, p)
         skip = colour_of(t) * C.N_RANKS + C.RANK_SKIP
         if G[L.R_SKIP_DEFLECT] != 0 and G[hu(victim, skip)] > 0 and victim != p:
             G[L.S_ACTOR] = victim
@@ -829,7 +851,7 @@ def _resolve(G, RNG):
             _next_turn(G, victim)
     elif r == C.RANK_REVERSE:
         if two_left(G):
-            _next_turn(G, next_seat(G, p, 1))
+            _next_turn(G, seat_after(G, p))
         else:
             G[L.S_DIR] = -G[L.S_DIR]
             _next_turn(G, p)

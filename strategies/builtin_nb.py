@@ -30,7 +30,7 @@ from unosim.simulate.step_nb import (
     hu,
     legal_moves,
     next_seat,
-    nth_playable,
+    nth_playable_inline,
     penalty_of,
     seat_param,
     wd4_is_legal,
@@ -337,7 +337,7 @@ def _choose(sid, G, rng):
         total = count_playable(G, p, bluff_ok)
         if total == 0:
             return L.MV_DRAW
-        t = nth_playable(G, p, bluff_ok, rand_below(rng, 1, total))
+        t = nth_playable_inline(G, p, bluff_ok, rand_below(rng, 1, total))
         return _with_colour(sid, G, p, t, rng)
     if sid >= PARAM_SID:
         return choose_param(sid, G, rng)
