@@ -40,7 +40,7 @@ def feel_reset(G):
     0 off (R_FEEL_OFF), 1 one word of four hand sizes (up to 4 players, no
     seven_rounds), -1 any table (by its sign: one compare tells the three apart)."""
     for i in range(L.OFF_FEEL, L.OFF_FEEL + G[L.R_PLAYERS] * L.N_FEELF):
-        G[i] = 0
+        G[np.uint64(i)] = 0
     G[L.S_FEEL_AT] = G[L.S_TURNS]
     if G[L.R_FEEL_OFF] != 0:
         G[L.OFF_FEEL_MODE] = 0
@@ -165,7 +165,7 @@ def _fold_winner4(G, w, t0, cnt):
     steps = (cnt + PAD - 1) & -PAD
     pad = 0x3FFF3FFF3FFF3FFF - (1 << (16 * w))  # the loop masks it like any sample
     for i in range(PAD):  # always PAD (cnt + PAD <= FEEL_BUF: the samples keep room),
-        G[L.OFF_FEEL_BUF + cnt + i] = pad  # so no branch on how many
+        G[np.uint64(L.OFF_FEEL_BUF + cnt + i)] = pad  # so no branch on how many
     f = L.OFF_FEEL + w * L.N_FEELF
     sh = 16 * w
     wbit = 1 << sh
@@ -177,7 +177,7 @@ def _fold_winner4(G, w, t0, cnt):
     first_uno = cnt  # the first buffered sample anyone had distance <= 1
     never = LANE_TOP  # bit 15 of a seat's lane: never at distance <= 1 (cleared by one)
     for i in range(steps):
-        x = (G[L.OFF_FEEL_BUF + i] & keep) | fill
+        x = (G[np.uint64(L.OFF_FEEL_BUF + i)] & keep) | fill
         y = (x << 2) | 0x0003000200010000  # each lane 4 d + seat (d < 0x4000: no spill)
         a = y & 0xFFFF
         b = (y >> 16) & 0xFFFF
@@ -200,13 +200,13 @@ def _fold_winner4(G, w, t0, cnt):
         lead = 1 << ((m1 & 3) << 4) if v2 > v1 else 0
         lastnot = max(lastnot, i + 1 if lead != wbit else 0)  # max and min, not a
         first_uno = min(first_uno, i if v1 <= 1 else cnt)  # select: these vectorize
-        G[L.OFF_FEEL_SCRATCH + i] = lead
+        G[np.uint64(L.OFF_FEEL_SCRATCH + i)] = lead
     gap -= steps - cnt
     code = G[L.S_FEEL_LEAD]
     last = 1 << (16 * code - 16) if code != 0 else 0
     moves = 0  # sole leaders unlike the last one (lead changes, plus the first ever),
     for i in range(cnt):  # a 16-bit lane a seat
-        lead = G[L.OFF_FEEL_SCRATCH + i]
+        lead = G[np.uint64(L.OFF_FEEL_SCRATCH + i)]
         moves += lead & ~last
         last = lead if lead != 0 else last
     moves = (moves & 0xFFFF) + ((moves >> 16) & 0xFFFF) + ((moves >> 32) & 0xFFFF) + (moves >> 48)

@@ -242,6 +242,10 @@ OFF_FEEL_MODE = _G.add("feel mode", 1)  # 0 off, 1 one word a sample, 2 any
 OFF_FEEL_BUF = _G.add("feel samples", FEEL_BUF)
 # a code per buffered sample, written by the first pass of the fold (feel_nb)
 OFF_FEEL_SCRATCH = _G.add("feel scratch", FEEL_BUF)
+# nonzero when a rule that acts on a played card's decisions is on (silent_twos,
+# seven_o, swap_on_five, swap_hands_wild, jump_in): set by ``deal`` from the rules,
+# so under other rules a played card makes one test for them all
+OFF_HOUSE = _G.add("house decisions on", 1)
 # a game: the span a search world occupies (the feel region inside it, so a step in a
 # world never reaches past it; the search keeps the world's feel sampling off)
 G_CORE = _G.size

@@ -16,6 +16,8 @@ jump-in window, then its effect (``_resolve``: skip, reverse, penalty, ...).
 
 from __future__ import annotations
 
+import numpy as np
+
 from unosim.simulate import cards as C
 from unosim.simulate import layout as L
 from unosim.simulate.feel_nb import feel_reset, feel_sample, feel_sample_at, feel_stop
@@ -25,6 +27,9 @@ from unosim.simulate.moves import is_play, named_colour, type_of
 from unosim.simulate.rng_nb import chance, rand_below
 
 _POINTS = C.POINTS  # a global array is frozen into the compiled code as a constant
+_COLOUR_OF = np.array([t // C.N_RANKS for t in range(C.TYPE_SLOTS)], np.int64)
+_RANK_OF = np.array([t % C.N_RANKS if t < C.WILD else -1 for t in range(C.TYPE_SLOTS)],
+                    np.int64)
 
 
 
@@ -38,14 +43,37 @@ def hx(p, c):
 
 
 @kernel_inline
+def hu(p, c):
+    """``hx`` as an unsigned index: seats and columns are never negative, and an
+    unsigned index spares the compiled code a wraparound test (a compare and a
+    select) at every read of a hand (the engine's own reads; ``hx`` stays the
+    plug-ins' signed one)."""
+    return np.uint64(L.OFF_H + p * L.HW + c)
+
+
+@kernel_inline
+def at(i):
+    """Index ``i`` (never negative) of ``G`` as unsigned: no wraparound test."""
+    return np.uint64(i)
+
+
+@kernel_inline
 def seat_param(G, p, k):
     """Probability threshold ``k`` (an SF_* slot) of seat ``p``."""
-    return G[L.OFF_SEATF + p * L.N_SEATF + k]
+    return G[at(L.OFF_SEATF + p * L.N_SEATF + k)]
+
+
+@kernel_inline
+def colour_of(t):
+    """``t // N_RANKS`` of a card type (4 for a wild: HC_COLOUR + 4 is HC_WILDS), from
+    a table: a signed division by 13 costs some eight instructions."""
+    return _COLOUR_OF[at(t)]
 
 
 @kernel_inline
 def rank_of(t):
-    return t % C.N_RANKS if t < C.WILD else -1
+    """The rank of a card type, -1 for a wild (from a table, as ``colour_of``)."""
+    return _RANK_OF[at(t)]
 
 
 @kernel_inline
@@ -68,9 +96,18 @@ def next_seat(G, p, k):
     q = p
     for _ in range(k):
         q = _wrap(q + d, n)
-        while G[hx(q, L.HC_PLACE)] != 0:
+        while G[hu(q, L.HC_PLACE)] != 0:
             q = _wrap(q + d, n)
     return q
+
+
+@kernel_inline
+def seat_after(G, p):
+    """``next_seat(G, p, 1)``, inlined where no seat is out of the round (a turn
+    passes on in a few instructions instead of a call)."""
+    if G[L.R_ELIMINATION] == 0:
+        return _wrap(p + G[L.S_DIR], G[L.R_PLAYERS])
+    return next_seat(G, p, 1)
 
 
 @kernel_inline
@@ -81,18 +118,18 @@ def two_left(G):
 
 @kernel_inline
 def _hand_add(G, p, t):
-    G[hx(p, t)] += 1
-    G[hx(p, L.HC_COLOUR + t // C.N_RANKS)] += 1  # a wild counts in HC_WILDS
-    G[hx(p, L.HC_SIZE)] += 1
-    G[hx(p, L.HC_POINTS)] += _POINTS[t]
+    G[hu(p, t)] += 1
+    G[hu(p, L.HC_COLOUR + colour_of(t))] += 1  # a wild counts in HC_WILDS
+    G[hu(p, L.HC_SIZE)] += 1
+    G[hu(p, L.HC_POINTS)] += _POINTS[at(t)]
 
 
 @kernel_inline
 def _hand_remove(G, p, t):
-    G[hx(p, t)] -= 1
-    G[hx(p, L.HC_COLOUR + t // C.N_RANKS)] -= 1  # a wild counts in HC_WILDS
-    G[hx(p, L.HC_SIZE)] -= 1
-    G[hx(p, L.HC_POINTS)] -= _POINTS[t]
+    G[hu(p, t)] -= 1
+    G[hu(p, L.HC_COLOUR + colour_of(t))] -= 1  # a wild counts in HC_WILDS
+    G[hu(p, L.HC_SIZE)] -= 1
+    G[hu(p, L.HC_POINTS)] -= _POINTS[at(t)]
 
 
 @kernel
@@ -108,7 +145,7 @@ def _reshuffle(G):
         return False
     base = G[L.S_DRAW_LEN]
     for i in range(nd - 1):
-        G[L.OFF_DRAW + base + i] = G[L.OFF_DISC + i]
+        G[at(L.OFF_DRAW + base + i)] = G[at(L.OFF_DISC + i)]
     G[L.S_DRAW_LEN] = base + nd - 1
     G[L.OFF_DISC] = G[L.OFF_DISC + nd - 1]
     G[L.S_DISC_LEN] = 1
@@ -120,14 +157,14 @@ def _reshuffle(G):
 def _take_random(G, RNG):
     """Remove and return a uniformly random card of the (non-empty) draw pile."""
     n = G[L.S_DRAW_LEN] - 1
-    j = L.OFF_DRAW + rand_below(RNG, 0, n + 1)
+    j = at(L.OFF_DRAW + rand_below(RNG, 0, n + 1))
     t = G[j]
-    G[j] = G[L.OFF_DRAW + n]
+    G[j] = G[at(L.OFF_DRAW + n)]
     G[L.S_DRAW_LEN] = n
     return t
 
 
-@kernel
+@kernel_inline
 def _draw_card(G, RNG, p):
     """Seat ``p`` draws a card; -1 if both piles are empty."""
     if G[L.S_DRAW_LEN] == 0:
@@ -135,8 +172,8 @@ def _draw_card(G, RNG, p):
             return -1
     t = _take_random(G, RNG)
     _hand_add(G, p, t)
-    G[hx(p, L.HC_LACKS)] = 0  # a card the table did not see: nothing is known to be lacking
-    G[L.OFF_PUB + p] = 0
+    G[hu(p, L.HC_LACKS)] = 0  # a card the table did not see: nothing is known to be lacking
+    G[at(L.OFF_PUB + p)] = 0
     return t
 
 
@@ -162,16 +199,16 @@ def is_match(G, t):
     """Colour, number or symbol match with the top card, or any wild."""
     if t >= C.WILD:
         return True
-    if t // C.N_RANKS == G[L.S_COLOUR]:
+    if colour_of(t) == G[L.S_COLOUR]:
         return True
     top = G[L.S_TOP]
-    return top < C.WILD and t % C.N_RANKS == top % C.N_RANKS
+    return top < C.WILD and _RANK_OF[at(t)] == _RANK_OF[at(top)]
 
 
 @kernel_inline
 def wd4_is_legal(G, p):
     """A Wild Draw Four is legal only when the hand holds no card of the colour."""
-    return G[hx(p, L.HC_COLOUR + G[L.S_COLOUR])] == 0
+    return G[hu(p, L.HC_COLOUR + G[L.S_COLOUR])] == 0
 
 
 @kernel_inline
@@ -194,7 +231,7 @@ def penalty_of(G, t):
     if t == C.WILD_DRAW_FOUR:
         return Penalty.wild_draw_four
     if t < C.WILD:
-        r = t % C.N_RANKS
+        r = _RANK_OF[at(t)]
         if r == C.RANK_DRAW_TWO:
             return Penalty.draw_two
         if r == 0 and G[L.R_DRAW_TEN] == DrawTen.zeros:
@@ -221,23 +258,25 @@ def deal(G, RNG):
         G[i] = 0
     n_players = G[L.R_PLAYERS]
     for i in range(L.OFF_H, L.OFF_H + n_players * L.HW):
-        G[i] = 0
+        G[at(i)] = 0  # unsigned: a memset, not a wraparound test a slot
     feel_reset(G)
     for p in range(n_players):
-        G[L.OFF_PUB + p] = 0
+        G[at(L.OFF_PUB + p)] = 0
+    G[L.OFF_HOUSE] = int((G[L.R_SEVEN_O] | G[L.R_SWAP_ON_FIVE] | G[L.R_SWAP_HANDS_WILD]
+                          | G[L.R_JUMP_IN]) != 0 or G[L.RF_SILENT_TWOS] > 0)
     G[L.S_DIR] = 1
     G[L.S_WINNER] = -1
     G[L.S_ACTIVE] = n_players
     n = G[L.R_DECK_SIZE]
     for i in range(n):
-        G[L.OFF_DRAW + i] = G[L.OFF_DECK + i]
+        G[at(L.OFF_DRAW + i)] = G[at(L.OFF_DECK + i)]
     G[L.S_DRAW_LEN] = n
     for _ in range(G[L.R_HAND_SIZE]):
         for p in range(n_players):
             _hand_add(G, p, _take_random(G, RNG))
     if G[L.R_SEVEN_ROUNDS] != 0:
         for p in range(n_players):
-            G[hx(p, L.HC_STAGE)] = G[L.R_HAND_SIZE]
+            G[hu(p, L.HC_STAGE)] = G[L.R_HAND_SIZE]
     while True:
         t = _take_random(G, RNG)
         back = t > C.WILD or (G[L.R_FIRST_CARD] == L.FirstCard.number_only
@@ -283,42 +322,48 @@ def count_playable(G, p, bluff):
     ``legal_moves``: current colour, same number or symbol, then wild types.
     """
     c = G[L.S_COLOUR]
-    total = G[hx(p, L.HC_COLOUR + c)]
+    total = G[hu(p, L.HC_COLOUR + c)]
     top = G[L.S_TOP]
     if top < C.WILD:
-        r = top % C.N_RANKS
+        r = rank_of(top)
         for oc in range(4):
             if oc != c:
-                total += G[hx(p, oc * C.N_RANKS + r)]
-    total += G[hx(p, L.HC_WILDS)]
+                total += G[hu(p, oc * C.N_RANKS + r)]
+    total += G[hu(p, L.HC_WILDS)]
     if not _wd4_allowed(G, p, bluff):
-        total -= G[hx(p, C.WILD_DRAW_FOUR)]
+        total -= G[hu(p, C.WILD_DRAW_FOUR)]
     return total
 
 
 @kernel
 def nth_playable(G, p, bluff, k):
     """The type of the ``k``-th playable physical card (0-based) of ``p``."""
+    return nth_playable_inline(G, p, bluff, k)
+
+
+@kernel_inline
+def nth_playable_inline(G, p, bluff, k):
+    """``nth_playable`` inlined (``random``'s turn picks with it)."""
     c = G[L.S_COLOUR]
-    cc = G[hx(p, L.HC_COLOUR + c)]
+    cc = G[hu(p, L.HC_COLOUR + c)]
     if k < cc:
         for t in range(c * C.N_RANKS, c * C.N_RANKS + C.N_RANKS):
-            k -= G[hx(p, t)]
+            k -= G[hu(p, t)]
             if k < 0:
                 return t
     k -= cc
     top = G[L.S_TOP]
     if top < C.WILD:
-        r = top % C.N_RANKS
+        r = rank_of(top)
         for oc in range(4):
             if oc != c:
                 t = oc * C.N_RANKS + r
-                k -= G[hx(p, t)]
+                k -= G[hu(p, t)]
                 if k < 0:
                     return t
     for t in range(C.WILD, C.N_TYPES):
         if t != C.WILD_DRAW_FOUR or _wd4_allowed(G, p, bluff):
-            k -= G[hx(p, t)]
+            k -= G[hu(p, t)]
             if k < 0:
                 return t
     return -1
@@ -334,8 +379,8 @@ def _offer(G, n, move, weight):
 @kernel_inline
 def _offer_held(G, n, p, t):
     """Offer playing ``t`` if ``p`` holds it."""
-    if G[hx(p, t)] > 0:
-        return _offer(G, n, t, G[hx(p, t)])
+    if G[hu(p, t)] > 0:
+        return _offer(G, n, t, G[hu(p, t)])
     return n
 
 
@@ -356,15 +401,15 @@ def legal_moves(G):
             n = _offer_held(G, n, p, t)
         top = G[L.S_TOP]
         if top < C.WILD:
-            r = top % C.N_RANKS
+            r = rank_of(top)
             for oc in range(4):
                 if oc != c:
                     n = _offer_held(G, n, p, oc * C.N_RANKS + r)
         legal = n > 0
-        if G[hx(p, L.HC_WILDS)] > 0:
+        if G[hu(p, L.HC_WILDS)] > 0:
             for t in range(C.WILD, C.N_TYPES):
-                if G[hx(p, t)] > 0 and _playable(G, p, t):
-                    n = _offer(G, n, t, G[hx(p, t)])
+                if G[hu(p, t)] > 0 and _playable(G, p, t):
+                    n = _offer(G, n, t, G[hu(p, t)])
                     legal = legal or t != C.WILD_DRAW_FOUR or wd4_is_legal(G, p)
         if G[L.R_VOLUNTARY_DRAW] != 0 or not legal:
             n = _offer(G, n, L.MV_DRAW, 1)
@@ -388,14 +433,14 @@ def legal_moves(G):
         n = _offer(G, n, L.MV_PASS, 1)
     elif ph == L.PH_TARGET:
         for q in range(G[L.R_PLAYERS]):
-            if q != p and G[hx(q, L.HC_PLACE)] == 0:
+            if q != p and G[hu(q, L.HC_PLACE)] == 0:
                 n = _offer(G, n, L.MV_TARGET + q, 1)
         if G[L.S_TARGET_KIND] == TargetKind.five:
             n = _offer(G, n, L.MV_PASS, 1)  # a trade on a 5 is optional
     elif ph == L.PH_GIVE:
         for t in range(C.N_TYPES):
-            if G[hx(p, t)] > 0:
-                n = _offer(G, n, L.MV_GIVE + t, G[hx(p, t)])
+            if G[hu(p, t)] > 0:
+                n = _offer(G, n, L.MV_GIVE + t, G[hu(p, t)])
     return n
 
 
@@ -415,8 +460,8 @@ def _penalty_answers(G, p):
         if mode == Stacking.progressive and (
                 kind == Penalty.wild_draw_four or (kind == Penalty.draw_two and mixed)):
             t = C.WILD_DRAW_FOUR
-            if G[hx(p, t)] > 0 and _playable(G, p, t):
-                n = _offer(G, n, t, G[hx(p, t)])
+            if G[hu(p, t)] > 0 and _playable(G, p, t):
+                n = _offer(G, n, t, G[hu(p, t)])
         if kind == Penalty.draw_ten:
             if G[L.R_DRAW_TEN] == DrawTen.zeros:
                 for c in range(4):
@@ -524,16 +569,23 @@ def _decide(G, RNG, ph, p, move):
 @kernel
 def _pass_turn(G, p):
     """The next turn is seat ``p``'s (unless a takeback costs it that turn)."""
-    if G[L.R_WD4_TAKEBACK] != 0 and G[hx(p, L.HC_SKIP_NEXT)] != 0:
-        G[hx(p, L.HC_SKIP_NEXT)] = 0
+    if G[L.R_WD4_TAKEBACK] != 0 and G[hu(p, L.HC_SKIP_NEXT)] != 0:
+        G[hu(p, L.HC_SKIP_NEXT)] = 0
         p = next_seat(G, p, 1)
     G[L.S_ACTOR] = p
     G[L.S_PHASE] = L.PH_TURN
 
 
-@kernel
+@kernel_inline
 def _next_turn(G, p):
-    _pass_turn(G, next_seat(G, p, 1))
+    """The turn passes to the seat after ``p`` (``_pass_turn``): inlined, and
+    without a takeback pending the seat after ``p`` simply plays."""
+    q = seat_after(G, p)
+    if G[L.R_WD4_TAKEBACK] != 0:
+        _pass_turn(G, q)
+    else:
+        G[L.S_ACTOR] = q
+        G[L.S_PHASE] = L.PH_TURN
 
 
 @kernel_inline
@@ -543,7 +595,7 @@ def _clear_penalty(G):
     G[L.S_STACK_LEN] = 0
 
 
-@kernel
+@kernel_inline
 def _draw_turn(G, RNG, p):
     """Draw under ``draw_rule``; a playable drawn card opens PH_DRAWN."""
     rule = G[L.R_DRAW_RULE]
@@ -576,12 +628,12 @@ def _seen_lacking(G, p):
     never played at once, so it may be of the colour: nothing is inferred."""
     if G[L.R_DRAW_RULE] != DrawRule.draw_one_pass:
         c = G[L.S_COLOUR]
-        G[hx(p, L.HC_LACKS)] |= 1 << c
+        G[hu(p, L.HC_LACKS)] |= 1 << c
         top = G[L.S_TOP]
         pub = (1 << c) | (1 << L.PUB_WILD)
         if top < C.WILD:
-            pub |= 1 << (L.PUB_RANK + top % C.N_RANKS)
-        G[L.OFF_PUB + p] |= pub
+            pub |= 1 << (L.PUB_RANK + rank_of(top))
+        G[at(L.OFF_PUB + p)] |= pub
 
 
 @kernel_inline
@@ -592,14 +644,14 @@ def _play(G, RNG, p, move):
     if t == C.WILD_DRAW_FOUR:
         G[L.S_PREV_COLOUR] = G[L.S_COLOUR]
         G[L.S_BLUFF] = 0 if wd4_is_legal(G, p) else 1
-        G[L.OFF_PUB + p] |= 1 << G[L.S_COLOUR]  # the table infers it held none (unless a bluff)
+        G[at(L.OFF_PUB + p)] |= 1 << G[L.S_COLOUR]  # the table infers it held none (unless a bluff)
     _hand_remove(G, p, t)
     nd = G[L.S_DISC_LEN]
-    G[L.OFF_DISC + nd] = t
+    G[at(L.OFF_DISC + nd)] = t
     G[L.S_DISC_LEN] = nd + 1
     G[L.S_TOP] = t
     if t < C.WILD:
-        G[L.S_COLOUR] = t // C.N_RANKS
+        G[L.S_COLOUR] = colour_of(t)
     elif G[L.R_COLOR_ROTATION] != 0 and (t == C.WILD or t == C.WILD_DRAW_FOUR):
         # red -> blue -> green -> yellow -> red clockwise (colour ids r0 y1 g2 b3)
         G[L.S_COLOUR] = (G[L.S_COLOUR] + (3 if G[L.S_DIR] > 0 else 1)) % 4
@@ -617,21 +669,26 @@ def _play(G, RNG, p, move):
         G[L.S_LAST] = p
     G[L.S_EFF_SEAT] = p
     G[L.S_EFF_CARD] = t
-    size = G[hx(p, L.HC_SIZE)]
+    size = G[hu(p, L.HC_SIZE)]
     if size == 0:
         if _hand_emptied(G, RNG, p, t):
             return
     elif size == 1:
         _uno_call(G, RNG, p)
-    if t < C.WILD and t % C.N_RANKS == 2 and G[L.RF_SILENT_TWOS] > 0:
-        _silent_twos(G, RNG, p)
-    _card_decisions(G, RNG, p, t)
+    if G[L.OFF_HOUSE] == 0 or not _house_decisions(G, RNG, p, t):
+        _resolve(G, RNG)
 
 
-@kernel_inline
-def _card_decisions(G, RNG, p, t):
-    """Seven-O, swap on five and Swap Hands ask ``p`` for a target first."""
+@kernel
+def _house_decisions(G, RNG, p, t):
+    """What the house rules make of a played card before its effect (``OFF_HOUSE``
+    says whether any of them is on): silence broken after a 2; Seven-O, swap on
+    five and Swap Hands ask ``p`` for a target first; a 0 under Seven-O rotates
+    the hands; jump-in opens its window. False when the effect is to be resolved
+    now."""
     r = rank_of(t)
+    if r == 2 and G[L.RF_SILENT_TWOS] > 0:
+        _silent_twos(G, RNG, p)
     if G[L.R_SEVEN_O] != 0 and r == 7:
         G[L.S_TARGET_KIND] = TargetKind.seven
     elif G[L.R_SWAP_ON_FIVE] != 0 and r == 5:
@@ -642,24 +699,24 @@ def _card_decisions(G, RNG, p, t):
         if G[L.R_SEVEN_O] != 0 and r == 0:
             _rotate_hands(G, p)
         if G[L.R_JUMP_IN] == 0:
-            _resolve(G, RNG)
-        else:
-            _open_window(G, RNG)
-        return
+            return False
+        _open_window(G, RNG)
+        return True
     G[L.S_ACTOR] = p
     G[L.S_PHASE] = L.PH_TARGET
+    return True
 
 
 @kernel
 def _swap_rows(G, a, b):
     """Exchange the hands of seats ``a`` and ``b`` (cards, counts, size, value)."""
     for c in range(L.HC_POINTS + 1):
-        x = G[hx(a, c)]
-        G[hx(a, c)] = G[hx(b, c)]
-        G[hx(b, c)] = x
-    x = G[hx(a, L.HC_LACKS)]  # what the table knows goes with the hand
-    G[hx(a, L.HC_LACKS)] = G[hx(b, L.HC_LACKS)]
-    G[hx(b, L.HC_LACKS)] = x
+        x = G[hu(a, c)]
+        G[hu(a, c)] = G[hu(b, c)]
+        G[hu(b, c)] = x
+    x = G[hu(a, L.HC_LACKS)]  # what the table knows goes with the hand
+    G[hu(a, L.HC_LACKS)] = G[hu(b, L.HC_LACKS)]
+    G[hu(b, L.HC_LACKS)] = x
     x = G[L.OFF_PUB + a]
     G[L.OFF_PUB + a] = G[L.OFF_PUB + b]
     G[L.OFF_PUB + b] = x
@@ -706,8 +763,8 @@ def _give_chosen(G, RNG, p, t):
     _hand_remove(G, p, t)
     _hand_add(G, p, G[L.S_GIVE])
     _hand_add(G, giver, t)
-    G[hx(p, L.HC_LACKS)] = 0  # each side got a card the table did not see
-    G[hx(giver, L.HC_LACKS)] = 0
+    G[hu(p, L.HC_LACKS)] = 0  # each side got a card the table did not see
+    G[hu(giver, L.HC_LACKS)] = 0
     G[L.OFF_PUB + p] = 0
     G[L.OFF_PUB + giver] = 0
     G[L.S_SWAPS] += 1
@@ -736,7 +793,7 @@ def _open_window(G, RNG):
     n = 0
     q = first
     for _ in range(n_players):
-        if G[hx(q, L.HC_PLACE)] == 0 and G[hx(q, t)] > 0:
+        if G[hu(q, L.HC_PLACE)] == 0 and G[hu(q, t)] > 0:
             G[L.OFF_ORDER + n] = q
             n += 1
         q = _wrap(q + d, n_players)
@@ -756,7 +813,7 @@ def _offer_jump(G, RNG):
     """Ask the next candidate who still holds an identical card; else resolve."""
     while G[L.S_JUMP_IDX] < G[L.S_JUMP_N]:
         q = G[L.OFF_ORDER + G[L.S_JUMP_IDX]]
-        if G[hx(q, G[L.S_TOP])] > 0:
+        if G[hu(q, G[L.S_TOP])] > 0:
             G[L.S_ACTOR] = q
             G[L.S_PHASE] = L.PH_JUMP
             return
@@ -771,7 +828,7 @@ def _resolve(G, RNG):
     t = G[L.S_EFF_CARD]
     r = rank_of(t)
     if penalty_of(G, t) > 0:
-        victim = next_seat(G, p, 1)
+        victim = seat_after(G, p)
         if t == C.WILD_DRAW_FOUR and G[L.R_WD4_CHALLENGE] != 0:
             G[L.S_ACTOR] = victim
             G[L.S_PHASE] = L.PH_CHALLENGE
@@ -779,22 +836,22 @@ def _resolve(G, RNG):
             _face_penalty(G, RNG, victim)
     elif t == C.DOWNPOUR_ONE or t == C.DOWNPOUR_TWO:
         k = 1 if t == C.DOWNPOUR_ONE else 2
-        q = next_seat(G, p, 1)
+        q = seat_after(G, p)
         while q != p:
             _draw_penalty(G, RNG, q, k)
             q = next_seat(G, q, 1)
         _next_turn(G, p)
     elif r == C.RANK_SKIP:
-        victim = next_seat(G, p, 1)
-        skip = (t // C.N_RANKS) * C.N_RANKS + C.RANK_SKIP
-        if G[L.R_SKIP_DEFLECT] != 0 and G[hx(victim, skip)] > 0 and victim != p:
+        victim = seat_after(G, p)
+        skip = colour_of(t) * C.N_RANKS + C.RANK_SKIP
+        if G[L.R_SKIP_DEFLECT] != 0 and G[hu(victim, skip)] > 0 and victim != p:
             G[L.S_ACTOR] = victim
             G[L.S_PHASE] = L.PH_SKIP
         else:
             _next_turn(G, victim)
     elif r == C.RANK_REVERSE:
         if two_left(G):
-            _next_turn(G, next_seat(G, p, 1))
+            _next_turn(G, seat_after(G, p))
         else:
             G[L.S_DIR] = -G[L.S_DIR]
             _next_turn(G, p)
@@ -820,20 +877,20 @@ def _reverse_deflect(G, RNG, p, t):
     G[L.S_DEFLECTS] += 1
     _hand_remove(G, p, t)
     nd = G[L.S_DISC_LEN]
-    G[L.OFF_DISC + nd] = t
+    G[at(L.OFF_DISC + nd)] = t
     G[L.S_DISC_LEN] = nd + 1
     G[L.S_TOP] = t
-    G[L.S_COLOUR] = t // C.N_RANKS
+    G[L.S_COLOUR] = colour_of(t)
     G[L.S_PLAYED] += 1
     G[L.S_DIR] = -G[L.S_DIR]
     back = G[L.S_LAST]
     G[L.S_LAST] = p
     G[L.S_EFF_SEAT] = p
     G[L.S_EFF_CARD] = t
-    if G[hx(p, L.HC_SIZE)] == 0:
+    if G[hu(p, L.HC_SIZE)] == 0:
         if _hand_emptied(G, RNG, p, t):
             return
-    elif G[hx(p, L.HC_SIZE)] == 1:
+    elif G[hu(p, L.HC_SIZE)] == 1:
         _uno_call(G, RNG, p)
     G[L.S_ACTOR] = back
     G[L.S_PHASE] = L.PH_PENALTY
@@ -873,7 +930,7 @@ def _take_back(G, offender):
     G[L.S_PLAYED] -= 1
     G[L.S_TOP] = G[L.OFF_DISC + nd - 1]
     G[L.S_COLOUR] = G[L.S_PREV_COLOUR]
-    G[hx(offender, L.HC_SKIP_NEXT)] = 1
+    G[hu(offender, L.HC_SKIP_NEXT)] = 1
     G[L.OFF_PUB + offender] = 0  # it holds a Wild Draw Four again
 
 
@@ -908,9 +965,9 @@ def _silent_twos(G, RNG, p):
 def _hand_emptied(G, RNG, p, t):
     """``p`` played its last card. Refill under seven_rounds, leave the table under
     elimination, or end the round. True when this card's pipeline is over."""
-    if G[L.R_SEVEN_ROUNDS] != 0 and G[hx(p, L.HC_STAGE)] > 1:
-        G[hx(p, L.HC_STAGE)] -= 1
-        G[L.S_REFILL] += _draw_n(G, RNG, p, G[hx(p, L.HC_STAGE)])
+    if G[L.R_SEVEN_ROUNDS] != 0 and G[hu(p, L.HC_STAGE)] > 1:
+        G[hu(p, L.HC_STAGE)] -= 1
+        G[L.S_REFILL] += _draw_n(G, RNG, p, G[hu(p, L.HC_STAGE)])
         return False
     if G[L.S_WINNER] < 0:
         feel_sample(G)  # the last sample: the winner's last card left its hand (RULES.md 9b)
@@ -936,7 +993,7 @@ def _settle_first_out(G, p, t):
 def _leave_table(G, RNG, p, t):
     """elimination: ``p`` finishes; the next seat pays a pending penalty (not a
     turn) and the card's skip or reverse still applies among those left."""
-    G[hx(p, L.HC_PLACE)] = G[L.R_PLAYERS] - G[L.S_ACTIVE] + 1
+    G[hu(p, L.HC_PLACE)] = G[L.R_PLAYERS] - G[L.S_ACTIVE] + 1
     victim = next_seat(G, p, 1)
     G[L.S_ACTIVE] -= 1
     skipped = False
@@ -963,9 +1020,9 @@ def _end_round(G, RNG, p, t):
         _draw_penalty(G, RNG, next_seat(G, p, 1), G[L.S_PENDING])
         _clear_penalty(G)
     if G[L.R_ELIMINATION] != 0:
-        G[hx(p, L.HC_PLACE)] = G[L.R_PLAYERS] - G[L.S_ACTIVE] + 1
+        G[hu(p, L.HC_PLACE)] = G[L.R_PLAYERS] - G[L.S_ACTIVE] + 1
         last = next_seat(G, p, 1)
-        G[hx(last, L.HC_PLACE)] = G[L.R_PLAYERS]
+        G[hu(last, L.HC_PLACE)] = G[L.R_PLAYERS]
         G[L.S_ACTIVE] = 1
     _settle_first_out(G, p, t)
     G[L.S_PHASE] = L.PH_OVER
@@ -976,16 +1033,16 @@ def hand_value(G, q):
     """Points of seat ``q``'s hand, with the scoring house rules: a lone 0 is
     worth 50 (zero_fifty); going out on a Downpour takes 20 or 40 off the
     winner's total (losers_score)."""
-    if G[L.R_ZERO_FIFTY] != 0 and G[hx(q, L.HC_SIZE)] == 1:
+    if G[L.R_ZERO_FIFTY] != 0 and G[hu(q, L.HC_SIZE)] == 1:
         for c in range(4):
-            if G[hx(q, c * C.N_RANKS)] == 1:
+            if G[hu(q, c * C.N_RANKS)] == 1:
                 return 50
     if q == G[L.S_WINNER] and G[L.R_SCORING] == L.Scoring.losers_score:
         if G[L.S_WENT_OUT] == C.DOWNPOUR_ONE:
             return -20
         if G[L.S_WENT_OUT] == C.DOWNPOUR_TWO:
             return -40
-    return G[hx(q, L.HC_POINTS)]
+    return G[hu(q, L.HC_POINTS)]
 
 
 @kernel
@@ -1035,7 +1092,7 @@ def move_is_legal(G, move):
         if not is_play(move):
             return False
         t = type_of(move)
-        if t >= C.N_TYPES or G[hx(p, t)] <= 0:
+        if t >= C.N_TYPES or G[hu(p, t)] <= 0:
             return False
         if t == C.WILD_DRAW_FOUR:
             return wd4_is_legal(G, p) or G[L.R_WD4_BLUFF] != 0

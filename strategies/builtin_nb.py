@@ -30,10 +30,10 @@ from unosim.simulate.moves import is_wild_play, type_of, with_colour
 from unosim.simulate.rng_nb import chance, rand_below
 from unosim.simulate.step_nb import (
     count_playable,
-    hx,
+    hu,
     legal_moves,
     next_seat,
-    nth_playable,
+    nth_playable_inline,
     penalty_of,
     seat_param,
     wd4_is_legal,
@@ -79,7 +79,7 @@ def most_held_colour(G, p, rng):
     best = -1
     ties = 0
     for c in range(4):
-        k = G[hx(p, L.HC_COLOUR + c)]
+        k = G[hu(p, L.HC_COLOUR + c)]
         if k > best:
             best = k
             ties = 1
@@ -87,7 +87,7 @@ def most_held_colour(G, p, rng):
             ties += 1
     pick = rand_below(rng, 1, ties) if ties > 1 else 0
     for c in range(4):
-        if G[hx(p, L.HC_COLOUR + c)] == best:
+        if G[hu(p, L.HC_COLOUR + c)] == best:
             if pick == 0:
                 return c
             pick -= 1
@@ -98,7 +98,7 @@ def most_held_colour(G, p, rng):
 def _first_most_held_colour(G, p):
     best = 0
     for c in range(1, 4):
-        if G[hx(p, L.HC_COLOUR + c)] > G[hx(p, L.HC_COLOUR + best)]:
+        if G[hu(p, L.HC_COLOUR + c)] > G[hu(p, L.HC_COLOUR + best)]:
             best = c
     return best
 
@@ -134,24 +134,24 @@ def attack_colour(G, p, rng):
     one ``p`` holds most of, ties at random), if ``p`` holds any of it or that
     player is close to going out; else the colour ``p`` holds most."""
     v = next_seat(G, p, 1)
-    lacks = G[hx(v, L.HC_LACKS)]
+    lacks = G[hu(v, L.HC_LACKS)]
     if lacks == 0:
         return most_held_colour(G, p, rng)
     best = -1
     ties = 0
     for c in range(4):
         if lacks & (1 << c):
-            k = G[hx(p, L.HC_COLOUR + c)]
+            k = G[hu(p, L.HC_COLOUR + c)]
             if k > best:
                 best = k
                 ties = 1
             elif k == best:
                 ties += 1
-    if best == 0 and G[hx(v, L.HC_SIZE)] > THREAT_CARDS:
+    if best == 0 and G[hu(v, L.HC_SIZE)] > THREAT_CARDS:
         return most_held_colour(G, p, rng)
     pick = rand_below(rng, 1, ties) if ties > 1 else 0
     for c in range(4):
-        if lacks & (1 << c) and G[hx(p, L.HC_COLOUR + c)] == best:
+        if lacks & (1 << c) and G[hu(p, L.HC_COLOUR + c)] == best:
             if pick == 0:
                 return c
             pick -= 1
@@ -166,8 +166,8 @@ def _context(sid, G, p):
     if sid != ATTACKER:
         return 0
     v = next_seat(G, p, 1)
-    threat = 16 if G[hx(v, L.HC_SIZE)] <= THREAT_CARDS else 0
-    return G[hx(v, L.HC_LACKS)] | threat
+    threat = 16 if G[hu(v, L.HC_SIZE)] <= THREAT_CARDS else 0
+    return G[hu(v, L.HC_LACKS)] | threat
 
 
 @kernel_inline
@@ -202,7 +202,7 @@ def _keeper_score(G, p, t):
     c = t // C.N_RANKS
     if c == G[L.S_COLOUR]:
         return 300 if t % C.N_RANKS == 0 else 200
-    return 100 + G[hx(p, L.HC_COLOUR + c)]
+    return 100 + G[hu(p, L.HC_COLOUR + c)]
 
 
 @kernel_inline
@@ -307,11 +307,11 @@ def informed_challenge(G, p):
     a card played it legally, and is never challenged."""
     off = G[L.S_LAST]
     c = G[L.S_PREV_COLOUR]
-    if G[hx(off, L.HC_LACKS)] & (1 << c):
+    if G[hu(off, L.HC_LACKS)] & (1 << c):
         return False
     lo = c * C.N_RANKS
-    unseen = G[L.R_DECK_SIZE] - G[hx(p, L.HC_SIZE)] - G[L.S_DISC_LEN]
-    unseen_c = -G[hx(p, L.HC_COLOUR + c)]
+    unseen = G[L.R_DECK_SIZE] - G[hu(p, L.HC_SIZE)] - G[L.S_DISC_LEN]
+    unseen_c = -G[hu(p, L.HC_COLOUR + c)]
     for i in range(G[L.R_DECK_SIZE]):
         t = G[L.OFF_DECK + i]
         if lo <= t < lo + C.N_RANKS:
@@ -321,7 +321,7 @@ def informed_challenge(G, p):
         if lo <= t < lo + C.N_RANKS:
             unseen_c -= 1
     none = 1.0  # chance that the hand holds no card of the colour
-    for i in range(G[hx(off, L.HC_SIZE)]):
+    for i in range(G[hu(off, L.HC_SIZE)]):
         if unseen - i <= 0 or none <= 0.0:
             break
         none *= max(0.0, (unseen - unseen_c - i) / (unseen - i))
@@ -358,7 +358,7 @@ def choose_plain(sid, G, rng):
             total = count_playable(G, p, bluff_ok)
             if total == 0:
                 return L.MV_DRAW
-            t = nth_playable(G, p, bluff_ok, rand_below(rng, 1, total))
+            t = nth_playable_inline(G, p, bluff_ok, rand_below(rng, 1, total))
             return _with_colour(sid, G, p, t, rng)
         if ph == L.PH_DRAWN:
             return _drawn_move(sid, G, rng, p)
@@ -426,9 +426,9 @@ def fewest_cards_opponent(G, p, rng, first):
     best = 1 << 30
     ties = 0
     for q in range(G[L.R_PLAYERS]):
-        if q == p or G[hx(q, L.HC_PLACE)] != 0:
+        if q == p or G[hu(q, L.HC_PLACE)] != 0:
             continue
-        k = G[hx(q, L.HC_SIZE)]
+        k = G[hu(q, L.HC_SIZE)]
         if k < best:
             best = k
             ties = 1
@@ -436,7 +436,7 @@ def fewest_cards_opponent(G, p, rng, first):
             ties += 1
     pick = 0 if first or ties == 1 else rand_below(rng, 1, ties)
     for q in range(G[L.R_PLAYERS]):
-        if q != p and G[hx(q, L.HC_PLACE)] == 0 and G[hx(q, L.HC_SIZE)] == best:
+        if q != p and G[hu(q, L.HC_PLACE)] == 0 and G[hu(q, L.HC_SIZE)] == best:
             if pick == 0:
                 return q
             pick -= 1
@@ -450,7 +450,7 @@ def highest_value_card(G, p, rng, first):
     best = -1
     total = 0
     for t in range(C.N_TYPES):
-        k = G[hx(p, t)]
+        k = G[hu(p, t)]
         if k > 0:
             v = _POINTS[t]
             if v > best:
@@ -460,7 +460,7 @@ def highest_value_card(G, p, rng, first):
                 total += k
     pick = 0 if first else rand_below(rng, 1, total)
     for t in range(C.N_TYPES):
-        k = G[hx(p, t)]
+        k = G[hu(p, t)]
         if k > 0 and _POINTS[t] == best:
             if pick < k:
                 return t
@@ -543,8 +543,8 @@ def min_opponent_cards(G, p):
     """The fewest cards an opponent still playing holds."""
     best = 1 << 30
     for q in range(G[L.R_PLAYERS]):
-        if q != p and G[hx(q, L.HC_PLACE)] == 0 and G[hx(q, L.HC_SIZE)] < best:
-            best = G[hx(q, L.HC_SIZE)]
+        if q != p and G[hu(q, L.HC_PLACE)] == 0 and G[hu(q, L.HC_SIZE)] < best:
+            best = G[hu(q, L.HC_SIZE)]
     return best
 
 
@@ -554,20 +554,20 @@ def _adaptive_triggered(G, p, base):
     worth A_POINTS points or more (both public to the seat)."""
     if min_opponent_cards(G, p) * L.SPARAM_SCALE <= G[base + A_CARDS]:
         return True
-    return G[hx(p, L.HC_POINTS)] * L.SPARAM_SCALE >= G[base + A_POINTS]
+    return G[hu(p, L.HC_POINTS)] * L.SPARAM_SCALE >= G[base + A_POINTS]
 
 
 @kernel
 def _weighted_colour(G, p, base):
     """The colour a weighted seat names: the best W_COL_HELD * held + W_COL_LACK *
     (next player seen lacking it); ties to the colour held most, then the lowest."""
-    lacks = G[hx(next_seat(G, p, 1), L.HC_LACKS)]
+    lacks = G[hu(next_seat(G, p, 1), L.HC_LACKS)]
     best = -(1 << 62)
     bc = 0
     for c in range(4):
-        k = G[hx(p, L.HC_COLOUR + c)]
+        k = G[hu(p, L.HC_COLOUR + c)]
         s = G[base + W_COL_HELD] * k + (G[base + W_COL_LACK] if lacks & (1 << c) else 0)
-        if s > best or (s == best and k > G[hx(p, L.HC_COLOUR + bc)]):
+        if s > best or (s == best and k > G[hu(p, L.HC_COLOUR + bc)]):
             best = s
             bc = c
     return bc
@@ -592,16 +592,16 @@ def weighted_score(G, p, base, t, wc, nsmall, lacks, danger):
         if t == C.WILD_DRAW_FOUR:
             s += G[base + W_WD4]
         rc = wc
-        own = G[hx(p, L.HC_COLOUR + rc)]
-        mob = own + G[hx(p, L.HC_WILDS)] - 1
+        own = G[hu(p, L.HC_COLOUR + rc)]
+        mob = own + G[hu(p, L.HC_WILDS)] - 1
     else:
         rc = t // C.N_RANKS
-        own = G[hx(p, L.HC_COLOUR + rc)] - 1
-        mob = own + G[hx(p, L.HC_WILDS)]
+        own = G[hu(p, L.HC_COLOUR + rc)] - 1
+        mob = own + G[hu(p, L.HC_WILDS)]
         r = t % C.N_RANKS
         for oc in range(4):
             if oc != rc:
-                mob += G[hx(p, oc * C.N_RANKS + r)]
+                mob += G[hu(p, oc * C.N_RANKS + r)]
     if rc == G[L.S_COLOUR]:
         s += G[base + W_KEEP]
     elif t < C.WILD:
@@ -628,8 +628,8 @@ def _weighted_move(G, p, base, rng, ph):
     bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
     wc = _weighted_colour(G, p, base)
     v = next_seat(G, p, 1)
-    nsmall = G[hx(v, L.HC_SIZE)] <= DANGER_CARDS
-    lacks = G[hx(v, L.HC_LACKS)]
+    nsmall = G[hu(v, L.HC_SIZE)] <= DANGER_CARDS
+    lacks = G[hu(v, L.HC_LACKS)]
     danger = min_opponent_cards(G, p) <= DANGER_CARDS
     ctx = (base, wc, nsmall, lacks, danger)
     best, total, other = best_plays(_weighted_of, ctx, G, p, n, bluff_ok)
@@ -649,8 +649,8 @@ def gang_leader(G, p, k):
     best = 1 << 30
     lead = -1
     for q in range(G[L.R_PLAYERS]):
-        if q != p and G[hx(q, L.HC_PLACE)] == 0 and G[hx(q, L.HC_SIZE)] < best:
-            best = G[hx(q, L.HC_SIZE)]
+        if q != p and G[hu(q, L.HC_PLACE)] == 0 and G[hu(q, L.HC_SIZE)] < best:
+            best = G[hu(q, L.HC_SIZE)]
             lead = q
     return lead if best <= k else -1
 
@@ -659,12 +659,12 @@ def gang_leader(G, p, k):
 def _gang_colour(G, p, lead, rng):
     """A colour the leader was seen to lack (the one ``p`` holds most of), else
     the colour ``p`` holds most."""
-    lacks = G[hx(lead, L.HC_LACKS)]
+    lacks = G[hu(lead, L.HC_LACKS)]
     if lacks == 0:
         return most_held_colour(G, p, rng)
     bc = -1
     for c in range(4):
-        if lacks & (1 << c) and (bc < 0 or G[hx(p, L.HC_COLOUR + c)] > G[hx(p, L.HC_COLOUR + bc)]):
+        if lacks & (1 << c) and (bc < 0 or G[hu(p, L.HC_COLOUR + c)] > G[hu(p, L.HC_COLOUR + bc)]):
             bc = c
     return bc
 
@@ -674,7 +674,7 @@ def _gang_score(G, p, t, ctx):
     """gang-up's preference for play ``t`` while the leader is close to going out;
     ``ctx`` = (leader, next seat, previous seat)."""
     lead, nxt, prv = ctx
-    lacks = G[hx(lead, L.HC_LACKS)]
+    lacks = G[hu(lead, L.HC_LACKS)]
     r = t % C.N_RANKS if t < C.WILD else -1
     bonus = 10 if t < C.WILD and lacks & (1 << (t // C.N_RANKS)) else 0
     if lead == nxt:
