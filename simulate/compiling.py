@@ -55,8 +55,7 @@ def _stderr_listener(path: str, event: str, seconds: float | None) -> None:
     if event == "start":
         print(notice(path), file=sys.stderr, flush=True)
     else:
-        print(f"unosim: compiled in {seconds:.0f} s; later runs start at once",
-              file=sys.stderr, flush=True)
+        print(compiled(seconds or 0.0), file=sys.stderr, flush=True)
 
 
 _listener: list[Listener] = [_stderr_listener]
@@ -67,6 +66,11 @@ def notice(path: str) -> str:
     lo, hi = ESTIMATE_S.get(path, (10, 60))
     return (f"unosim: compiling the engine for this machine ({path}); first run only, "
             f"{lo} to {hi} s...")
+
+
+def compiled(seconds: float) -> str:
+    """The line shown after a path compiled."""
+    return f"unosim: compiled in {seconds:.0f} s; later runs start at once"
 
 
 @contextmanager

@@ -39,7 +39,7 @@ def _with_progress_bar(show: bool, total: int, job: Callable[..., Any], with_tot
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from unosim.simulate.compiling import listening, notice
+    from unosim.simulate.compiling import compiled, listening, notice
     from unosim.simulate.runner import seat0_half_width
 
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
@@ -52,8 +52,7 @@ def _with_progress_bar(show: bool, total: int, job: Callable[..., Any], with_tot
                 bar.console.print(notice(path), markup=False, highlight=False)
                 bar.update(task, description=f"compiling the engine ({path})")
             else:
-                bar.console.print(f"unosim: compiled in {seconds:.0f} s; later runs start "
-                                  "at once", markup=False, highlight=False)
+                bar.console.print(compiled(seconds or 0.0), markup=False, highlight=False)
                 bar.update(task, description=unit)
 
         def totals(agg: Any) -> None:

@@ -27,7 +27,7 @@ from unosim.resuming import finish, keeper, resume_option, start
 @click.pass_context
 def settle(ctx: click.Context, **params: Any) -> None:
     """Settle claims: NAME... from the catalogue (listed when no claim is given),
-    FILE.toml... of your own (docs/settle.md gives the format), or --all. Each claim
+    FILE.toml... of your own (the format: the docs' settle page), or --all. Each claim
     runs through the study that answers it (compare, tournament, skill, sweep) on
     common random numbers, and gets one line: TRUE, FALSE (the opposite holds), NOT
     SHOWN (with the smallest effect the run could detect) or DEPENDS (where it holds),
