@@ -178,8 +178,11 @@ N_SEATF = _seatf.count
 # ---- per seat p: OFF_SP + p * N_SP + SP_*, the search's parameters ----
 _sp = Fields("search parameters")
 SP_ROLLOUTS = _sp()
-SP_POLICY = _sp()  # built-in id of the rollout policy
+SP_POLICY = _sp()  # built-in id of the rollout policy for the seat itself
+SP_MODEL = _sp()  # built-in id of the rollout policy for every other seat (the model)
 SP_INFER = _sp()  # 1: deal worlds under the inference from draws (OFF_PUB); 0: ignore it
+SP_DEPTH = _sp()  # turns a rollout plays before a heuristic value ends it; 0: to the end
+SP_HALVING = _sp()  # 1: sequential halving over the candidates; 0: an even split
 N_SP = _sp.count
 
 # ---- per seat p: OFF_FEEL + p * N_FEELF + FE_*, game-feel accumulators (RULES.md 9b),
@@ -230,7 +233,6 @@ OFF_WEIGHTS = _G.add("copies held", MAX_MOVES)  # ... and the copies held of eac
 OFF_PUB = _G.add("public inference", MAX_PLAYERS)
 PUB_WILD = 4
 PUB_RANK = 8
-OFF_SP = _G.add("search parameters", MAX_PLAYERS * N_SP)
 # parameters of the parametric strategies: slot s (the template seat that declared
 # them) at OFF_SPARAM + s * N_SPARAM, fixed point (value * SPARAM_SCALE). The slot is
 # carried in the strategy id (see strategies/builtin_nb.py), so the parameters follow a
@@ -249,13 +251,19 @@ OFF_HOUSE = _G.add("house decisions on", 1)
 # a game: the span a search world occupies (the feel region inside it, so a step in a
 # world never reaches past it; the search keeps the world's feel sampling off)
 G_CORE = _G.size
+# the search's parameters per seat (read from the game, never inside a world)
+OFF_SP = _G.add("search parameters", MAX_PLAYERS * N_SP)
+# a parametric opponent model's parameters, slot s for the search seat of template slot
+# s (SP_MODEL carries the slot, as a parametric strategy id does)
+OFF_MPARAM = _G.add("search: model parameters", MAX_PLAYERS * N_SPARAM)
 # the search's scratch space (one game array per thread already, so no allocation):
 OFF_W0 = _G.add("search: sampled world", G_CORE)
 OFF_W = _G.add("search: rollout world", G_CORE)
 # the worlds' generators (8 words, as uint64), then a saved copy
 OFF_WRNG = _G.add("search: world generators", 16)
 OFF_CAND = _G.add("search: candidates", MAX_MOVES)
-OFF_SCORE = _G.add("search: rollouts won", MAX_MOVES)  # per candidate
+OFF_SCORE = _G.add("search: rollouts won", MAX_MOVES)  # per candidate, in VALUE_UNITs
+OFF_ALIVE = _G.add("search: candidates left", MAX_MOVES)  # 1 while a candidate is in
 OFF_POOL = _G.add("search: unseen cards", MAX_DECK)
 OFF_SCOUNT = _G.add("search: counters", 2)  # searched decisions, rollouts (for bench)
 G_SIZE = _G.size

@@ -219,14 +219,21 @@ def _numeric_param(name: str, key: str, raw: str) -> float:
 
 
 #: the search's own parameters: name -> (default, check and convert)
-SEARCH_DEFAULTS: dict[str, Any] = {"rollouts": 200, "policy": "random", "infer": 1}
+SEARCH_DEFAULTS: dict[str, Any] = {"rollouts": 200, "policy": "random", "model": "random",
+                                   "infer": 1, "depth": 0, "halving": 0}
 MAX_ROLLOUTS = 1_000_000
+MAX_DEPTH = 10_000
 
 
 def _search_param(key: str, raw: str) -> Any:
-    if key == "infer":
+    if key in ("infer", "halving"):
         if raw not in ("0", "1"):
-            raise UnosimError(f"strategy search: infer must be 0 or 1, got {raw!r}")
+            raise UnosimError(f"strategy search: {key} must be 0 or 1, got {raw!r}")
+        return int(raw)
+    if key == "depth":
+        if not raw.isdigit() or not 0 <= int(raw) <= MAX_DEPTH:
+            raise UnosimError(f"strategy search: depth must be a whole number of turns within "
+                              f"0..{MAX_DEPTH} (0: roll out to the end), got {raw!r}")
         return int(raw)
     if key == "rollouts":
         try:
@@ -241,9 +248,11 @@ def _search_param(key: str, raw: str) -> Any:
     if raw not in BUILTINS or raw == "search":
         # any built-in but the search itself (a parametric one plays with its defaults)
         names = ", ".join(n for n in BUILTINS if n != "search")
-        raise UnosimError(f"strategy search: policy must be one of {names}, got {raw!r}")
+        raise UnosimError(f"strategy search: {key} must be one of {names}, got {raw!r}")
     return raw
 
+
+SEARCH_PARAMS_SHORT = "rollouts=N, policy=NAME, model=NAME, depth=N, halving=0|1, infer=0|1"
 
 #: the values ``challenge=`` takes besides a probability
 CHALLENGE_WORDS = {"never": 0.0, "always": 1.0}
@@ -332,7 +341,7 @@ def parse_strategy(text: str) -> SeatStrategy:
             raise UnosimError(
                 f"strategy {name}: bad parameter {part!r} (use {own}bluff=P, "
                 "challenge=P|never|always|informed, forget=P with P in 0..1"
-                + ("; rollouts=N, policy=NAME, infer=0|1" if name == "search" else "") + ")"
+                + ("; " + SEARCH_PARAMS_SHORT if name == "search" else "") + ")"
             )
         if key == "challenge" and raw.lower() == "informed":
             params[key] = "informed"
@@ -404,14 +413,25 @@ def seat_template(template: np.ndarray, seats: list[SeatStrategy], uno_forget_pr
             _lower_params(G, p, SeatStrategy(sp["policy"]), int(template[L.R_PLAYERS]))
             policy += B.SLOT_STRIDE * p
         G[L.OFF_SP + p * L.N_SP + L.SP_POLICY] = policy
+        model = BUILTINS[sp["model"]][0]
+        if s is not None and s.name == "search" and sp["model"] in STRATEGY_PARAMS:
+            # the model's parameters: the seat's slot of the model block
+            _lower_params(G, p, SeatStrategy(sp["model"]), int(template[L.R_PLAYERS]),
+                          L.OFF_MPARAM)
+            model += B.SLOT_STRIDE * p
+        G[L.OFF_SP + p * L.N_SP + L.SP_MODEL] = model
         G[L.OFF_SP + p * L.N_SP + L.SP_INFER] = sp["infer"]
+        G[L.OFF_SP + p * L.N_SP + L.SP_DEPTH] = sp["depth"]
+        G[L.OFF_SP + p * L.N_SP + L.SP_HALVING] = sp["halving"]
     return G
 
 
-def _lower_params(G: np.ndarray, p: int, s: SeatStrategy, players: int) -> None:
-    """Write the numeric parameters of seat ``p``'s strategy into its slot (fixed
-    point): its own values, else the defaults (for `tuned`, the table size's set)."""
-    base = L.OFF_SPARAM + p * L.N_SPARAM
+def _lower_params(G: np.ndarray, p: int, s: SeatStrategy, players: int,
+                  block: int = L.OFF_SPARAM) -> None:
+    """Write the numeric parameters of seat ``p``'s strategy into its slot of
+    ``block`` (fixed point): its own values, else the defaults (for `tuned`, the
+    table size's set)."""
+    base = block + p * L.N_SPARAM
     values = (tuned_weights(players) if s.name == "tuned"
               else {q.name: q.default for q in STRATEGY_PARAMS[s.name]})
     for q in STRATEGY_PARAMS[s.name]:

@@ -68,6 +68,7 @@ from unosim.simulate.layout import (
     MV_PLAY_END,
     N_SP,
     N_SPARAM,
+    OFF_ALIVE,
     OFF_CAND,
     OFF_DECK,
     OFF_DISC,
@@ -75,11 +76,13 @@ from unosim.simulate.layout import (
     OFF_FEEL_MODE,
     OFF_H,
     OFF_MOVES,
+    OFF_MPARAM,
     OFF_POOL,
     OFF_PUB,
     OFF_SCORE,
     OFF_SCOUNT,
     OFF_SP,
+    OFF_SPARAM,
     OFF_STRAT,
     OFF_W,
     OFF_W0,
@@ -114,7 +117,10 @@ from unosim.simulate.layout import (
     S_WINNER,
     SF_BLUFF,
     SF_CHALLENGE,
+    SP_DEPTH,
+    SP_HALVING,
     SP_INFER,
+    SP_MODEL,
     SP_POLICY,
     SP_ROLLOUTS,
     Penalty,
@@ -132,6 +138,7 @@ from unosim.simulate.step_nb import (
 from unosim.strategies.builtin_nb import (
     PARAM_SID,
     SEARCH,
+    SLOT_STRIDE,
     _choose,
     most_held_colour,
     param_base,
@@ -141,6 +148,10 @@ _POINTS = POINTS
 #: rollout turns after the decision before a rollout is scored by the lead in cards
 #: (an official round takes some 40 turns; a seven_rounds one many hundreds)
 HORIZON = 300
+#: a rollout's value: a win is VALUE_UNIT, a cut rollout the share ``_value`` gives it
+VALUE_UNIT = 1 << 20
+#: how steeply ``_value`` favours the seat with fewer cards to play
+LEAF_POWER = 2.0
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -423,26 +434,104 @@ def _lead(W, p, placing):
 
 
 @kernel
-def _rollout(W, R, move, p, placing):
-    """Play ``move`` in world ``W``, then the rollout policy to the first seat
-    out: 1 if ``p`` went out first, else 0. With ``placing`` (elimination, once
-    the round has its winner) play to the end: the number of seats ``p``
-    finished ahead of. A rollout still going HORIZON turns after the decision
-    (very long rounds: seven_rounds, big hands) is scored by the lead in cards
-    instead; one that reaches the turn cap scores 0."""
+def _value(W, p):
+    """What a rollout cut after its ``depth`` turns is worth to ``p``, in VALUE_UNITs:
+    an estimate of its chance to go out first from the cards each seat still has to
+    play, p's share of sum(1 / d**LEAF_POWER) over the seats still playing (the seat
+    to act counts as one card closer)."""
+    actor = W[S_ACTOR]
+    mine = 0.0
+    total = 0.0
+    for q in range(W[R_PLAYERS]):
+        if W[hx(q, HC_PLACE)] == 0:
+            d = max(1.0, _distance(W, q) - (0.5 if q == actor else 0.0))
+            v = d ** -LEAF_POWER
+            total += v
+            if q == p:
+                mine = v
+    if total <= 0.0:
+        return 0
+    return int(VALUE_UNIT * mine / total)
+
+
+@kernel
+def _rollout(W, R, move, p, placing, depth):
+    """Play ``move`` in world ``W``, then the rollout policies to the first seat
+    out: VALUE_UNIT if ``p`` went out first, else 0. With ``depth`` > 0 a rollout
+    still going ``depth`` turns after ``move`` is valued by ``_value`` instead.
+    With ``placing`` (elimination, once the round has its winner) play to the end:
+    the number of seats ``p`` finished ahead of. A rollout still going HORIZON turns
+    after the decision (very long rounds: seven_rounds, big hands) is scored by the
+    lead in cards; one that reaches the turn cap scores 0."""
     apply_called(W, R, move)
     cap = W[R_TURN_CAP]
-    limit = min(cap, W[S_TURNS] + HORIZON)
+    cut = depth > 0 and not placing
+    limit = min(cap, W[S_TURNS] + (depth if cut else HORIZON))
     while W[S_PHASE] != PH_OVER and (placing or W[S_WINNER] < 0):
         if W[S_TURNS] >= limit:
             if limit < cap:
-                return _lead(W, p, placing)
+                if cut:
+                    return _value(W, p)
+                return _lead(W, p, placing) * VALUE_UNIT
             break
         apply_called(W, R, _choose(W[OFF_STRAT + W[S_ACTOR]], W, R))
     if placing:
         place = W[hx(p, HC_PLACE)]
-        return W[R_PLAYERS] - place if place > 0 else 0
-    return 1 if W[S_WINNER] == p else 0
+        return (W[R_PLAYERS] - place) * VALUE_UNIT if place > 0 else 0
+    return VALUE_UNIT if W[S_WINNER] == p else 0
+
+
+@kernel
+def _play_worlds(G, W0, W, R, SAVE, p, m, k, worlds, placing, depth):
+    """Sample ``worlds`` worlds and roll each candidate still in (OFF_ALIVE) out in
+    each, adding to its score; return the rollouts played."""
+    played = 0
+    n = G[R_PLAYERS]
+    for _ in range(worlds):
+        _sample_world(G, W0, R, p, m)
+        for i in range(8):
+            SAVE[i] = R[i]
+        for i in range(k):
+            if G[OFF_ALIVE + i] == 0:
+                continue
+            _copy_world(G, OFF_W0, OFF_W, n)
+            for j in range(8):
+                R[j] = SAVE[j]  # common random numbers: every candidate sees the same future
+            G[OFF_SCORE + i] += _rollout(W, R, G[OFF_CAND + i], p, placing, depth)
+            played += 1
+    return played
+
+
+@kernel
+def _drop_worst(G, k, left, keep):
+    """Take the candidates still in down from ``left`` to ``keep``, dropping the
+    lowest score first (of equal scores the later candidate)."""
+    for _ in range(left - keep):
+        worst = -1
+        for i in range(k):
+            if G[OFF_ALIVE + i] != 0 and (worst < 0 or G[OFF_SCORE + i] <= G[OFF_SCORE + worst]):
+                worst = i
+        G[OFF_ALIVE + worst] = 0
+
+
+@kernel
+def _seat_rollout_policies(G, W0, W, p, n):
+    """The seats of the rollouts: ``p`` plays its policy, every other seat the
+    opponent model; a parametric one reads its parameters from the world's slot of
+    the seat it plays (so the policy and the model never share a slot, in matches
+    too, where players change seats)."""
+    policy = G[OFF_SP + p * N_SP + SP_POLICY]
+    model = G[OFF_SP + p * N_SP + SP_MODEL]
+    for q in range(MAX_PLAYERS):
+        sid = policy if q == p else model
+        if sid >= PARAM_SID:
+            src = param_base(policy) if q == p else OFF_MPARAM + (model // SLOT_STRIDE) * N_SPARAM
+            dst = OFF_SPARAM + q * N_SPARAM
+            if q < n:
+                for i in range(N_SPARAM):
+                    W[dst + i] = G[src + i]
+            sid = sid % SLOT_STRIDE + SLOT_STRIDE * q
+        W0[OFF_STRAT + q] = sid
 
 
 @kernel
@@ -454,8 +543,7 @@ def search_move(G, rng):
         return G[OFF_CAND]
     n = G[R_PLAYERS]
     rollouts = G[OFF_SP + p * N_SP + SP_ROLLOUTS]
-    policy = G[OFF_SP + p * N_SP + SP_POLICY]
-    worlds = max(1, rollouts // k)
+    depth = G[OFF_SP + p * N_SP + SP_DEPTH]
     placing = G[S_WINNER] >= 0  # elimination goes on after the first seat out
     W0 = G[OFF_W0:OFF_W]
     W = G[OFF_W:OFF_WRNG]
@@ -469,31 +557,36 @@ def search_move(G, rng):
     for i in range(G[R_DECK_SIZE]):
         W0[OFF_DECK + i] = G[OFF_DECK + i]
         W[OFF_DECK + i] = G[OFF_DECK + i]
-    if policy >= PARAM_SID:  # a parametric policy reads its parameter slot in the world
-        base = param_base(policy)
-        for i in range(base, base + N_SPARAM):
-            W[i] = G[i]
-    for q in range(MAX_PLAYERS):
-        W0[OFF_STRAT + q] = policy
+    _seat_rollout_policies(G, W0, W, p, n)
     W0[OFF_FEEL_MODE] = 0  # rollouts take no game-feel samples (RULES.md 9b is for
     W[OFF_FEEL_MODE] = 0  # the real round); _copy_world leaves these words alone
     m = _unseen_pool(G, p)
     for i in range(k):
         G[OFF_SCORE + i] = 0
-    for _ in range(worlds):
-        _sample_world(G, W0, R, p, m)
-        for i in range(8):
-            SAVE[i] = R[i]
-        for i in range(k):
-            _copy_world(G, OFF_W0, OFF_W, n)
-            for j in range(8):
-                R[j] = SAVE[j]  # common random numbers: every candidate sees the same future
-            G[OFF_SCORE + i] += _rollout(W, R, G[OFF_CAND + i], p, placing)
+        G[OFF_ALIVE + i] = 1
+    played = 0
+    if G[OFF_SP + p * N_SP + SP_HALVING] != 0 and k > 2:
+        # sequential halving: the budget split evenly over ceil(log2 k) rounds, each
+        # round's share over the candidates still in; the worse half leaves after each
+        rounds = 0
+        while (1 << rounds) < k:
+            rounds += 1
+        left = k
+        for r in range(rounds):
+            played += _play_worlds(G, W0, W, R, SAVE, p, m, k,
+                                   max(1, rollouts // (rounds * left)), placing, depth)
+            keep = (left + 1) // 2
+            if r < rounds - 1:
+                _drop_worst(G, k, left, keep)
+                left = keep
+    else:
+        played = _play_worlds(G, W0, W, R, SAVE, p, m, k, max(1, rollouts // k), placing,
+                              depth)
     G[OFF_SCOUNT] += 1
-    G[OFF_SCOUNT + 1] += worlds * k
-    best = 0
-    for i in range(1, k):
-        if G[OFF_SCORE + i] > G[OFF_SCORE + best]:
+    G[OFF_SCOUNT + 1] += played
+    best = -1
+    for i in range(k):
+        if G[OFF_ALIVE + i] != 0 and (best < 0 or G[OFF_SCORE + i] > G[OFF_SCORE + best]):
             best = i
     return G[OFF_CAND + best]
 

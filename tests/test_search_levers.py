@@ -1,0 +1,174 @@
+"""The search's levers: the opponent model in the rollouts, rollouts cut after
+``depth`` turns and valued by the cards left, sequential halving at the root.
+Each is pinned on a crafted case, and the no-peeking twin test runs with all on."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from test_search import PHASE_TABLES, _fill_hand, _play_twinned, hx
+
+from unosim.errors import UnosimError
+from unosim.simulate import layout as L
+from unosim.simulate.rng_nb import seed_game
+from unosim.simulate.rules import resolve
+from unosim.simulate.runner import base_seed, game_template
+from unosim.simulate.step_nb import deal
+from unosim.strategies import builtin_nb as B
+from unosim.strategies import search_nb as S
+from unosim.strategies.registry import STRATEGY_PARAMS, parse_strategy, tuned_weights
+
+ALL_ON = "search:rollouts=8,model=tuned,depth=6,halving=1"
+
+
+def _dealt(spec: str, players: int, game: int = 0, variants=()):
+    rules = resolve(list(variants), [("players", players)])
+    seats = [parse_strategy(spec)] + [parse_strategy("random")] * (players - 1)
+    G = game_template(rules, seats)
+    RNG = np.zeros(8, np.uint64)
+    seed_game(base_seed(21), game, RNG)
+    deal(G, RNG)
+    return G, RNG
+
+
+def test_a_cut_rollout_is_worth_the_share_of_one_over_distance_squared():
+    """Seat 0 has 1 card to play, seat 1 (to act, so half a card closer) 3: the value
+    is 1 / (1 + 1 / 2.5**2) of a win."""
+    G, _ = _dealt("search", 2)
+    _fill_hand(G, 0, [3])
+    _fill_hand(G, 1, [20, 21, 22])
+    G[L.S_ACTOR] = 1
+    want = int(S.VALUE_UNIT * 1.0 / (1.0 + 2.5 ** -2))
+    assert S._value(G, 0) == want
+    assert S._value(G, 1) == int(S.VALUE_UNIT * 2.5 ** -2 / (1.0 + 2.5 ** -2))
+    # a seat already out (elimination) does not count
+    G3, _ = _dealt("search", 3)
+    _fill_hand(G3, 0, [3, 4])
+    _fill_hand(G3, 1, [20])
+    _fill_hand(G3, 2, [30, 31])
+    G3[hx(1, L.HC_PLACE)] = 1
+    G3[L.S_ACTOR] = 2
+    assert S._value(G3, 0) == int(S.VALUE_UNIT * 0.25 / (0.25 + 1.5 ** -2))
+
+
+def test_a_rollout_stops_exactly_depth_turns_after_the_decision():
+    """The cut rollout's value is _value of the world `depth` turns after the searched
+    move, played with the same generators."""
+    for depth in (1, 3, 7):
+        G, RNG = _dealt("search", 4, game=3)
+        W = G.copy()
+        R = RNG.copy()
+        move = int(S.choose_move(G.copy(), RNG.copy()))
+        got = S._rollout(W, R, move, 0, False, depth)
+        V = G.copy()
+        Q = RNG.copy()
+        S.apply_called(V, Q, move)
+        start = int(V[L.S_TURNS])
+        while V[L.S_WINNER] < 0 and V[L.S_TURNS] < start + depth:
+            S.apply_called(V, Q, B._choose(V[L.OFF_STRAT + V[L.S_ACTOR]], V, Q))
+        want = S._value(V, 0) if V[L.S_WINNER] < 0 else (S.VALUE_UNIT if V[L.S_WINNER] == 0
+                                                         else 0)
+        assert got == want and list(R) == list(Q), depth
+        assert 0 <= got <= S.VALUE_UNIT
+
+
+def test_halving_drops_the_lowest_scores_and_the_later_of_ties():
+    G, _ = _dealt("search", 2)
+    scores = [5, 3, 3, 9, 1]
+    for i, v in enumerate(scores):
+        G[L.OFF_SCORE + i] = v
+        G[L.OFF_ALIVE + i] = 1
+    S._drop_worst(G, 5, 5, 3)
+    assert list(G[L.OFF_ALIVE: L.OFF_ALIVE + 5]) == [1, 1, 0, 1, 0]
+    S._drop_worst(G, 5, 3, 2)
+    assert list(G[L.OFF_ALIVE: L.OFF_ALIVE + 5]) == [1, 0, 0, 1, 0]
+
+
+@pytest.mark.parametrize("k", [3, 4, 5, 8])
+def test_halving_spends_the_budget_over_log2_rounds(k):
+    """With k candidates: ceil(log2 k) rounds, each round's rollouts // rounds over the
+    candidates still in, the better half kept."""
+    G, RNG = _dealt("search:rollouts=240,halving=1", 2)
+    # k playable candidates: coloured cards of the top card's colour
+    top = int(G[L.S_TOP])
+    colour = int(G[L.S_COLOUR])
+    cards = [colour * 13 + r for r in range(13) if colour * 13 + r != top][:k]
+    _fill_hand(G, 0, cards)
+    G[L.S_ACTOR] = 0
+    G[L.S_PHASE] = L.PH_TURN
+    assert S.candidates(G.copy(), RNG.copy()) == k
+    before = int(G[L.OFF_SCOUNT + 1])
+    S.search_move(G, RNG)
+    rounds = (k - 1).bit_length()
+    want, left = 0, k
+    for _ in range(rounds):
+        want += max(1, 240 // (rounds * left)) * left
+        left = (left + 1) // 2
+    assert int(G[L.OFF_SCOUNT + 1]) - before == want
+    assert int(G[L.OFF_ALIVE: L.OFF_ALIVE + k].sum()) == 2
+
+
+def test_the_model_plays_the_other_seats_and_the_policy_the_seat_itself():
+    """model=tuned: in the rollout worlds every other seat plays tuned with the
+    table size's weights in its own slot; the search seat plays its policy."""
+    players = 4
+    G, RNG = _dealt("search:model=tuned,policy=offensive", players)
+    w = tuned_weights(players)
+    assert G[L.OFF_SP + L.SP_MODEL] == B.TUNED  # template slot 0
+    for q in STRATEGY_PARAMS["tuned"]:
+        assert G[L.OFF_MPARAM + q.slot] == int(round(w[q.name] * L.SPARAM_SCALE))
+    W0 = G[L.OFF_W0: L.OFF_W]
+    W = G[L.OFF_W: L.OFF_WRNG]
+    S._seat_rollout_policies(G, W0, W, 0, players)
+    assert W0[L.OFF_STRAT] == B.OFFENSIVE
+    for q in range(1, players):
+        assert W0[L.OFF_STRAT + q] == B.TUNED + B.SLOT_STRIDE * q
+        for par in STRATEGY_PARAMS["tuned"]:
+            got = W[L.OFF_SPARAM + q * L.N_SPARAM + par.slot]
+            assert got == int(round(w[par.name] * L.SPARAM_SCALE))
+
+
+def test_the_policy_and_the_model_keep_their_own_slots_in_a_match_seat_change():
+    """A search player of template slot 2 now in seat 0, with policy=tuned and
+    model=weighted:  its policy's slot 2 and the model's slot 2 both reach the world's
+    slots of the seats that play them."""
+    players = 3
+    rules = resolve([], [("players", players)])
+    seats = [parse_strategy("random")] * 2 + [parse_strategy("search:policy=tuned,"
+                                                             "model=weighted")]
+    G = game_template(rules, seats)
+    sp = L.OFF_SP + 2 * L.N_SP
+    # move the search player to seat 0, as match_nb.seat_players does
+    for k in range(L.N_SP):
+        G[L.OFF_SP + k] = G[sp + k]
+    W0 = G[L.OFF_W0: L.OFF_W]
+    W = G[L.OFF_W: L.OFF_WRNG]
+    S._seat_rollout_policies(G, W0, W, 0, players)
+    tw = tuned_weights(players)
+    for par in STRATEGY_PARAMS["tuned"]:
+        assert W[L.OFF_SPARAM + par.slot] == int(round(tw[par.name] * L.SPARAM_SCALE))
+    for q in (1, 2):
+        assert W0[L.OFF_STRAT + q] == B.WEIGHTED + B.SLOT_STRIDE * q
+        for par in STRATEGY_PARAMS["weighted"]:
+            got = W[L.OFF_SPARAM + q * L.N_SPARAM + par.slot]
+            assert got == int(round(par.default * L.SPARAM_SCALE))
+
+
+def test_the_lever_parameters_are_checked_and_labelled():
+    s = parse_strategy("search:depth=12,halving=1,model=tuned")
+    assert s.label() == "search:depth=12,halving=1,model=tuned"
+    assert parse_strategy("search:depth=0").params["depth"] == 0
+    for bad in ("search:depth=-1", "search:depth=x", "search:depth=2.5", "search:halving=2",
+                "search:model=search", "search:model=nobody", "random:depth=3"):
+        with pytest.raises(UnosimError):
+            parse_strategy(bad)
+
+
+def test_search_never_peeks_with_every_lever_on():
+    rnd = random.Random(17)
+    seen: dict[int, int] = {}
+    came: set[int] = set()
+    searched = sum(_play_twinned(ALL_ON, v, n, 3, rnd, seen, came) for v, n in PHASE_TABLES)
+    assert searched > 80 and sum(seen.values()) > 30
