@@ -22,6 +22,13 @@ from unosim.simulate import layout as L
 from unosim.simulate.rng_nb import probability_threshold
 from unosim.strategies import builtin_nb as B
 
+#: the search's own parameters: name -> (default, check and convert)
+#: (measured best across random, tuned and mixed fields at one core's 50 games a second:
+#: docs/findings-search.md)
+SEARCH_DEFAULTS: dict[str, Any] = {"rollouts": 800, "policy": "random", "model": "random",
+                                   "infer": 1, "depth": 16, "halving": 1}
+_SD = SEARCH_DEFAULTS
+
 BUILTINS: dict[str, tuple[int, str]] = {
     "random": (
         B.RANDOM,
@@ -96,16 +103,20 @@ BUILTINS: dict[str, tuple[int, str]] = {
         "Looks ahead with the engine itself (flat Monte Carlo): at each decision with a real "
         "choice it deals the cards it has not seen at random to the other hands and the draw "
         "pile (a player whose last draw showed it held no card of a colour or rank, or no "
-        "wild, gets none), plays each candidate move and rolls the round out with a rollout "
-        "policy, and plays the move that won most often. Dominated moves are pruned first "
-        "(voluntary draws, keeping a playable drawn card, a Wild while a coloured card fits, "
-        "naming a colour it does not hold). It maximises the chance to win the round, in "
-        "match mode too: under winner_takes the round's winner is the only one who scores. "
-        "Parameters: rollouts=N per decision (default 200) and policy=NAME, the built-in "
-        "that plays every seat in the rollouts (default random; any built-in but search, a "
-        "parametric one with its defaults: policy=tuned is the strongest measured); "
-        "infer=0 deals its worlds without the inference from draws (to measure what it is "
-        "worth); bluff and forget as for "
+        "wild, gets none), plays each candidate move and rolls the round out, and plays the "
+        "move that won most often. Dominated moves are pruned first (voluntary draws, "
+        "keeping a playable drawn card, a Wild while a coloured card fits, naming a colour "
+        "it does not hold). It maximises the chance to win the round, in match mode too: "
+        "under winner_takes the round's winner is the only one who scores. Parameters: "
+        f"rollouts=N per decision (default {_SD['rollouts']}); policy=NAME, the built-in "
+        f"that plays its own seat in the rollouts (default {_SD['policy']}), and "
+        f"model=NAME, the one that plays every other seat (default {_SD['model']}): any "
+        "built-in but search, a parametric one with its defaults; depth=N, the turns a "
+        "rollout plays before it is valued by the cards each player has left (default "
+        f"{_SD['depth']}; 0 plays to the end); halving=1 spends the rollouts by sequential "
+        "halving, the worse half of the candidates dropped after each round (default "
+        f"{_SD['halving']}; 0 splits them evenly); infer=0 deals its worlds without the "
+        "inference from draws (to measure what it is worth); bluff and forget as for "
         "every strategy; challenge=P or always challenges by chance, never (the default) or "
         "informed leave it to the search, which assumes players do not bluff and so accepts.",
     ),
@@ -218,9 +229,6 @@ def _numeric_param(name: str, key: str, raw: str) -> float:
     return int(v) if spec.integer else v
 
 
-#: the search's own parameters: name -> (default, check and convert)
-SEARCH_DEFAULTS: dict[str, Any] = {"rollouts": 200, "policy": "random", "model": "random",
-                                   "infer": 1, "depth": 0, "halving": 0}
 MAX_ROLLOUTS = 1_000_000
 MAX_DEPTH = 10_000
 
@@ -263,9 +271,8 @@ PARAMS_HELP = (
     "challenge = never, always, a probability, or informed (challenge when the cards seen "
     "make it more likely than 1 in 5 that the player still held the colour); forget = "
     "chance to forget calling UNO (default: the rule uno_forget_prob). search also takes "
-    "rollouts=N (rollouts per decision, default 200) and policy=NAME (the built-in that "
-    "plays its rollouts, default random) and infer=0|1 (use the inference from draws, "
-    "default 1)."
+    + ", ".join(f"{k}={v}" for k, v in SEARCH_DEFAULTS.items())
+    + " (its defaults; see `unosim strategies`)."
 )
 
 #: plug-ins registered in this process: name -> strategies.plugins.Plugin

@@ -133,7 +133,7 @@ def test_search_never_peeks_in_any_phase():
     searched = 0
     for variants, players in PHASE_TABLES:
         busy = variants in (["skip-deflect"], ["stacking"])
-        games = 12 if busy else 6 if players == 2 else 4
+        games = 24 if busy else 6 if players == 2 else 4
         searched += _play_twinned("search:rollouts=6", variants, players, games, rnd, seen,
                                   came)
     # every decision phase of RULES.md section 7 came up, and those with real choices
@@ -282,7 +282,7 @@ def test_search_prunes_dominated_moves():
 def test_search_parameters_are_checked_and_labelled():
     s = parse_strategy("search:rollouts=50,policy=offensive,bluff=0.1")
     assert s.cost == 50 and s.label() == "search:bluff=0.1,policy=offensive,rollouts=50"
-    assert parse_strategy("search").cost == 200 and parse_strategy("random").cost == 0
+    assert parse_strategy("search").cost == 800 and parse_strategy("random").cost == 0
     assert parse_strategy("search:policy=tuned").label() == "search:policy=tuned"
     for bad in ("search:rollouts=0", "search:rollouts=2.5", "search:policy=search",
                 "search:infer=2", "search:policy=nobody", "random:rollouts=5"):

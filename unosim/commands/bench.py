@@ -33,8 +33,7 @@ TARGETS = {
     "start_to_first_game_s": 1.0,
 }
 VARIANTS = ("official", "stacking", "seven-o", "jump-in")
-SEARCH_ROLLOUTS = 200
-SEARCH_TARGET_GAMES_PER_SEC = 50  # 4 players, one search seat at rollouts=200 (issue 13)
+SEARCH_TARGET_GAMES_PER_SEC = 50  # 4 players, one search seat at its default parameters
 PLAYERS = (2, 4, 6)
 
 _FIRST_GAME = (
@@ -127,20 +126,20 @@ def _paired_rates(variant: str, players: int, games: int, cores: int,
     return ones, alls, same
 
 
-def search_rates(players: int, games: int, rollouts: int = SEARCH_ROLLOUTS) -> dict[str, Any]:
-    """One ``search:rollouts=N`` seat against random seats, ``games`` rounds played
-    one after another on one core (``search_nb.play_counted``, which counts the
-    searched decisions and the rollouts)."""
+def search_rates(players: int, games: int, spec: str = "search") -> dict[str, Any]:
+    """One ``spec`` seat (the search at its defaults) against random seats, ``games``
+    rounds played one after another on one core (``search_nb.play_counted``, which
+    counts the searched decisions and the rollouts)."""
     import numpy as np
 
     from unosim.simulate import layout as L
     from unosim.simulate.rules import resolve
     from unosim.simulate.runner import base_seed, game_template
-    from unosim.strategies.registry import parse_strategy
+    from unosim.strategies.registry import SEARCH_DEFAULTS, parse_strategy
     from unosim.strategies.search_nb import play_counted
 
     rules = resolve([], [("players", players)])
-    seats = [parse_strategy(f"search:rollouts={rollouts}")] + [
+    seats = [parse_strategy(spec)] + [
         parse_strategy("random")] * (players - 1)
     template = game_template(rules, seats)
     G = np.empty(L.G_SIZE, np.int64)
@@ -151,7 +150,8 @@ def search_rates(players: int, games: int, rollouts: int = SEARCH_ROLLOUTS) -> d
     secs = time.perf_counter() - t0
     return {
         "players": players,
-        "rollouts": rollouts,
+        "strategy": spec,
+        "parameters": {**SEARCH_DEFAULTS, **seats[0].params},
         "games": games,
         "games_per_sec_1_core": games / secs,
         "decisions_per_sec": decisions / secs,
@@ -247,7 +247,8 @@ def render_bench(r: dict[str, Any], fmt: str) -> str:
     lines.append(f"  command start to first game  {r['start_to_first_game_s']:6.2f} s "
                  f"(target under {t['start_to_first_game_s']} s)")
     for s in r.get("search", []):
-        lines.append(f"  search:rollouts={s['rollouts']}, {s['players']} players (one search seat, "
+        given = ",".join(f"{k}={v}" for k, v in s["parameters"].items())
+        lines.append(f"  {s['strategy']} ({given}), {s['players']} players (one search seat, "
                      f"the others random), 1 core: {s['games_per_sec_1_core']:,.0f} games/s"
                      + (f" (target {r['search_target_games_per_sec']})"
                         if s["players"] == 4 else ""))
