@@ -106,17 +106,41 @@ def is_compiled(path: str) -> bool:
         return False
 
 
+#: the longest the plain round path waits for the helper's share before it
+#: compiles what is still missing itself
+HELPER_WAIT_S = 300.0
+
+
 def _start_prime(path: str) -> subprocess.Popen[bytes] | None:
     """On a machine with a second core, compile the rule steps in a helper process
-    (simulate/prime.py) while this one compiles the entry point of a round path."""
+    (simulate/prime.py) while this one compiles the rest of a round path."""
     if not path.startswith("rounds") or (os.cpu_count() or 1) < 2:
         return None
     try:
-        return subprocess.Popen([sys.executable, "-m", "unosim.simulate.prime"],
+        return subprocess.Popen([sys.executable, "-m", "unosim.simulate.prime", path],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
     except OSError:
         return None
+
+
+def _share(path: str, helper: subprocess.Popen[bytes]) -> None:
+    """The plain round path's share beside the helper (prime.beside), then the wait
+    for the helper's, so that the entry point compiles none of the helper's kernels
+    again. Nothing here is needed for the result: what fails or is missing
+    compiles when the entry point calls it."""
+    if path != "rounds":
+        return
+    from unosim.simulate import prime
+
+    try:
+        prime.beside()
+    except Exception:  # noqa: BLE001 - the entry point's compile reports it
+        pass
+    try:
+        helper.wait(timeout=HELPER_WAIT_S)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 @contextmanager
@@ -133,6 +157,8 @@ def first_use(path: str) -> Iterator[None]:
     t0 = time.perf_counter()
     helper = _start_prime(path)
     try:
+        if helper is not None:
+            _share(path, helper)
         yield
     finally:
         if helper is not None and helper.poll() is None:
