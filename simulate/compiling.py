@@ -156,6 +156,9 @@ def first_use(path: str) -> Iterator[None]:
     _listener[-1](path, "start", None)
     t0 = time.perf_counter()
     helper = _start_prime(path)
+    from unosim.simulate import inlining
+
+    inlining.install()  # after the notice: it imports Numba's inliner (a tenth of a second)
     try:
         if helper is not None:
             _share(path, helper)

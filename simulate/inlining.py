@@ -17,7 +17,8 @@ to be renamed and merged into the caller exactly as before, so the compiled code
 is the same (the LLVM IR of ``round_nb.play_rows`` was compared, byte for byte).
 The memo starts afresh at ``FunctionIR.copy``, which ``copy_ir`` calls before it
 copies the blocks. Where Numba's inliner is not laid out as expected, nothing is
-changed.
+changed. compiling.first_use installs it before a path compiles (and the helper,
+prime.py, when it starts): only the speed of compiling depends on it.
 """
 
 from __future__ import annotations

@@ -12,9 +12,5 @@ from __future__ import annotations
 
 from numba import njit
 
-from unosim.simulate import inlining
-
-inlining.install()  # a faster copy of what kernel_inline inlines, the same code out
-
 kernel = njit(_nrt=False, cache=True)
 kernel_inline = njit(_nrt=False, cache=True, inline="always")

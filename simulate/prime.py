@@ -54,6 +54,9 @@ def main(path: str = "rounds") -> None:
     """The helper's share: the rule steps (those of the plain round path; for the
     others everything behind ``search_nb.apply_called``, which they step with)."""
     import unosim  # noqa: F401 - sets the cache folder
+    from unosim.simulate import inlining
+
+    inlining.install()
 
     if path == "rounds":
         from unosim.simulate import step_nb
