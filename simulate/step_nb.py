@@ -110,7 +110,7 @@ def next_seat(G, p, k):
 
 @kernel_inline
 def seat_after(G, p):
-    """``next_seat(G, p, _ONE)``, inlined where no seat is out of the round (a turn
+    """``next_seat(G, p, 1)``, inlined where no seat is out of the round (a turn
     passes on in a few instructions instead of a call)."""
     if G[L.R_ELIMINATION] == 0:
         return _wrap(p + G[L.S_DIR], G[L.R_PLAYERS])
@@ -680,7 +680,7 @@ def _play(G, RNG, p, move):
     if size == 0:
         if _hand_emptied(G, RNG, p, t):
             return
-    elif size == 1:
+    elif size == 1 and _uno_call_matters(G, p):
         _uno_call(G, RNG, p)
     if G[L.OFF_HOUSE] == 0 or not _house_decisions(G, RNG, p, t):
         _resolve(G, RNG)
@@ -897,7 +897,7 @@ def _reverse_deflect(G, RNG, p, t):
     if G[hu(p, L.HC_SIZE)] == 0:
         if _hand_emptied(G, RNG, p, t):
             return
-    elif G[hu(p, L.HC_SIZE)] == 1:
+    elif G[hu(p, L.HC_SIZE)] == 1 and _uno_call_matters(G, p):
         _uno_call(G, RNG, p)
     G[L.S_ACTOR] = back
     G[L.S_PHASE] = L.PH_PENALTY
@@ -939,6 +939,14 @@ def _take_back(G, offender):
     G[L.S_COLOUR] = G[L.S_PREV_COLOUR]
     G[hu(offender, L.HC_SKIP_NEXT)] = 1
     G[L.OFF_PUB + offender] = 0  # it holds a Wild Draw Four again
+
+
+@kernel_inline
+def _uno_call_matters(G, p):
+    """Whether ``_uno_call`` can do anything: ``p`` may forget, or the others race
+    for "UNO in the centre". Otherwise it draws nothing and changes nothing, and the
+    common table (nobody forgets) skips the call."""
+    return seat_param(G, p, L.SF_UNO_FORGET) > 0 or G[L.R_UNO_IN_CENTER] != 0
 
 
 @kernel
