@@ -7,8 +7,10 @@ with a fresh, empty Numba cache folder and a listener on Numba's "numba:compile"
 events, then prints, per dispatcher and signature, the CPU seconds of its own
 compile (its callees' compiles subtracted), how many times each function compiled
 (more than one signature: literal arguments, see builtin_nb._RANDOM) and the
-totals. ``--no-prime`` keeps the helper process (simulate/prime.py) from starting,
-so every function compiles here and the table is the whole plain path.
+totals, and how long the command's share and its wait for the helper took (the
+helper's own compiles are not listed). ``--no-prime`` keeps the helper process
+(simulate/prime.py) from starting, so every function compiles here and the table
+is the whole plain path.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ def main(argv: list[str]) -> None:
         top = int(argv[i + 1])
         del argv[i:i + 2]
     args = argv or ["--variant", "stacking", "--games", "1000", "--seed", "1"]
+    w0 = time.perf_counter()
     cache = tempfile.mkdtemp(prefix="unosim-profile-")
     os.environ["NUMBA_CACHE_DIR"] = cache
     os.environ["XDG_CACHE_HOME"] = cache
@@ -63,9 +66,27 @@ def main(argv: list[str]) -> None:
         from unosim.simulate import compiling
 
         compiling._start_prime = lambda path: None  # type: ignore[assignment]
+    else:  # time the command's share and its wait for the helper (compiling._share)
+        from unosim.simulate import compiling, prime
+
+        beside, share = prime.beside, compiling._share
+
+        def timed_beside() -> None:
+            t = time.perf_counter()
+            beside()
+            print(f"beside: {time.perf_counter() - t:.1f} s wall (from {t - w0:.1f} s)",
+                  file=sys.stderr)
+
+        def timed_share(path: str, helper: object) -> None:
+            t = time.perf_counter()
+            share(path, helper)  # type: ignore[arg-type]
+            print(f"share and wait: {time.perf_counter() - t:.1f} s wall", file=sys.stderr)
+
+        prime.beside = timed_beside  # type: ignore[assignment]
+        compiling._share = timed_share  # type: ignore[assignment]
     from unosim.cli import main as cli
 
-    w0, c0 = time.perf_counter(), time.process_time()
+    c0 = time.process_time()
     try:
         cli(args)
     except SystemExit:

@@ -33,7 +33,8 @@ STEPS = (
     ("_give_chosen", "GRii"), ("_target_chosen", "GRii"), ("_uno_call", "GRi"),
     ("_penalty_answers", "Gi"), ("_challenge", "GRib"), ("_face_penalty", "GRi"),
     ("_end_round", "GRii"), ("_silent_twos", "GRi"), ("_take_back", "Gi"),
-    ("_pass_turn", "Gi"), ("cap_round", "G"), ("score_hands", "G"),
+    ("_pass_turn", "Gi"), ("_reverse_deflect", "GRii"), ("cap_round", "G"),
+    ("score_hands", "G"),
 )
 
 
