@@ -118,7 +118,7 @@ def _start_prime(path: str) -> subprocess.Popen[bytes] | None:
         return None
     try:
         return subprocess.Popen([sys.executable, "-m", "unosim.simulate.prime", path],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL)
     except OSError:
         return None
@@ -126,9 +126,9 @@ def _start_prime(path: str) -> subprocess.Popen[bytes] | None:
 
 def _share(path: str, helper: subprocess.Popen[bytes]) -> None:
     """The plain round path's share beside the helper (prime.beside), then the wait
-    for the helper's, so that the entry point compiles none of the helper's kernels
-    again. Nothing here is needed for the result: what fails or is missing
-    compiles when the entry point calls it."""
+    for the helper's (until it prints prime.READY), so that the entry point
+    compiles none of the helper's kernels again. Nothing here is needed for the
+    result: what fails or is missing compiles when the entry point calls it."""
     if path != "rounds":
         return
     from unosim.simulate import prime
@@ -137,10 +137,21 @@ def _share(path: str, helper: subprocess.Popen[bytes]) -> None:
         prime.beside()
     except Exception:  # noqa: BLE001 - the entry point's compile reports it
         pass
-    try:
-        helper.wait(timeout=HELPER_WAIT_S)
-    except subprocess.TimeoutExpired:
-        pass
+    # the helper prints prime.READY when its share is cached (or ends): wait for the
+    # line, not for the process, which goes on with what a search seat steps with
+    heard = threading.Event()
+
+    def listen() -> None:
+        try:
+            if helper.stdout is not None:
+                helper.stdout.readline()
+        except (OSError, ValueError):
+            pass
+        finally:
+            heard.set()
+
+    threading.Thread(target=listen, daemon=True).start()
+    heard.wait(HELPER_WAIT_S)
 
 
 @contextmanager

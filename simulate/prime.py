@@ -8,7 +8,9 @@ while the command compiles its own share (``beside``: the kernels the strategies
 call, the deal, the round's record and the folds of the records) and then waits
 for this process to finish, so that its entry point finds every kernel it calls
 in the cache and compiles only itself: without the wait the command reached the
-rule steps before they were cached and compiled them a second time. For the other
+rule steps before they were cached and compiled them a second time. The helper
+then goes on with ``search_nb.apply_called`` (what a first search seat or plug-in
+table steps with) until the command is done. For the other
 round paths it compiles the round's record and ``search_nb.apply_called`` (the
 steps behind a call, which a search seat steps with), and the command does not
 wait. Either share only changes how soon the cache is filled, never what is in
@@ -38,6 +40,8 @@ STEPS = (
 )
 
 
+#: the line the helper prints when its share of the plain round path is cached
+READY = "steps cached"
 #: the command's share (``beside``) in the strategies and the rule steps
 STRATEGIES = (("_choose_rest", "iGRii"), ("_with_colour", "iGiiR"),
               ("_attacker_colour", "GiiR"))
@@ -59,15 +63,20 @@ def main(path: str = "rounds") -> None:
 
     inlining.install()
 
-    if path == "rounds":
-        from unosim.simulate import step_nb
-
-        _compile_all(step_nb, STEPS)
-        return
     from unosim.simulate.round_nb import record_round
     from unosim.strategies.search_nb import apply_called
 
     T, game, rng, i64 = _types()
+    if path == "rounds":
+        from unosim.simulate import step_nb
+
+        _compile_all(step_nb, STEPS)
+        print(READY, flush=True)  # the command waits for this line (compiling._share)
+        # then, beside the command's entry point: what a first search seat or plug-in
+        # table steps with, so that it finds it cached; the command ends this process
+        # when its entry point is compiled, done or not
+        apply_called.compile((game, rng, i64))
+        return
     record_round.compile((game, i64, T.Array(T.int32, 2, "C"), i64))
     apply_called.compile((game, rng, i64))
 
