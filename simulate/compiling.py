@@ -106,17 +106,52 @@ def is_compiled(path: str) -> bool:
         return False
 
 
+#: the longest the plain round path waits for the helper's share before it
+#: compiles what is still missing itself
+HELPER_WAIT_S = 300.0
+
+
 def _start_prime(path: str) -> subprocess.Popen[bytes] | None:
     """On a machine with a second core, compile the rule steps in a helper process
-    (simulate/prime.py) while this one compiles the entry point of a round path."""
+    (simulate/prime.py) while this one compiles the rest of a round path."""
     if not path.startswith("rounds") or (os.cpu_count() or 1) < 2:
         return None
     try:
-        return subprocess.Popen([sys.executable, "-m", "unosim.simulate.prime"],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        return subprocess.Popen([sys.executable, "-m", "unosim.simulate.prime", path],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL)
     except OSError:
         return None
+
+
+def _share(path: str, helper: subprocess.Popen[bytes]) -> None:
+    """The plain round path's share beside the helper (prime.beside), then the wait
+    for the helper's (until it prints prime.READY), so that the entry point
+    compiles none of the helper's kernels again. Nothing here is needed for the
+    result: what fails or is missing compiles when the entry point calls it."""
+    if path != "rounds":
+        return
+    from unosim.simulate import prime
+
+    try:
+        prime.beside()
+    except Exception:  # noqa: BLE001 - the entry point's compile reports it
+        pass
+    # the helper prints prime.READY when its share is cached (or ends): wait for the
+    # line, not for the process, which goes on with what a search seat steps with
+    heard = threading.Event()
+
+    def listen() -> None:
+        try:
+            if helper.stdout is not None:
+                helper.stdout.readline()
+        except (OSError, ValueError):
+            pass
+        finally:
+            heard.set()
+
+    threading.Thread(target=listen, daemon=True).start()
+    heard.wait(HELPER_WAIT_S)
 
 
 @contextmanager
@@ -132,7 +167,12 @@ def first_use(path: str) -> Iterator[None]:
     _listener[-1](path, "start", None)
     t0 = time.perf_counter()
     helper = _start_prime(path)
+    from unosim.simulate import inlining
+
+    inlining.install()  # after the notice: it imports Numba's inliner (a tenth of a second)
     try:
+        if helper is not None:
+            _share(path, helper)
         yield
     finally:
         if helper is not None and helper.poll() is None:

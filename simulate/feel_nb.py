@@ -31,6 +31,9 @@ PAD = 8  # words of padding after the samples at the final fold (_fold_winner4)
 # 16-bit lane masks as int64 (a literal above 2**63 - 1 would type as uint64)
 LANE_TOP = 0x8000800080008000 - (1 << 64)  # bit 15 of each lane
 LANE_NOT1 = 0xFFFEFFFEFFFEFFFE - (1 << 64)  # all but bit 0 of each lane
+# feel_fold's "every seat" as a plain int64, not a literal: a literal argument
+# compiles a called kernel once more (see step_nb._ONE)
+_ALL = np.int64(-1)
 
 
 @kernel
@@ -112,7 +115,7 @@ def feel_sample_at(G, turns):
 @kernel
 def _fold_full(G, cnt):
     """The buffer is full (a long round): fold it for every seat and empty it."""
-    feel_fold(G, -1, G[L.S_FEEL_N], cnt)
+    feel_fold(G, _ALL, G[L.S_FEEL_N], cnt)
     G[L.S_FEEL_N] += cnt
     G[L.S_FEEL_AT] += cnt
 

@@ -1,36 +1,107 @@
 """A helper process that compiles part of the engine while the command compiles the
 rest: ``python -m unosim.simulate.prime``.
 
-Numba compiles on one core. On a first run the command compiles its entry point,
-which reaches the strategies first and the rule steps after; this process, started
-beside it (compiling.first_use), compiles the rule steps (through
-``search_nb.apply_called``, the same steps with the same types) and the round's
-record, and puts them in the shared cache, where the command then finds them. It
-runs at low priority and only changes how soon the cache is filled, never what is
-in it.
+Numba compiles on one core. On a first run of rounds the command starts this
+process (compiling.first_use) with the path it compiles. For the plain round path
+it compiles the rule steps ``apply_move`` calls (``STEPS``) into the shared cache,
+while the command compiles its own share (``beside``: the kernels the strategies
+call, the deal, the round's record and the folds of the records) and then waits
+for this process to finish, so that its entry point finds every kernel it calls
+in the cache and compiles only itself: without the wait the command reached the
+rule steps before they were cached and compiled them a second time. The helper
+then goes on with ``search_nb.apply_called`` (what a first search seat or plug-in
+table steps with) until the command is done. For the other
+round paths it compiles the round's record and ``search_nb.apply_called`` (the
+steps behind a call, which a search seat steps with), and the command does not
+wait. Either share only changes how soon the cache is filled, never what is in
+it: a kernel missing from it compiles where it is called, as on one core.
 """
 
 from __future__ import annotations
 
-import os
 
-
-def main() -> None:
-    try:
-        os.nice(10)
-    except OSError:
-        pass
+def _types():  # type: ignore[no-untyped-def]
     from numba import types as T
 
+    return (T, T.Array(T.int64, 1, "C"), T.Array(T.uint64, 1, "C"), T.int64)
+
+
+#: the helper's share of the plain round path: the rule steps apply_move calls,
+#: largest first (each compiles what it calls with it), by argument kinds: G the
+#: game, R the generator, i int64, b bool
+STEPS = (
+    ("_house_decisions", "GRii"), ("_open_window", "GR"), ("_decide", "GRiii"),
+    ("_hand_emptied", "GRii"), ("_offer_jump", "GR"), ("_leave_table", "GRii"),
+    ("_give_chosen", "GRii"), ("_target_chosen", "GRii"), ("_uno_call", "GRi"),
+    ("_penalty_answers", "Gi"), ("_challenge", "GRib"), ("_face_penalty", "GRi"),
+    ("_end_round", "GRii"), ("_silent_twos", "GRi"), ("_take_back", "Gi"),
+    ("_pass_turn", "Gi"), ("_reverse_deflect", "GRii"), ("cap_round", "G"),
+    ("score_hands", "G"),
+)
+
+
+#: the line the helper prints when its share of the plain round path is cached
+READY = "steps cached"
+#: the command's share (``beside``) in the strategies and the rule steps
+STRATEGIES = (("_choose_rest", "iGRii"), ("_with_colour", "iGiiR"),
+              ("_attacker_colour", "GiiR"))
+DEAL = (("deal", "GR"),)
+
+
+def _compile_all(module: object, table: tuple[tuple[str, str], ...]) -> None:
+    T, game, rng, i64 = _types()
+    kinds = {"G": game, "R": rng, "i": i64, "b": T.boolean}
+    for name, args in table:
+        getattr(module, name).compile(tuple(kinds[a] for a in args))
+
+
+def main(path: str = "rounds") -> None:
+    """The helper's share: the rule steps (those of the plain round path; for the
+    others everything behind ``search_nb.apply_called``, which they step with)."""
     import unosim  # noqa: F401 - sets the cache folder
+    from unosim.simulate import inlining
+
+    inlining.install()
+
     from unosim.simulate.round_nb import record_round
     from unosim.strategies.search_nb import apply_called
 
-    game = T.Array(T.int64, 1, "C")
-    rng = T.Array(T.uint64, 1, "C")
-    record_round.compile((game, T.int64, T.Array(T.int32, 2, "C"), T.int64))
-    apply_called.compile((game, rng, T.int64))
+    T, game, rng, i64 = _types()
+    if path == "rounds":
+        from unosim.simulate import step_nb
+
+        _compile_all(step_nb, STEPS)
+        print(READY, flush=True)  # the command waits for this line (compiling._share)
+        # then, beside the command's entry point: what a first search seat or plug-in
+        # table steps with, so that it finds it cached; the command ends this process
+        # when its entry point is compiled, done or not
+        apply_called.compile((game, rng, i64))
+        return
+    record_round.compile((game, i64, T.Array(T.int32, 2, "C"), i64))
+    apply_called.compile((game, rng, i64))
+
+
+def beside() -> None:
+    """The command's share while the helper runs (rounds of built-ins without
+    parameters): the kernels the strategies' dispatch calls, the deal, the round's
+    record and the folds of the records (aggregate.py), each with the types the
+    round path calls it with."""
+    from unosim.simulate import step_nb
+    from unosim.simulate.fold_nb import fold_feel, fold_records
+    from unosim.simulate.round_nb import record_round
+    from unosim.strategies import builtin_nb
+
+    T, game, rng, i64 = _types()
+    _compile_all(builtin_nb, STRATEGIES)
+    _compile_all(step_nb, DEAL)
+    rec = T.Array(T.int32, 2, "C")
+    i2 = T.Array(T.int64, 2, "C")
+    record_round.compile((game, i64, rec, i64))
+    fold_records.compile((rec, i64, game, T.Array(T.boolean, 1, "C"), i2, i2, i2, i2))
+    fold_feel.compile((rec, i2, game))
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(*sys.argv[1:2])

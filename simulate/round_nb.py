@@ -121,11 +121,14 @@ def record_round(G, winner_points, out, row):
     out[row, L.G_UNO_CENTER] = G[L.S_UNO_CENTER]
     out[row, L.G_SILENT] = G[L.S_SILENT]
     n = G[L.R_PLAYERS]
-    for q in range(L.MAX_PLAYERS):
-        seated = q < n
-        out[row, L.G_POINTS + q] = hand_value(G, q) if seated else 0
-        out[row, L.G_PLACES + q] = G[hx(q, L.HC_PLACE)] if seated else 0
-        out[row, L.G_STAGES + q] = G[hx(q, L.HC_STAGE)] if seated else 0
+    for q in range(n):
+        out[row, L.G_POINTS + q] = hand_value(G, q)
+        out[row, L.G_PLACES + q] = G[hx(q, L.HC_PLACE)]
+        out[row, L.G_STAGES + q] = G[hx(q, L.HC_STAGE)]
+    for q in range(n, L.MAX_PLAYERS):
+        out[row, L.G_POINTS + q] = 0
+        out[row, L.G_PLACES + q] = 0
+        out[row, L.G_STAGES + q] = 0
     feel_finish(G)
     feel_record(G, out, row, L.G_FEEL)
 

@@ -30,6 +30,13 @@ _POINTS = C.POINTS  # a global array is frozen into the compiled code as a const
 _COLOUR_OF = np.array([t // C.N_RANKS for t in range(C.TYPE_SLOTS)], np.int64)
 _RANK_OF = np.array([t % C.N_RANKS if t < C.WILD else -1 for t in range(C.TYPE_SLOTS)],
                     np.int64)
+# constant arguments of called kernels as plain int64, not literals: Numba compiles
+# a called kernel once per constant argument value (a "literal" type), so
+# ``next_seat(G, p, _ONE)`` beside ``next_seat(G, p, k)`` compiled it twice, and
+# ``_draw_penalty``, ``_draw_n`` three times (see strategies/builtin_nb._RANDOM)
+_ZERO = np.int64(0)
+_ONE = np.int64(1)
+_TWO = np.int64(2)
 
 
 
@@ -107,7 +114,7 @@ def seat_after(G, p):
     passes on in a few instructions instead of a call)."""
     if G[L.R_ELIMINATION] == 0:
         return _wrap(p + G[L.S_DIR], G[L.R_PLAYERS])
-    return next_seat(G, p, 1)
+    return next_seat(G, p, _ONE)
 
 
 @kernel_inline
@@ -306,7 +313,7 @@ def deal(G, RNG):
             G[L.S_ACTOR] = n_players - 1
     elif first_penalty > 0:
         # a first Draw Two (or Draw Ten) can be neither stacked on nor deflected
-        _draw_penalty(G, RNG, 0, first_penalty)
+        _draw_penalty(G, RNG, _ZERO, first_penalty)
         G[L.S_ACTOR] = 1 % n_players
 
 
@@ -553,7 +560,7 @@ def _decide(G, RNG, ph, p, move):
         G[L.S_COLOUR] = move - L.MV_COLOUR
         G[L.S_PHASE] = L.PH_TURN
     elif ph == L.PH_SKIP:
-        _pass_turn(G, next_seat(G, p, 1))  # accept the Skip
+        _pass_turn(G, next_seat(G, p, _ONE))  # accept the Skip
     elif ph == L.PH_JUMP:
         G[L.S_JUMP_IDX] += 1  # decline; ask the next candidate
         _offer_jump(G, RNG)
@@ -571,7 +578,7 @@ def _pass_turn(G, p):
     """The next turn is seat ``p``'s (unless a takeback costs it that turn)."""
     if G[L.R_WD4_TAKEBACK] != 0 and G[hu(p, L.HC_SKIP_NEXT)] != 0:
         G[hu(p, L.HC_SKIP_NEXT)] = 0
-        p = next_seat(G, p, 1)
+        p = next_seat(G, p, _ONE)
     G[L.S_ACTOR] = p
     G[L.S_PHASE] = L.PH_TURN
 
@@ -673,7 +680,7 @@ def _play(G, RNG, p, move):
     if size == 0:
         if _hand_emptied(G, RNG, p, t):
             return
-    elif size == 1:
+    elif size == 1 and _uno_call_matters(G, p):
         _uno_call(G, RNG, p)
     if G[L.OFF_HOUSE] == 0 or not _house_decisions(G, RNG, p, t):
         _resolve(G, RNG)
@@ -727,12 +734,12 @@ def _rotate_hands(G, p):
     """Every hand passes to the next player in the direction of play (a 0)."""
     last = p
     for _ in range(G[L.S_ACTIVE] - 1):
-        last = next_seat(G, last, 1)
+        last = next_seat(G, last, _ONE)
     # walk backwards from the last seat: each takes the hand of the seat before it
     G[L.S_DIR] = -G[L.S_DIR]
     q = last
     for _ in range(G[L.S_ACTIVE] - 1):
-        prev = next_seat(G, q, 1)
+        prev = next_seat(G, q, _ONE)
         _swap_rows(G, q, prev)
         q = prev
     G[L.S_DIR] = -G[L.S_DIR]
@@ -788,7 +795,7 @@ def _open_window(G, RNG):
     d = -orig if r == C.RANK_REVERSE and not two_left(G) else orig
     skip = r == C.RANK_SKIP or (r == C.RANK_REVERSE and two_left(G)) or penalty_of(G, t) > 0
     G[L.S_DIR] = d
-    first = next_seat(G, p, 2 if skip else 1)
+    first = next_seat(G, p, _TWO if skip else _ONE)
     G[L.S_DIR] = orig
     n = 0
     q = first
@@ -839,7 +846,7 @@ def _resolve(G, RNG):
         q = seat_after(G, p)
         while q != p:
             _draw_penalty(G, RNG, q, k)
-            q = next_seat(G, q, 1)
+            q = next_seat(G, q, _ONE)
         _next_turn(G, p)
     elif r == C.RANK_SKIP:
         victim = seat_after(G, p)
@@ -890,7 +897,7 @@ def _reverse_deflect(G, RNG, p, t):
     if G[hu(p, L.HC_SIZE)] == 0:
         if _hand_emptied(G, RNG, p, t):
             return
-    elif G[hu(p, L.HC_SIZE)] == 1:
+    elif G[hu(p, L.HC_SIZE)] == 1 and _uno_call_matters(G, p):
         _uno_call(G, RNG, p)
     G[L.S_ACTOR] = back
     G[L.S_PHASE] = L.PH_PENALTY
@@ -934,6 +941,14 @@ def _take_back(G, offender):
     G[L.OFF_PUB + offender] = 0  # it holds a Wild Draw Four again
 
 
+@kernel_inline
+def _uno_call_matters(G, p):
+    """Whether ``_uno_call`` can do anything: ``p`` may forget, or the others race
+    for "UNO in the centre". Otherwise it draws nothing and changes nothing, and the
+    common table (nobody forgets) skips the call."""
+    return seat_param(G, p, L.SF_UNO_FORGET) > 0 or G[L.R_UNO_IN_CENTER] != 0
+
+
 @kernel
 def _uno_call(G, RNG, p):
     """A player down to one card calls UNO, or forgets and may be caught."""
@@ -946,19 +961,19 @@ def _uno_call(G, RNG, p):
         k = rand_below(RNG, 1, G[L.S_ACTIVE] - 1) + 1
         q = next_seat(G, p, k)
         before = G[L.S_PEN_DRAWN]
-        _draw_penalty(G, RNG, q, 2)
+        _draw_penalty(G, RNG, q, _TWO)
         G[L.S_UNO_CENTER] += G[L.S_PEN_DRAWN] - before
 
 
 @kernel
 def _silent_twos(G, RNG, p):
     """After a 2, each other player breaks the silence with some chance and draws 2."""
-    q = next_seat(G, p, 1)
+    q = next_seat(G, p, _ONE)
     while q != p:
         if chance(RNG, 1, G[L.RF_SILENT_TWOS]):
             G[L.S_SILENT] += 1
-            _draw_penalty(G, RNG, q, 2)
-        q = next_seat(G, q, 1)
+            _draw_penalty(G, RNG, q, _TWO)
+        q = next_seat(G, q, _ONE)
 
 
 @kernel
@@ -994,7 +1009,7 @@ def _leave_table(G, RNG, p, t):
     """elimination: ``p`` finishes; the next seat pays a pending penalty (not a
     turn) and the card's skip or reverse still applies among those left."""
     G[hu(p, L.HC_PLACE)] = G[L.R_PLAYERS] - G[L.S_ACTIVE] + 1
-    victim = next_seat(G, p, 1)
+    victim = next_seat(G, p, _ONE)
     G[L.S_ACTIVE] -= 1
     skipped = False
     if G[L.S_PENDING] > 0:
@@ -1017,11 +1032,11 @@ def _end_round(G, RNG, p, t):
     """The round is over: the seat that would face a pending penalty draws it (not
     a turn), then hands are scored. Under elimination ``p`` is the last but one."""
     if G[L.S_PENDING] > 0:
-        _draw_penalty(G, RNG, next_seat(G, p, 1), G[L.S_PENDING])
+        _draw_penalty(G, RNG, next_seat(G, p, _ONE), G[L.S_PENDING])
         _clear_penalty(G)
     if G[L.R_ELIMINATION] != 0:
         G[hu(p, L.HC_PLACE)] = G[L.R_PLAYERS] - G[L.S_ACTIVE] + 1
-        last = next_seat(G, p, 1)
+        last = next_seat(G, p, _ONE)
         G[hu(last, L.HC_PLACE)] = G[L.R_PLAYERS]
         G[L.S_ACTIVE] = 1
     _settle_first_out(G, p, t)

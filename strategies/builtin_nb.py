@@ -29,6 +29,7 @@ from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.moves import is_wild_play, type_of, with_colour
 from unosim.simulate.rng_nb import chance, rand_below
 from unosim.simulate.step_nb import (
+    _ONE,
     count_playable,
     hu,
     legal_moves,
@@ -133,7 +134,7 @@ def attack_colour(G, p, rng):
     """The colour the attacker names: one the next player was seen to lack (the
     one ``p`` holds most of, ties at random), if ``p`` holds any of it or that
     player is close to going out; else the colour ``p`` holds most."""
-    v = next_seat(G, p, 1)
+    v = next_seat(G, p, _ONE)
     lacks = G[hu(v, L.HC_LACKS)]
     if lacks == 0:
         return most_held_colour(G, p, rng)
@@ -165,7 +166,7 @@ def _context(sid, G, p):
     and whether that player is close to going out (bit 4)."""
     if sid != ATTACKER:
         return 0
-    v = next_seat(G, p, 1)
+    v = next_seat(G, p, _ONE)
     threat = 16 if G[hu(v, L.HC_SIZE)] <= THREAT_CARDS else 0
     return G[hu(v, L.HC_LACKS)] | threat
 
@@ -561,7 +562,7 @@ def _adaptive_triggered(G, p, base):
 def _weighted_colour(G, p, base):
     """The colour a weighted seat names: the best W_COL_HELD * held + W_COL_LACK *
     (next player seen lacking it); ties to the colour held most, then the lowest."""
-    lacks = G[hu(next_seat(G, p, 1), L.HC_LACKS)]
+    lacks = G[hu(next_seat(G, p, _ONE), L.HC_LACKS)]
     best = -(1 << 62)
     bc = 0
     for c in range(4):
@@ -627,7 +628,7 @@ def _weighted_move(G, p, base, rng, ph):
     n = legal_moves(G)
     bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
     wc = _weighted_colour(G, p, base)
-    v = next_seat(G, p, 1)
+    v = next_seat(G, p, _ONE)
     nsmall = G[hu(v, L.HC_SIZE)] <= DANGER_CARDS
     lacks = G[hu(v, L.HC_LACKS)]
     danger = min_opponent_cards(G, p) <= DANGER_CARDS
@@ -703,7 +704,7 @@ def _gang_turn(G, p, lead, rng):
     leader lacks; draws only without a play."""
     n = legal_moves(G)
     bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
-    nxt = next_seat(G, p, 1)
+    nxt = next_seat(G, p, _ONE)
     prv = next_seat(G, p, G[L.S_ACTIVE] - 1) if G[L.S_ACTIVE] > 1 else nxt
     t = best_play(_gang_score, (lead, nxt, prv), G, p, n, bluff_ok, rng, True)
     if t < 0:

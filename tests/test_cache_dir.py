@@ -19,8 +19,12 @@ SHOW = (
 
 
 @pytest.mark.parametrize("first", ["", "import numba\n"], ids=["unosim-first", "numba-first"])
-def test_numba_uses_the_hashed_cache_folder(first, tmp_path):
+@pytest.mark.parametrize("unset", [None, ""], ids=["unset", "empty"])
+def test_numba_uses_the_hashed_cache_folder(first, unset, tmp_path):
+    """An empty NUMBA_CACHE_DIR counts as unset, as it does to Numba."""
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    if unset is not None:
+        env["NUMBA_CACHE_DIR"] = unset
     env["XDG_CACHE_HOME"] = str(tmp_path)
     out = subprocess.run([sys.executable, "-c", SHOW.format(first=first)], env=env,
                          capture_output=True, text=True, check=True).stdout.split()

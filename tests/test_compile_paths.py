@@ -128,6 +128,22 @@ def test_the_helper_process_runs():
     import subprocess
     import sys
 
-    res = subprocess.run([sys.executable, "-m", "unosim.simulate.prime"], capture_output=True,
-                         text=True, timeout=600)
-    assert res.returncode == 0, res.stderr
+    for path in ("rounds", "rounds/search"):
+        res = subprocess.run([sys.executable, "-m", "unosim.simulate.prime", path],
+                             capture_output=True, text=True, timeout=600)
+        assert res.returncode == 0, res.stderr
+
+
+def test_the_shares_are_kernels_the_plain_round_path_calls():
+    """What the helper and the command compile beside each other for the plain round
+    path (prime.STEPS, prime.beside) is in what ``play_rows`` reaches (a kernel
+    renamed or dropped would otherwise be compiled for nothing on every first run),
+    and compiles with the types given."""
+    from unosim.simulate import prime
+    from unosim.simulate import step_nb as N
+
+    plain = reachable(R.play_rows)
+    for module, table in ((N, prime.STEPS), (N, prime.DEAL), (B, prime.STRATEGIES)):
+        for name, _ in table:
+            assert f"{module.__name__}.{name}" in plain, name
+    prime.beside()  # explicit types: a wrong one fails here

@@ -56,7 +56,10 @@ def _default_cache_dir() -> str:
     return str(Path(base) / "unosim" / f"numba-{ENGINE}")
 
 
-if "NUMBA_CACHE_DIR" not in os.environ:
+# an empty NUMBA_CACHE_DIR is unset to Numba too: it would cache beside the sources
+# (unwritable in a site-packages) and the compile markers (simulate/compiling.py)
+# would land in whatever folder the command ran from
+if not os.environ.get("NUMBA_CACHE_DIR"):
     os.environ["NUMBA_CACHE_DIR"] = _default_cache_dir()
     _numba_config = sys.modules.get("numba.core.config")
     if _numba_config is not None:

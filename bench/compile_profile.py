@@ -1,0 +1,115 @@
+"""Where a cold compile spends its time: per function and per signature.
+
+    python bench/compile_profile.py [--no-prime] [--top 40] [CLI ARGS...]
+
+Runs the CLI in this process (default: ``--variant stacking --games 1000 --seed 1``)
+with a fresh, empty Numba cache folder and a listener on Numba's "numba:compile"
+events, then prints, per dispatcher and signature, the CPU seconds of its own
+compile (its callees' compiles subtracted), how many times each function compiled
+(more than one signature: literal arguments, see builtin_nb._RANDOM) and the
+totals, and how long the command's share and its wait for the helper took (the
+helper's own compiles are not listed). ``--no-prime`` keeps the helper process
+(simulate/prime.py) from starting, so every function compiles here and the table
+is the whole plain path.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from collections import defaultdict
+
+
+def main(argv: list[str]) -> None:
+    no_prime = "--no-prime" in argv
+    argv = [a for a in argv if a != "--no-prime"]
+    top = 40
+    if "--top" in argv:
+        i = argv.index("--top")
+        top = int(argv[i + 1])
+        del argv[i:i + 2]
+    args = argv or ["--variant", "stacking", "--games", "1000", "--seed", "1"]
+    w0 = time.perf_counter()
+    cache = tempfile.mkdtemp(prefix="unosim-profile-")
+    os.environ["NUMBA_CACHE_DIR"] = cache
+    os.environ["XDG_CACHE_HOME"] = cache
+
+    from numba.core import event as ev
+
+    own: dict[tuple[str, str], float] = defaultdict(float)
+    total: dict[tuple[str, str], float] = defaultdict(float)
+    stack: list[list[float]] = []  # [start cpu, children cpu]
+    keys: list[tuple[str, str]] = []
+
+    class Compiles(ev.Listener):
+        def on_start(self, event: ev.Event) -> None:
+            d = event.data
+            disp = d["dispatcher"]
+            name = getattr(disp, "py_func", disp)
+            q = f"{getattr(name, '__module__', '?')}.{getattr(name, '__qualname__', name)}"
+            keys.append((q, str(d["args"])))
+            stack.append([time.process_time(), 0.0])
+
+        def on_end(self, event: ev.Event) -> None:
+            t0, children = stack.pop()
+            key = keys.pop()
+            dt = time.process_time() - t0
+            own[key] += dt - children
+            total[key] += dt
+            if stack:
+                stack[-1][1] += dt
+
+    ev.register("numba:compile", Compiles())
+    if no_prime:
+        from unosim.simulate import compiling
+
+        compiling._start_prime = lambda path: None  # type: ignore[assignment]
+    else:  # time the command's share and its wait for the helper (compiling._share)
+        from unosim.simulate import compiling, prime
+
+        beside, share = prime.beside, compiling._share
+
+        def timed_beside() -> None:
+            t = time.perf_counter()
+            beside()
+            print(f"beside: {time.perf_counter() - t:.1f} s wall (from {t - w0:.1f} s)",
+                  file=sys.stderr)
+
+        def timed_share(path: str, helper: object) -> None:
+            t = time.perf_counter()
+            share(path, helper)  # type: ignore[arg-type]
+            print(f"share and wait: {time.perf_counter() - t:.1f} s wall", file=sys.stderr)
+
+        prime.beside = timed_beside  # type: ignore[assignment]
+        compiling._share = timed_share  # type: ignore[assignment]
+    from unosim.cli import main as cli
+
+    c0 = time.process_time()
+    try:
+        cli(args)
+    except SystemExit:
+        pass
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+
+    per_fn: dict[str, list[float]] = defaultdict(list)
+    for (q, _sig), t in own.items():
+        per_fn[q].append(t)
+    print(f"\nwall {wall:.1f} s, cpu {cpu:.1f} s, compiled (own) {sum(own.values()):.1f} s "
+          f"in {len(own)} signatures of {len(per_fn)} functions; cache {cache}",
+          file=sys.stderr)
+    print("\nfunctions compiled more than once:", file=sys.stderr)
+    for q, ts in sorted(per_fn.items(), key=lambda kv: -sum(kv[1])):
+        if len(ts) > 1:
+            print(f"  {sum(ts):6.2f} s x{len(ts)}  {q}", file=sys.stderr)
+            for (q2, sig), t in own.items():
+                if q2 == q:
+                    print(f"           {t:6.2f} s  {sig[:150]}", file=sys.stderr)
+    print(f"\ntop {top} by own compile CPU (total incl. callees):", file=sys.stderr)
+    for (q, sig), t in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"  {t:6.2f} s ({total[(q, sig)]:6.2f})  {q}  {sig[:100]}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
