@@ -1,6 +1,6 @@
 """Where a cold compile spends its time: per function and per signature.
 
-    python bench/compile_profile.py [--no-prime] [--top 40] [CLI ARGS...]
+    python bench/compile_profile.py [--no-prime] [--after PATHS] [--top 40] [CLI ARGS...]
 
 Runs the CLI in this process (default: ``--variant stacking --games 1000 --seed 1``)
 with a fresh, empty Numba cache folder and a listener on Numba's "numba:compile"
@@ -10,7 +10,10 @@ compile (its callees' compiles subtracted), how many times each function compile
 totals, and how long the command's share and its wait for the helper took (the
 helper's own compiles are not listed). ``--no-prime`` keeps the helper process
 (simulate/prime.py) from starting, so every function compiles here and the table
-is the whole plain path.
+is the whole plain path. ``--after rounds`` (comma-separated ``unosim compile``
+paths) fills the fresh cache with those paths first, in another process, so the
+table shows what the command adds on top of them: ``--after rounds --strategy
+search`` is a first search seat after a plain run.
 """
 
 from __future__ import annotations
@@ -30,11 +33,22 @@ def main(argv: list[str]) -> None:
         i = argv.index("--top")
         top = int(argv[i + 1])
         del argv[i:i + 2]
+    after = ""
+    if "--after" in argv:
+        i = argv.index("--after")
+        after = argv[i + 1]
+        del argv[i:i + 2]
     args = argv or ["--variant", "stacking", "--games", "1000", "--seed", "1"]
     w0 = time.perf_counter()
     cache = tempfile.mkdtemp(prefix="unosim-profile-")
     os.environ["NUMBA_CACHE_DIR"] = cache
     os.environ["XDG_CACHE_HOME"] = cache
+    if after:
+        import subprocess
+
+        subprocess.run([sys.executable, "-m", "unosim", "compile", *after.split(",")],
+                       check=True, stdout=subprocess.DEVNULL)
+        w0 = time.perf_counter()
 
     from numba.core import event as ev
 
@@ -69,20 +83,22 @@ def main(argv: list[str]) -> None:
     else:  # time the command's share and its wait for the helper (compiling._share)
         from unosim.simulate import compiling, prime
 
-        beside, share = prime.beside, compiling._share
+        share = compiling._share
 
-        def timed_beside() -> None:
-            t = time.perf_counter()
-            beside()
-            print(f"beside: {time.perf_counter() - t:.1f} s wall (from {t - w0:.1f} s)",
-                  file=sys.stderr)
+        def timed(name: str, fn: object) -> object:
+            def run() -> None:
+                t = time.perf_counter()
+                fn()  # type: ignore[operator]
+                print(f"{name}: {time.perf_counter() - t:.1f} s wall (from {t - w0:.1f} s)",
+                      file=sys.stderr)
+            return run
 
         def timed_share(path: str, helper: object) -> None:
             t = time.perf_counter()
             share(path, helper)  # type: ignore[arg-type]
             print(f"share and wait: {time.perf_counter() - t:.1f} s wall", file=sys.stderr)
 
-        prime.beside = timed_beside  # type: ignore[assignment]
+        prime.BESIDE = {k: timed(f"beside ({k})", f) for k, f in prime.BESIDE.items()}
         compiling._share = timed_share  # type: ignore[assignment]
     from unosim.cli import main as cli
 

@@ -37,12 +37,18 @@ def hashes() -> dict[str, str]:
             out[f"{name}/{label}"] = digest(play_records(rules, seats, 7, 0, 20000, chunks=16))
         out[f"{name}/match"] = digest(play_match_records(rules, [ps("random")] * n, 7, 0, 200,
                                                          chunks=8))
+    # the search's parameters are spelled out (its defaults may change): the first
+    # two tables play it as it was before the rollout levers, the third with them
     for p in (2, 4):
         rules = resolve([], [("players", p)])
-        seats = [ps("search")] + [ps("random")] * (p - 1)
-        out[f"search/{p}"] = digest(play_records(rules, seats, 7, 0, 40, chunks=4))
-        seats = [ps("search:policy=tuned,rollouts=50")] + [ps("tuned")] * (p - 1)
-        out[f"search-tuned/{p}"] = digest(play_records(rules, seats, 7, 0, 40, chunks=4))
+        for key, search, others in (
+                ("search", "search:rollouts=200,depth=0,halving=0", "random"),
+                ("search-tuned", "search:policy=tuned,model=tuned,rollouts=50,depth=0,halving=0",
+                 "tuned"),
+                ("search-levers", "search:rollouts=100,depth=16,halving=1,model=tuned",
+                 "random")):
+            seats = [ps(search)] + [ps(others)] * (p - 1)
+            out[f"{key}/{p}"] = digest(play_records(rules, seats, 7, 0, 40, chunks=4))
     return out
 
 

@@ -125,16 +125,18 @@ def _start_prime(path: str) -> subprocess.Popen[bytes] | None:
 
 
 def _share(path: str, helper: subprocess.Popen[bytes]) -> None:
-    """The plain round path's share beside the helper (prime.beside), then the wait
-    for the helper's (until it prints prime.READY), so that the entry point
-    compiles none of the helper's kernels again. Nothing here is needed for the
-    result: what fails or is missing compiles when the entry point calls it."""
-    if path != "rounds":
-        return
+    """The command's share beside the helper (prime.BESIDE: the plain round path
+    and the search path), then the wait for the helper's (until it prints
+    prime.READY), so that the entry point compiles none of the helper's kernels
+    again. Nothing here is needed for the result: what fails or is missing
+    compiles when the entry point calls it."""
     from unosim.simulate import prime
 
+    share = prime.BESIDE.get(path)
+    if share is None:
+        return
     try:
-        prime.beside()
+        share()
     except Exception:  # noqa: BLE001 - the entry point's compile reports it
         pass
     # the helper prints prime.READY when its share is cached (or ends): wait for the

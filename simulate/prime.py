@@ -12,9 +12,13 @@ rule steps before they were cached and compiled them a second time. The helper
 then goes on with ``search_nb.apply_called`` (what a first search seat or plug-in
 table steps with) until the command is done. For the other
 round paths it compiles the round's record and ``search_nb.apply_called`` (the
-steps behind a call, which a search seat steps with), and the command does not
-wait. Either share only changes how soon the cache is filled, never what is in
-it: a kernel missing from it compiles where it is called, as on one core.
+steps behind a call, which a search seat steps with); on the search path it then
+compiles the rollout (``SEARCH``: the opponent models and the leaf value) while
+the command compiles the sampling of worlds and the candidates
+(``beside_search``), and the command waits for it as on the plain path. On the
+parametric paths the command does not wait. Either share only changes how soon
+the cache is filled, never what is in it: a kernel missing from it compiles where
+it is called, as on one core.
 """
 
 from __future__ import annotations
@@ -46,6 +50,13 @@ READY = "steps cached"
 STRATEGIES = (("_choose_rest", "iGRii"), ("_with_colour", "iGiiR"),
               ("_attacker_colour", "GiiR"))
 DEAL = (("deal", "GR"),)
+#: the helper's share of the search path after the steps: the rollout, with every
+#: built-in it may play the seats with (builtin_nb.choose_param) and the leaf value
+SEARCH = (("_rollout", "GRiibi"),)
+#: the command's share of the search path: what a decision does before it rolls out
+SEARCH_BESIDE = (("candidates", "GR"), ("_unseen_pool", "Gi"), ("_sample_world", "GGRii"),
+                 ("_copy_world", "Giii"), ("_seat_rollout_policies", "GGGii"),
+                 ("_drop_worst", "Giii"))
 
 
 def _compile_all(module: object, table: tuple[tuple[str, str], ...]) -> None:
@@ -79,6 +90,11 @@ def main(path: str = "rounds") -> None:
         return
     record_round.compile((game, i64, T.Array(T.int32, 2, "C"), i64))
     apply_called.compile((game, rng, i64))
+    if path == "rounds/search":
+        from unosim.strategies import search_nb
+
+        _compile_all(search_nb, SEARCH)
+        print(READY, flush=True)
 
 
 def beside() -> None:
@@ -99,6 +115,18 @@ def beside() -> None:
     record_round.compile((game, i64, rec, i64))
     fold_records.compile((rec, i64, game, T.Array(T.boolean, 1, "C"), i2, i2, i2, i2))
     fold_feel.compile((rec, i2, game))
+
+
+def beside_search() -> None:
+    """The command's share of the search path while the helper compiles the
+    rollout."""
+    from unosim.strategies import search_nb
+
+    _compile_all(search_nb, SEARCH_BESIDE)
+
+
+#: the command's share per path whose helper it waits for (compiling._share)
+BESIDE = {"rounds": beside, "rounds/search": beside_search}
 
 
 if __name__ == "__main__":

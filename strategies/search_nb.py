@@ -153,6 +153,11 @@ VALUE_UNIT = 1 << 20
 #: how steeply ``_value`` favours the seat with fewer cards to play
 LEAF_POWER = 2.0
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+# constant arguments of called kernels as plain int64, not literals, so that each
+# compiles once (a literal argument compiles a copy per value; see step_nb._ZERO)
+_ZERO = np.int64(0)
+_AT_W0 = np.int64(OFF_W0)
+_AT_W = np.int64(OFF_W)
 
 
 @kernel_inline
@@ -211,7 +216,7 @@ def candidates(G, rng):
     ph = G[S_PHASE]
     p = G[S_ACTOR]
     n = legal_moves(G)
-    k = 0
+    k = _ZERO
     if ph == PH_TURN or ph == PH_PENALTY:
         bluff_ok = chance(rng, 1, seat_param(G, p, SF_BLUFF))
         coloured = False
@@ -370,7 +375,7 @@ def _sample_world(G, W, R, p, m):
     the draw pile."""
     n = G[R_PLAYERS]
     infer = G[OFF_SP + p * N_SP + SP_INFER] != 0
-    pos = 0
+    pos = _ZERO
     for rnd in range(2):  # constrained seats first
         for j in range(1, n):
             q = (p + j) % n
@@ -494,7 +499,7 @@ def _play_worlds(G, W0, W, R, SAVE, p, m, k, worlds, placing, depth):
         for i in range(k):
             if G[OFF_ALIVE + i] == 0:
                 continue
-            _copy_world(G, OFF_W0, OFF_W, n)
+            _copy_world(G, _AT_W0, _AT_W, n)
             for j in range(8):
                 R[j] = SAVE[j]  # common random numbers: every candidate sees the same future
             G[OFF_SCORE + i] += _rollout(W, R, G[OFF_CAND + i], p, placing, depth)
@@ -553,7 +558,7 @@ def search_move(G, rng):
     for i in range(8):
         x = x + _GOLDEN
         R[i] = splitmix64(x)
-    _copy_world(G, 0, OFF_W0, n)
+    _copy_world(G, _ZERO, _AT_W0, n)
     for i in range(G[R_DECK_SIZE]):
         W0[OFF_DECK + i] = G[OFF_DECK + i]
         W[OFF_DECK + i] = G[OFF_DECK + i]

@@ -147,3 +147,17 @@ def test_the_shares_are_kernels_the_plain_round_path_calls():
         for name, _ in table:
             assert f"{module.__name__}.{name}" in plain, name
     prime.beside()  # explicit types: a wrong one fails here
+
+
+def test_the_shares_are_kernels_the_search_path_calls():
+    """The search path's shares (prime.SEARCH for the helper, prime.SEARCH_BESIDE for
+    the command) are kernels ``play_rows_search`` reaches and the plain path does
+    not, and compile with the types given."""
+    from unosim.simulate import prime
+    from unosim.strategies import search_nb as S
+
+    search, plain = reachable(R.play_rows_search), reachable(R.play_rows)
+    for name, _ in prime.SEARCH + prime.SEARCH_BESIDE:
+        assert f"{S.__name__}.{name}" in search, name
+        assert f"{S.__name__}.{name}" not in plain, name
+    prime.beside_search()  # explicit types: a wrong one fails here
