@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 #: the layout of every output (JSON, CSV, Parquet metadata): bumped when a key or a
 #: column is renamed or removed or changes meaning, so a reader can tell files apart
 SCHEMA_VERSION = 1

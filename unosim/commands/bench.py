@@ -8,7 +8,7 @@ the first simulated game, and peak memory of whole runs of two sizes (flat
 memory is the point: runs keep totals, not games). Each rate is the median of
 ``repeat`` runs, one-core and all-core runs alternated, and the JSON keeps every
 run. A separate section measures the ``search`` strategy (one search seat,
-rollouts=200, against random, on one core): games, searched decisions and
+at its defaults, against random, on one core): games, searched decisions and
 rollouts per second, and the time per searched decision.
 """
 
