@@ -22,9 +22,8 @@ from unosim.simulate import layout as L
 from unosim.simulate.rng_nb import probability_threshold
 from unosim.strategies import builtin_nb as B
 
-#: the search's own parameters: name -> (default, check and convert)
-#: (measured best across random, tuned and mixed fields at one core's 50 games a second:
-#: docs/findings-search.md)
+#: the search's own parameters and their defaults (the best measured against random,
+#: tuned and mixed fields within 50 games a second on one core: docs/findings-search.md)
 SEARCH_DEFAULTS: dict[str, Any] = {"rollouts": 800, "policy": "random", "model": "random",
                                    "infer": 1, "depth": 16, "halving": 1}
 _SD = SEARCH_DEFAULTS
@@ -412,24 +411,21 @@ def seat_template(template: np.ndarray, seats: list[SeatStrategy], uno_forget_pr
         if s is not None and s.name in STRATEGY_PARAMS:
             _lower_params(G, p, s, int(template[L.R_PLAYERS]))
         sp = {**SEARCH_DEFAULTS, **(s.params if s and s.name == "search" else {})}
-        G[L.OFF_SP + p * L.N_SP + L.SP_ROLLOUTS] = sp["rollouts"]
-        policy = BUILTINS[sp["policy"]][0]
-        if s is not None and s.name == "search" and sp["policy"] in STRATEGY_PARAMS:
-            # the search seat's own slot (it has no parameters of its own) holds its
-            # policy's defaults; the id carries the slot, as for any parametric seat
-            _lower_params(G, p, SeatStrategy(sp["policy"]), int(template[L.R_PLAYERS]))
-            policy += B.SLOT_STRIDE * p
-        G[L.OFF_SP + p * L.N_SP + L.SP_POLICY] = policy
-        model = BUILTINS[sp["model"]][0]
-        if s is not None and s.name == "search" and sp["model"] in STRATEGY_PARAMS:
-            # the model's parameters: the seat's slot of the model block
-            _lower_params(G, p, SeatStrategy(sp["model"]), int(template[L.R_PLAYERS]),
-                          L.OFF_MPARAM)
-            model += B.SLOT_STRIDE * p
-        G[L.OFF_SP + p * L.N_SP + L.SP_MODEL] = model
-        G[L.OFF_SP + p * L.N_SP + L.SP_INFER] = sp["infer"]
-        G[L.OFF_SP + p * L.N_SP + L.SP_DEPTH] = sp["depth"]
-        G[L.OFF_SP + p * L.N_SP + L.SP_HALVING] = sp["halving"]
+        at = L.OFF_SP + p * L.N_SP
+        G[at + L.SP_ROLLOUTS] = sp["rollouts"]
+        for key, slot, block in (("policy", L.SP_POLICY, L.OFF_SPARAM),
+                                 ("model", L.SP_MODEL, L.OFF_MPARAM)):
+            sid = BUILTINS[sp[key]][0]
+            if s is not None and s.name == "search" and sp[key] in STRATEGY_PARAMS:
+                # a parametric policy's defaults go in the search seat's own slot (it
+                # has no parameters of its own), a model's in the seat's slot of the
+                # model block; the id carries the slot, as for any parametric seat
+                _lower_params(G, p, SeatStrategy(sp[key]), int(template[L.R_PLAYERS]), block)
+                sid += B.SLOT_STRIDE * p
+            G[at + slot] = sid
+        G[at + L.SP_INFER] = sp["infer"]
+        G[at + L.SP_DEPTH] = sp["depth"]
+        G[at + L.SP_HALVING] = sp["halving"]
     return G
 
 
