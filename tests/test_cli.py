@@ -436,6 +436,34 @@ def test_bench_small_json(capsys):
     assert "compile_cold_s" not in r
 
 
+
+def test_bench_stopped_keeps_what_it_measured(capsys, monkeypatch):
+    """A stop during the search's measurement (after the rates): the report holds the
+    rates, is marked PARTIAL and the exit status is 130; a rate whose run was cut
+    short is not reported at all (bench._rate)."""
+    from unosim.commands import bench
+
+    def stopped(players: int, games: int, spec: str = "search") -> dict:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bench, "search_rates", stopped)
+    code, out, err = invoke(capsys, ["bench", "--games", "2e4", "--skip-compile", "--quick",
+                                     "--repeat", "1"])
+    assert code == 130, err
+    assert "PARTIAL" in out and "official         4" in out and "search (" not in out
+    assert "bench interrupted" in err
+    code, out, err = invoke(capsys, ["bench", "--games", "2e4", "--skip-compile", "--quick",
+                                     "--repeat", "1", "--format", "json"])
+    r = json.loads(out)
+    assert code == 130 and r["partial"] is True and len(r["rows"]) == 1 and r["search"] == []
+
+    class Cut:  # a run the stop cut between its batches
+        partial = True
+
+    monkeypatch.setattr("unosim.simulate.runner.run", lambda *a, **k: Cut())
+    with pytest.raises(KeyboardInterrupt):
+        bench._rate("official", 4, 1000, 1)
+
 # ---------------------------------------------------------------- real processes
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import click
 
+from unosim import interrupt
 from unosim import options as opt
 
 TARGETS = {
@@ -108,6 +109,8 @@ def _rate(variant: str, players: int, games: int, workers: int) -> tuple[float, 
 
     rules = resolve([variant], [("players", players)])
     res = run(rules, [parse_strategy("random")] * players, games, seed=1, workers=workers)
+    if res.partial:  # a stop between its batches: the rate of a cut run means nothing
+        raise KeyboardInterrupt
     return res.agg.games / res.elapsed_s, res.agg
 
 
@@ -163,14 +166,28 @@ def search_rates(players: int, games: int, spec: str = "search") -> dict[str, An
 
 def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
               memory_games: int | None = None, repeat: int = 3) -> dict[str, Any]:
-    from unosim.simulate.runner import max_workers, warm_up
+    """Every measurement, in order, into one report. A stop (Ctrl-C, SIGTERM) ends it
+    there: the report keeps the measurements finished before it, marked partial."""
+    from unosim import provenance
+    from unosim.simulate.runner import max_workers
 
     cores = max_workers()
-    from unosim import provenance
-
     report: dict[str, Any] = {"provenance": provenance(),
                               "setup": "random strategy", "games": games, "cores": cores,
-                              "repeat": repeat, "targets": TARGETS}
+                              "repeat": repeat, "targets": TARGETS, "rows": [],
+                              "partial": False}
+    try:
+        _measure(report, games, measure_cold, matrix, memory_games, repeat)
+    except KeyboardInterrupt:
+        report["partial"] = True
+    return report
+
+
+def _measure(report: dict[str, Any], games: int, measure_cold: bool, matrix: bool,
+             memory_games: int | None, repeat: int) -> None:
+    from unosim.simulate.runner import warm_up
+
+    cores = report["cores"]
     env = dict(os.environ)
     if measure_cold:
         report["compile_cold_paths_s"] = cold_compile(env)
@@ -179,7 +196,7 @@ def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
     wall, inner = _subprocess_seconds(env)
     report["compile_warm_s"] = inner
     report["start_to_first_game_s"] = wall
-    rows = []
+    rows = report["rows"]
     for variant in VARIANTS if matrix else ("official",):
         for players in PLAYERS if matrix else (4,):
             ones, alls, same = _paired_rates(variant, players, games, cores, repeat)
@@ -195,14 +212,15 @@ def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
                 "parallel_efficiency": alln / one / cores,
                 "identical_results": same,
             })
-    report["rows"] = rows
-    head = next(r for r in rows if r["variant"] == "official" and r["players"] == 4)
-    report["games_per_sec_1_core"] = head["games_per_sec_1_core"]
-    report["games_per_sec_all_cores"] = head["games_per_sec_all_cores"]
-    report["speedup"] = head["speedup"]
+            if variant == "official" and players == 4:
+                report["games_per_sec_1_core"] = one
+                report["games_per_sec_all_cores"] = alln
+                report["speedup"] = alln / one
     report["identical_results"] = all(r["identical_results"] for r in rows)
     search_games = max(20, min(200, games // 2500))
-    report["search"] = [search_rates(p, search_games) for p in (2, 4)]
+    report["search"] = []
+    for p in (2, 4):
+        report["search"].append(search_rates(p, search_games))
     report["search_target_games_per_sec"] = SEARCH_TARGET_GAMES_PER_SEC
     if memory_games:
         small = min(1_000_000, memory_games)
@@ -210,7 +228,6 @@ def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
         for n in sorted({small, memory_games}):
             mb, secs = peak_memory_mb(n)
             report["peak_rss_mb"][str(n)] = {"peak_rss_mb": mb, "wall_s": secs}
-    return report
 
 
 def render_bench(r: dict[str, Any], fmt: str) -> str:
@@ -218,7 +235,9 @@ def render_bench(r: dict[str, Any], fmt: str) -> str:
         return json.dumps(r, indent=2)
     cores = r["cores"]
     lines = [f"unosim bench: random strategy, {r['games']:,} games per measurement, "
-             f"median of {r['repeat']} runs, {cores} cores"]
+             f"median of {r['repeat']} runs, {cores} cores"
+             + (" (PARTIAL: stopped; the measurements finished before the stop)"
+                if r.get("partial") else "")]
     lines.append(f"  {'variant':<10}{'players':>8}{'1 core':>14}{f'{cores} cores':>14}"
                  f"{'speedup':>9}{'efficiency':>12}  identical")
     for row in r["rows"]:
@@ -229,12 +248,14 @@ def render_bench(r: dict[str, Any], fmt: str) -> str:
         )
     t = r["targets"]
     lines.append("")
-    head = next(x for x in r["rows"] if x["variant"] == "official" and x["players"] == 4)
-    runs = ", ".join(f"{x:,.0f}" for x in head["runs_1_core"])
-    lines.append(f"  official, 4 players: {r['games_per_sec_1_core']:,.0f} games/s per core "
-                 f"(target {t['games_per_sec_1_core']:,}), x{r['speedup']:.2f} on {cores} "
-                 f"cores (target x{t['speedup_2_cores']} on 2)")
-    lines.append(f"    its one-core runs: {runs} games/s")
+    head = next((x for x in r["rows"] if x["variant"] == "official" and x["players"] == 4),
+                None)
+    if head is not None:
+        runs = ", ".join(f"{x:,.0f}" for x in head["runs_1_core"])
+        lines.append(f"  official, 4 players: {r['games_per_sec_1_core']:,.0f} games/s per "
+                     f"core (target {t['games_per_sec_1_core']:,}), x{r['speedup']:.2f} on "
+                     f"{cores} cores (target x{t['speedup_2_cores']} on 2)")
+        lines.append(f"    its one-core runs: {runs} games/s")
     cold = r.get("compile_cold_paths_s")
     if cold:
         lines.append("  JIT compile on first use, cold cache (wall, from process start):")
@@ -243,9 +264,10 @@ def render_bench(r: dict[str, Any], fmt: str) -> str:
         lines.append("    a plain run compiled the search: "
                      f"{'yes' if cold['plain_run_compiled_search'] else 'no'}, matches: "
                      f"{'yes' if cold['plain_run_compiled_matches'] else 'no'}")
-    lines.append(f"  JIT load, warm cache         {r['compile_warm_s']:6.2f} s")
-    lines.append(f"  command start to first game  {r['start_to_first_game_s']:6.2f} s "
-                 f"(target under {t['start_to_first_game_s']} s)")
+    if "compile_warm_s" in r:
+        lines.append(f"  JIT load, warm cache         {r['compile_warm_s']:6.2f} s")
+        lines.append(f"  command start to first game  {r['start_to_first_game_s']:6.2f} s "
+                     f"(target under {t['start_to_first_game_s']} s)")
     for s in r.get("search", []):
         given = ",".join(f"{k}={v}" for k, v in s["parameters"].items())
         lines.append(f"  {s['strategy']} ({given}), {s['players']} players (one search seat, "
@@ -280,3 +302,9 @@ def bench(games_text: str, fmt: str, skip_compile: bool, quick: bool,
     report = run_bench(opt.parse_games(games_text), measure_cold=not skip_compile,
                        matrix=not quick, memory_games=mem, repeat=repeat)
     click.echo(render_bench(report, fmt))
+    if report["partial"]:
+        # timings taken at another moment do not add up, so a benchmark is not resumed
+        click.echo("unosim: bench interrupted; the report above (marked PARTIAL) holds the "
+                   "measurements finished before the stop; run it again for all of them",
+                   err=True)
+        sys.exit(interrupt.exit_code())
