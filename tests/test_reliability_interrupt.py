@@ -375,3 +375,32 @@ def test_atomic_write_leaves_the_old_file_when_it_fails(tmp_path, monkeypatch):
         atomic.write_text_atomic(target, "new")
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["summary.json"]
+
+
+def test_a_stop_swallowed_by_the_compiler_is_still_an_interruption(capsys, monkeypatch):
+    """A stop that lands in a callback from LLVM is swallowed there and Numba fails with
+    an error of its own ("no compiled object yet"); after a noted stop that error is
+    the interruption (one line, 130 or 143; compile says PARTIAL and what it kept),
+    without one it is a failure as before."""
+    from unosim import interrupt
+    from unosim.commands import bench
+    from unosim.simulate import prebuild
+
+    def compiler_failing(stop: int | None):
+        def fail(*args, **kwargs):
+            if stop is not None:
+                interrupt._note(stop)
+            raise RuntimeError("no compiled object yet")
+        return fail
+
+    monkeypatch.setattr(prebuild, "compile_paths", compiler_failing(signal.SIGTERM))
+    code, out, err = invoke(capsys, ["compile", "rounds"])
+    assert code == 143 and "compile stopped (PARTIAL) before its first path: 0 of 1 paths" in err
+    assert "Traceback" not in err
+    monkeypatch.setattr(bench, "run_bench", compiler_failing(signal.SIGINT))
+    code, out, err = invoke(capsys, ["bench", "--quick", "--skip-compile"])
+    assert code == 130 and err.strip() == "unosim: interrupted"
+    monkeypatch.setattr(bench, "run_bench", compiler_failing(None))
+    from unosim.cli import main
+    with pytest.raises(RuntimeError, match="no compiled object"):
+        main(["bench", "--quick", "--skip-compile"])

@@ -101,9 +101,12 @@ def main(argv: list[str] | None = None) -> None:
     from unosim import interrupt
 
     interrupt.reset()
-    old_term = None
+    old: dict[int, object] = {}
     if threading.current_thread() is threading.main_thread():
-        old_term = signal.signal(signal.SIGTERM, interrupt.terminate_as_interrupt)
+        # outside a run's batches (start-up, compiling, writing) a stop raises
+        # KeyboardInterrupt, as Python's Ctrl-C does, and is noted (see below)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.signal(sig, interrupt.terminate_as_interrupt)
     try:
         rv = cli.main(args=argv, prog_name="unosim", standalone_mode=False)
     except SystemExit as e:
@@ -127,7 +130,14 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("unosim: interrupted", err=True)
         sys.exit(interrupt.exit_code())
+    except Exception:
+        # a stop that lands inside Numba's compiler (in a callback from LLVM, where the
+        # KeyboardInterrupt is swallowed) surfaces as the compiler's own error
+        if interrupt.last_signal is None:
+            raise
+        click.echo("unosim: interrupted", err=True)
+        sys.exit(interrupt.exit_code())
     finally:
-        if old_term is not None:
-            signal.signal(signal.SIGTERM, old_term)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)  # type: ignore[arg-type]
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -102,8 +102,9 @@ class StopSignals:
 
 
 def terminate_as_interrupt(signum: int, frame: FrameType | None) -> None:
-    """SIGTERM outside a run (start-up, compiling, writing): exit like Ctrl-C, with a
-    one-line message instead of dying silently."""
+    """SIGINT or SIGTERM outside a run's batches (start-up, compiling, writing): exit
+    like Ctrl-C, with a one-line message instead of dying silently, and noted, so
+    that a stop the compiler swallowed is still told from a failure (cli.main)."""
     _note(signum)
     raise KeyboardInterrupt
 

@@ -3,10 +3,12 @@ so that no later command waits for the compiler."""
 
 from __future__ import annotations
 
+import sys
 import time
 
 import click
 
+from unosim import interrupt
 from unosim.errors import UnosimError
 
 
@@ -24,8 +26,14 @@ def compile_command(paths: tuple[str, ...]) -> None:
         raise UnosimError(f"unknown path {unknown[0]!r}; the paths are: {', '.join(PATHS)}")
     todo = list(paths) or list(PATHS)
     t0 = time.perf_counter()
+    ready: list[str] = []  # compiled now or before
+    current: list[str] = []
 
     def report(path: str, event: str, seconds: float | None) -> None:
+        if event == "start":
+            current[:] = [path]
+        elif event in ("cached", "done"):
+            ready.append(path)
         i = todo.index(path) + 1 if path in todo else 0
         head = f"[{i}/{len(todo)}] {path:<15}"
         if event == "cached":
@@ -37,6 +45,19 @@ def compile_command(paths: tuple[str, ...]) -> None:
         else:
             click.echo(f" {seconds:.0f} s")
 
-    n = compile_paths(todo, report)
+    try:
+        n = compile_paths(todo, report)
+    except (KeyboardInterrupt, Exception):
+        # a stop inside Numba's compiler may surface as its error (see cli.main)
+        if interrupt.last_signal is None:
+            raise
+        # what Numba had cached stays (it writes each file whole); a path counts as
+        # compiled only once its marker is written, after its last kernel
+        click.echo("")
+        when = f"during {current[-1]}" if current else "before its first path"
+        click.echo(f"unosim: compile stopped (PARTIAL) {when}: {len(ready)} of {len(todo)} "
+                   "paths are compiled and kept; `unosim compile` again compiles the rest",
+                   err=True)
+        sys.exit(interrupt.exit_code())
     click.echo(f"unosim compile: {n} of {len(todo)} paths compiled in "
                f"{time.perf_counter() - t0:.0f} s; the rest were compiled already")
