@@ -9,7 +9,7 @@ compile (its callees' compiles subtracted), how many times each function compile
 (more than one signature: literal arguments, see builtin_nb._RANDOM) and the
 totals, and how long the command's share and its wait for the helper took (the
 helper's own compiles are not listed). ``--no-prime`` keeps the helper process
-(simulate/prime.py) from starting, so every function compiles here and the table
+(compiler/prime.py) from starting, so every function compiles here and the table
 is the whole plain path. ``--after rounds`` (comma-separated ``unosim compile``
 paths) fills the fresh cache with those paths first, in another process, so the
 table shows what the command adds on top of them: ``--after rounds --strategy
@@ -77,11 +77,11 @@ def main(argv: list[str]) -> None:
 
     ev.register("numba:compile", Compiles())
     if no_prime:
-        from unosim.simulate import compiling
+        from unosim.compiler import compiling
 
         compiling._start_prime = lambda path: None  # type: ignore[assignment]
     else:  # time the command's share and its wait for the helper (compiling._share)
-        from unosim.simulate import compiling, prime
+        from unosim.compiler import compiling, prime
 
         share = compiling._share
 

@@ -12,10 +12,10 @@ import sys
 
 import numpy as np
 
+from unosim.runs.runner import play_batch_into, record_width
+from unosim.runs.tables import Table
 from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import play_batch_into, record_width
-from unosim.simulate.tables import Table
 from unosim.strategies.registry import parse_strategy
 
 n = int(sys.argv[1])

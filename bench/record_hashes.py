@@ -14,9 +14,9 @@ import sys
 
 import numpy as np
 
-from unosim.simulate.match import play_match_records
+from unosim.runs.match import play_match_records
+from unosim.runs.runner import play_records
 from unosim.simulate.rules import preset_names, resolve
-from unosim.simulate.runner import play_records
 from unosim.strategies.registry import parse_strategy as ps
 
 MIX = ["offensive", "defensive", "tuned", "weighted", "adaptive", "gang-up", "colour-keeper",

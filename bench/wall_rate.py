@@ -17,7 +17,7 @@ import sys
 CODE = """
 import sys, time
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import play_records
+from unosim.runs.runner import play_records
 from unosim.strategies.registry import parse_strategy
 seats = [parse_strategy('random')] * 4
 play_records(resolve([]), seats, 1, 0, 10, chunks=1)  # compile or load

@@ -82,7 +82,7 @@ def presets_markdown() -> str:
 def _source_tree() -> str:
     """A copy of the sources laid out as installed (``unosim/simulate`` for
     ``simulate/``, per ``package-dir`` in pyproject.toml), so that mkdocstrings finds
-    ``unosim.simulate.game`` in a clone without importing anything."""
+    ``unosim.runs.game`` in a clone without importing anything."""
     root = HERE.parent
     tmp = Path(tempfile.mkdtemp(prefix="unosim-docs-src-"))
     keep = shutil.ignore_patterns("__pycache__", "*.pyc")

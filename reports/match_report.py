@@ -8,7 +8,7 @@ from typing import Any
 from unosim.reports.feel import feel_figures, feel_lines
 from unosim.reports.numbers import plus_minus
 from unosim.reports.stats import hist_quantile, mean_se, wilson
-from unosim.simulate.match import MatchAggregate, MatchResult
+from unosim.runs.match import MatchAggregate, MatchResult
 
 SCORING_TEXT = {
     "winner_takes": "the round winner scores the other hands; first to {t} wins",

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from unosim.runs.aggregate import HIST_BINS
+from unosim.runs.aggregate import METRICS as ROUND_COLUMNS
 from unosim.simulate import layout as L
 from unosim.simulate import match_nb as MN
-from unosim.simulate.aggregate import HIST_BINS
-from unosim.simulate.aggregate import METRICS as ROUND_COLUMNS
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,6 @@
-"""The simulation engine: rules, compiled step functions and the batch runner.
+"""The engine: the rules (schema, lowering), the game array's layout and the compiled
+step, round, match, feel and fold kernels (the ``*_nb`` modules).
 
-Compiled kernels live in the ``*_nb`` modules; everything else is the Python side.
+It knows nothing of how games are batched, checkpointed or compiled ahead of time
+(``unosim.runs``, ``unosim.compiler``), nor of the studies, reports or commands.
 """

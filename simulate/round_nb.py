@@ -11,7 +11,7 @@ reaches neither the parametric strategies, nor the search, nor match mode;
 ``play_rows_param`` and ``play_rows_search`` are the same loop with those in the
 dispatch, compiled the first time a table seats one; match_nb holds the match
 entry points. The rows kernels release the GIL and the batch
-(simulate/batches.py) runs their chunks on threads: a ``prange`` loop would add
+(runs/batches.py) runs their chunks on threads: a ``prange`` loop would add
 some twenty seconds of compiling to each entry point for the same speed.
 
 ``play_games_with`` is the same for tables with user plug-ins: the chooser (built

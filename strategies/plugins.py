@@ -13,14 +13,14 @@ the k-th plug-in and every other seat to the built-ins (``search_nb.strategy_mov
 Passing the chooser as an argument compiles one specialisation per set of
 plug-ins in each process (seconds, not cached across processes); tables of
 built-ins never touch this path and keep the cached, integer-dispatched
-rows kernels (simulate/batches.py). Chunks of games run on threads (the kernel releases the GIL).
+rows kernels (runs/batches.py). Chunks of games run on threads (the kernel releases the GIL).
 
 Moves are checked: every move a plug-in table plays is first tested with
 ``step_nb.is_legal``. An illegal move stops the batch with an error naming the
 strategy, the move, the phase, the seat, and the seed and game index that replay
 it (``Game(rules, seats, seed=S, game_index=I)``). An exception raised inside a
 plug-in is reported with the plug-in's name. The batches themselves live with the
-other runners, in ``simulate/plugin_batch.py``.
+other runners, in ``runs/plugin_batch.py``.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from typing import Any
 
 from unosim.errors import UnosimError
 from unosim.reports.atlas import Atlas, AtlasPlayers, effects_of
-from unosim.simulate.backend import Backend
-from unosim.simulate.variants import VariantSpec
+from unosim.runs.backend import Backend
+from unosim.runs.variants import VariantSpec
 from unosim.studies.compare import run_compare
 from unosim.studies.skill import run_skill
 

@@ -31,10 +31,10 @@ from unosim.reports.atlas import AtlasPlayers, Effect
 from unosim.reports.metrics import Moments, Paired
 from unosim.reports.skill import SkillTotals
 from unosim.reports.tournament import Totals
-from unosim.simulate.aggregate import Aggregate
-from unosim.simulate.backend import Progress
-from unosim.simulate.checkpoint import FILE_NAME, check_provenance, path_in
-from unosim.simulate.match import MatchAggregate
+from unosim.runs.aggregate import Aggregate
+from unosim.runs.backend import Progress
+from unosim.runs.checkpoint import FILE_NAME, check_provenance, path_in
+from unosim.runs.match import MatchAggregate
 from unosim.studies.compare import CompareTotals
 
 FORMAT = "unosim-study-checkpoint"

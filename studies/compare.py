@@ -23,11 +23,10 @@ import numpy as np
 from unosim.errors import UnosimError
 from unosim.reports import metrics as MX
 from unosim.reports.compare import Comparison, summary_of
-from unosim.simulate import layout as L
-from unosim.simulate.aggregate import RunResult
-from unosim.simulate.backend import Backend, LocalBackend, Progress, run_tasks
-from unosim.simulate.match import DEFAULT_MAX_ROUNDS, MatchResult, check_match_rules
-from unosim.simulate.runner import (
+from unosim.runs.aggregate import RunResult
+from unosim.runs.backend import Backend, LocalBackend, Progress, run_tasks
+from unosim.runs.match import DEFAULT_MAX_ROUNDS, MatchResult, check_match_rules
+from unosim.runs.runner import (
     MATCH_ROUNDS_GUESS,
     batch_size,
     check_mode,
@@ -36,8 +35,9 @@ from unosim.simulate.runner import (
     play_batch_into,
     warm,
 )
-from unosim.simulate.tables import Table, record_width
-from unosim.simulate.variants import MAX_VARIANTS, VariantSpec
+from unosim.runs.tables import Table, record_width
+from unosim.runs.variants import MAX_VARIANTS, VariantSpec
+from unosim.simulate import layout as L
 
 
 def winners(rec: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ from statistics import NormalDist
 from typing import Any
 
 from unosim.reports.settle import Cell, Verdict
-from unosim.simulate.backend import Backend, Progress
+from unosim.runs.backend import Backend, Progress
 from unosim.studies.claims import Claim
 from unosim.studies.settle_stages import (
     first_look_units,

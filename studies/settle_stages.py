@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from unosim.common import mean_se, wilson
-from unosim.simulate.backend import Backend
+from unosim.runs.backend import Backend
+from unosim.runs.variants import VariantSpec
 from unosim.simulate.rules import parse_assignment, resolve
-from unosim.simulate.variants import VariantSpec
 from unosim.strategies.registry import parse_strategy
 from unosim.studies.claims import Claim
 
@@ -87,7 +87,7 @@ def metric_name(metric: str, seat: int | None) -> tuple[str, bool]:
 
 def _compare_stage(c: Claim, players: int, seed: int, backend: Backend, on_batch: Any
                    ) -> Stage:
-    from unosim.simulate.tables import Table
+    from unosim.runs.tables import Table
     from unosim.studies.compare import CompareTotals, run_compare
 
     specs = [spec(c, players, "baseline")]
@@ -215,7 +215,7 @@ def _skill_stage(c: Claim, players: int, seed: int, backend: Backend, on_batch: 
 
 def _sweep_stage(c: Claim, seed: int, backend: Backend, on_batch: Any) -> Stage:
     from unosim.reports.sweep import Dim
-    from unosim.simulate.tables import Table
+    from unosim.runs.tables import Table
     from unosim.studies.compare import CompareTotals
     from unosim.studies.sweep import grid, run_sweep
 

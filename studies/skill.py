@@ -14,10 +14,10 @@ import numpy as np
 
 from unosim.errors import UnosimError
 from unosim.reports.skill import SkillResult, SkillTotals
+from unosim.runs.backend import Backend, LocalBackend, Progress, run_tasks
+from unosim.runs.runner import batch_size, env_number, play_batch_into
+from unosim.runs.tables import Table
 from unosim.simulate import layout as L
-from unosim.simulate.backend import Backend, LocalBackend, Progress, run_tasks
-from unosim.simulate.runner import batch_size, env_number, play_batch_into
-from unosim.simulate.tables import Table
 from unosim.strategies.registry import SeatStrategy, parse_strategy
 
 #: deals per block: every lineup of every variant plays a block before the next one

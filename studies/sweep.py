@@ -16,8 +16,8 @@ from typing import Any
 
 from unosim.errors import UnosimError
 from unosim.reports.sweep import Dim, Point, SweepResult
-from unosim.simulate.backend import Backend
-from unosim.simulate.variants import VariantSpec
+from unosim.runs.backend import Backend
+from unosim.runs.variants import VariantSpec
 from unosim.studies.compare import run_compare
 
 

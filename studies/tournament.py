@@ -14,11 +14,11 @@ import numpy as np
 
 from unosim.errors import UnosimError
 from unosim.reports.tournament import Totals, TournamentResult, add_records
+from unosim.runs.backend import Backend, LocalBackend, Progress, run_tasks
+from unosim.runs.runner import batch_size, default_batch, play_batch_into
+from unosim.runs.tables import Table
 from unosim.simulate import layout as L
-from unosim.simulate.backend import Backend, LocalBackend, Progress, run_tasks
 from unosim.simulate.rules import Rules
-from unosim.simulate.runner import batch_size, default_batch, play_batch_into
-from unosim.simulate.tables import Table
 from unosim.strategies.registry import SeatStrategy
 
 SEATINGS = ("rotations", "permutations")

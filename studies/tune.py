@@ -31,11 +31,11 @@ import numpy as np
 from unosim import ENGINE, __version__, provenance
 from unosim.common import wilson
 from unosim.errors import UnosimError
+from unosim.runs.backend import Backend, LocalBackend, run_tasks
+from unosim.runs.runner import batch_size, default_batch, play_batch_into
+from unosim.runs.tables import Table, record_width
 from unosim.simulate import layout as L
-from unosim.simulate.backend import Backend, LocalBackend, run_tasks
 from unosim.simulate.rules import Rules
-from unosim.simulate.runner import batch_size, default_batch, play_batch_into
-from unosim.simulate.tables import Table, record_width
 from unosim.strategies.registry import STRATEGY_PARAMS, Param, SeatStrategy, parse_strategy
 
 INSTALL_HINT = 'unosim tune needs optuna: pip install "unosim[tune]" (or pip install optuna)'

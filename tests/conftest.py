@@ -16,7 +16,7 @@ def engine_compiled():
     """Compile every path of the engine first (``unosim compile``), so that no test's
     output carries the one-time compile notice: it would appear in whichever test
     happened to use a path first (tests/test_compile_paths.py checks the notice)."""
-    from unosim.simulate.compiling import PATHS
-    from unosim.simulate.prebuild import compile_paths
+    from unosim.compiler.compiling import PATHS
+    from unosim.compiler.prebuild import compile_paths
 
     compile_paths(list(PATHS), lambda *a: None)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from unosim.runs.game import Game
 from unosim.simulate import layout as L
-from unosim.simulate.game import Game
 from unosim.simulate.rules import Rules, resolve
 
 # what ``Game.counters()`` reports for a crafted game before any move

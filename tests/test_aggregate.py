@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from unosim.runs.aggregate import HIST_BINS, METRICS, Aggregate
+from unosim.runs.runner import play_records
 from unosim.simulate import layout as L
-from unosim.simulate.aggregate import HIST_BINS, METRICS, Aggregate
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import play_records
 from unosim.strategies.registry import parse_strategy
 
 CASES = [

@@ -1,15 +1,16 @@
 """The arrows of the house, read from the imports of every module (ast), including
 imports inside functions:
 
-    commands (unosim/) -> studies (studies/) -> run (simulate/ runner, backend, tables)
-                                                   -> engine (simulate/*_nb, strategies)
+    commands (unosim/) -> studies (studies/) -> run layer (runs/, compiler/, checks/)
+                                                   -> engine (simulate/, strategies/)
     commands -> reports (reports/: result objects -> text, files, charts)
 
 The face (unosim/) calls the studies, the run layer and the reports; the studies run
 games only through the run layer and may use the reports' result types; the reports
 never run a game (no runner, backend, plug-in batches, game driver, Dask or Optuna)
-and never reach the studies or the face; the engine (simulate/, strategies/) reaches
-neither the studies, the reports, the face nor click, pandas or matplotlib; the
+and never reach the studies or the face; the run layer reaches neither the studies,
+the reports nor the face; the engine (simulate/, strategies/) reaches neither the run
+layer, the studies, the reports, the face nor click, pandas or matplotlib; the
 compiled kernels import only other kernels and their constants; the shared helpers
 import nothing of the project; and no two modules import each other, even through
 others."""
@@ -24,15 +25,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 #: folder -> the package it is installed as (pyproject's package-dir)
 FOLDERS = {"unosim": "unosim", "simulate": "unosim.simulate",
+           "runs": "unosim.runs", "compiler": "unosim.compiler", "checks": "unosim.checks",
            "strategies": "unosim.strategies", "studies": "unosim.studies",
            "reports": "unosim.reports", "configs": "unosim.configs"}
 #: modules every side may use, which must import nothing of the project themselves
 NEUTRAL = {"unosim", "unosim.errors", "unosim.common"}
 ENGINE_FORBIDDEN = ("click", "pandas", "matplotlib")
 #: what plays games: a report must reach none of it
-RUNS_GAMES = {"unosim.simulate.runner", "unosim.simulate.backend",
-              "unosim.simulate.plugin_batch", "unosim.simulate.game",
-              "unosim.simulate.tables"}
+RUNS_GAMES = {"unosim.runs.runner", "unosim.runs.backend",
+              "unosim.runs.plugin_batch", "unosim.runs.game",
+              "unosim.runs.tables"}
 REPORTS_FORBIDDEN = ("click", "dask", "distributed", "optuna")
 #: what a compiled kernel (a module named *_nb) may import of the project: other
 #: kernels and the constants and helpers they are compiled with (moves: the move encoding)
@@ -79,6 +81,9 @@ def side(module: str) -> str:
     for part in ("simulate", "strategies"):
         if module.startswith(f"unosim.{part}"):
             return "engine"
+    for part in ("runs", "compiler", "checks"):
+        if module.startswith(f"unosim.{part}"):
+            return "run"
     if module.startswith("unosim.studies"):
         return "studies"
     if module.startswith("unosim.reports"):
@@ -100,7 +105,10 @@ def violations(graph: dict[str, set[str]]) -> list[str]:
             s, d = side(mod), side(dep) if dep in graph else "outside"
             if s == "neutral" and d != "outside":
                 bad.append(f"{mod} -> {dep} (a shared helper imports the project)")
-            elif s == "engine" and (d in ("reports", "studies", "face")
+            elif s == "run" and (d in ("reports", "studies", "face")
+                                 or dep in ENGINE_FORBIDDEN):
+                bad.append(f"{mod} -> {dep} (the run layer reaches {d if d != 'outside' else dep})")
+            elif s == "engine" and (d in ("run", "reports", "studies", "face")
                                     or dep in ENGINE_FORBIDDEN):
                 bad.append(f"{mod} -> {dep} (the engine reaches {d if d != 'outside' else dep})")
             elif (s == "engine" and is_kernel(mod) and d != "outside"
@@ -173,10 +181,10 @@ def test_no_import_circle(graph):
 
 def test_the_graph_sees_the_project(graph):
     # the checks above are only as good as the graph: it must hold every side
-    assert {"unosim.cli", "unosim.commands.run", "unosim.simulate.runner",
-            "unosim.simulate.backend", "unosim.strategies.registry", "unosim.studies.compare",
+    assert {"unosim.cli", "unosim.commands.run", "unosim.runs.runner",
+            "unosim.runs.backend", "unosim.strategies.registry", "unosim.studies.compare",
             "unosim.studies.tune", "unosim.reports.compare"} <= set(graph)
-    assert "unosim.simulate.backend" in graph["unosim.studies.compare"]
+    assert "unosim.runs.backend" in graph["unosim.studies.compare"]
     assert "unosim.options" in graph["unosim.commands.run"]
     assert "click" in graph["unosim.cli"]
 
@@ -190,14 +198,14 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
         "unosim.commands": "",
         "unosim.commands.run": "def f():\n    from unosim import cli\n",
         "unosim.simulate": "",
-        "unosim.simulate.runner": "def f():\n    import pandas\n    from unosim.reports.stats "
+        "unosim.runs.runner": "def f():\n    import pandas\n    from unosim.reports.stats "
                                   "import wilson\n",
         "unosim.strategies": "",
         "unosim.strategies.registry": "from unosim.cli import main\n",
         "unosim.reports": "",
         "unosim.reports.stats": "import click\n",
         "unosim.reports.summary": "from . import stats\nfrom .stats import wilson\n",
-        "unosim.reports.sweep": "from unosim.simulate.runner import run\nimport optuna\n",
+        "unosim.reports.sweep": "from unosim.runs.runner import run\nimport optuna\n",
         "unosim.reports.atlas": "from unosim.studies import compare\n",
         "unosim.studies": "",
         "unosim.studies.compare": "from unosim.commands import run\n",
@@ -208,11 +216,11 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
     assert g["unosim.reports.summary"] == {"unosim.reports.stats"}
     bad = violations(g)
     assert "unosim.common -> unosim.reports.stats (a shared helper imports the project)" in bad
-    assert any(b.startswith("unosim.simulate.runner -> pandas") for b in bad)
-    assert any(b.startswith("unosim.simulate.runner -> unosim.reports.stats") for b in bad)
+    assert any(b.startswith("unosim.runs.runner -> pandas") for b in bad)
+    assert any(b.startswith("unosim.runs.runner -> unosim.reports.stats") for b in bad)
     assert any(b.startswith("unosim.strategies.registry -> unosim.cli") for b in bad)
     assert any(b.startswith("unosim.reports.stats -> click") for b in bad)
-    assert any(b.startswith("unosim.reports.sweep -> unosim.simulate.runner") for b in bad)
+    assert any(b.startswith("unosim.reports.sweep -> unosim.runs.runner") for b in bad)
     assert any(b.startswith("unosim.reports.sweep -> optuna") for b in bad)
     assert any(b.startswith("unosim.reports.atlas -> unosim.studies.compare") for b in bad)
     assert any(b.startswith("unosim.studies.compare -> unosim.commands.run") for b in bad)

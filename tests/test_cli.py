@@ -460,7 +460,7 @@ def test_bench_stopped_keeps_what_it_measured(capsys, monkeypatch):
     class Cut:  # a run the stop cut between its batches
         partial = True
 
-    monkeypatch.setattr("unosim.simulate.runner.run", lambda *a, **k: Cut())
+    monkeypatch.setattr("unosim.runs.runner.run", lambda *a, **k: Cut())
     with pytest.raises(KeyboardInterrupt):
         bench._rate("official", 4, 1000, 1)
 

@@ -15,10 +15,10 @@ import pytest
 from unosim import api
 from unosim.cli import main
 from unosim.reports.metrics import HEADLINES
+from unosim.runs.runner import play_records
+from unosim.runs.variants import build_variants
 from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import play_records
-from unosim.simulate.variants import build_variants
 from unosim.strategies.registry import parse_strategy
 from unosim.studies.compare import run_compare
 

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from unosim.cli import cli
-from unosim.simulate import compiling
+from unosim.compiler import compiling
 from unosim.simulate import match_nb as M
 from unosim.simulate import round_nb as R
 from unosim.strategies import builtin_nb as B
@@ -122,14 +122,14 @@ def test_compile_builds_what_is_missing_and_skips_the_rest(no_markers):
 
 def test_the_helper_process_runs():
     """The process a first run starts beside itself to compile the rule steps
-    (simulate/prime.py) compiles with explicit types; a wrong one would fail here.
+    (compiler/prime.py) compiles with explicit types; a wrong one would fail here.
     That the command then finds its work in the cache is what ``unosim bench``'s cold
     compile shows."""
     import subprocess
     import sys
 
     for path in ("rounds", "rounds/search"):
-        res = subprocess.run([sys.executable, "-m", "unosim.simulate.prime", path],
+        res = subprocess.run([sys.executable, "-m", "unosim.compiler.prime", path],
                              capture_output=True, text=True, timeout=600)
         assert res.returncode == 0, res.stderr
 
@@ -139,7 +139,7 @@ def test_the_shares_are_kernels_the_plain_round_path_calls():
     path (prime.STEPS, prime.beside) is in what ``play_rows`` reaches (a kernel
     renamed or dropped would otherwise be compiled for nothing on every first run),
     and compiles with the types given."""
-    from unosim.simulate import prime
+    from unosim.compiler import prime
     from unosim.simulate import step_nb as N
 
     plain = reachable(R.play_rows)
@@ -153,7 +153,7 @@ def test_the_shares_are_kernels_the_search_path_calls():
     """The search path's shares (prime.SEARCH for the helper, prime.SEARCH_BESIDE for
     the command) are kernels ``play_rows_search`` reaches and the plain path does
     not, and compile with the types given."""
-    from unosim.simulate import prime
+    from unosim.compiler import prime
     from unosim.strategies import search_nb as S
 
     search, plain = reachable(R.play_rows_search), reachable(R.play_rows)

@@ -14,9 +14,9 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from unosim.simulate.backend import DaskBackend  # noqa: E402
+from unosim.runs.backend import DaskBackend  # noqa: E402
+from unosim.runs.runner import run  # noqa: E402
 from unosim.simulate.rules import resolve  # noqa: E402
-from unosim.simulate.runner import run  # noqa: E402
 from unosim.strategies.registry import parse_strategy  # noqa: E402
 
 
@@ -101,7 +101,7 @@ def test_a_plugin_without_a_file_is_refused(client):
 def test_a_worker_refuses_a_different_plugin_file(tmp_path):
     """A worker whose copy of the plug-in file differs would play other games."""
     from unosim.errors import UnosimError
-    from unosim.simulate.tables import Table
+    from unosim.runs.tables import Table
 
     f = tmp_path / "mine.py"
     f.write_text(open(EXAMPLES).read())
@@ -138,7 +138,7 @@ def test_run_json_has_one_schema_on_both_backends(client, capsys):
 
 def test_grids_on_dask_equal_this_machine(client):
     """A sweep or atlas comparison and the skill edge give the same totals on a cluster."""
-    from unosim.simulate.variants import VariantSpec
+    from unosim.runs.variants import VariantSpec
     from unosim.studies.compare import run_compare
     from unosim.studies.skill import run_skill
 

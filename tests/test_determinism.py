@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from unosim.simulate.game import Game
+from unosim.runs.game import Game
+from unosim.runs.runner import play_records, run
 from unosim.simulate.layout import GAME_FIELDS
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import play_records, run
 from unosim.strategies.registry import parse_strategy
 
 RANDOM4 = [parse_strategy("random")] * 4

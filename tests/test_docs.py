@@ -266,7 +266,7 @@ def test_no_output_string_cites_an_internal_file():
 def test_the_documented_api_cites_no_internal_file():
     """The modules the API pages render and the example plug-ins a user reads,
     docstrings included."""
-    for rel in ("unosim/api.py", "strategies/api.py", "simulate/game.py",
+    for rel in ("unosim/api.py", "strategies/api.py", "runs/game.py",
                 "strategies/examples/plugins.py"):
         text = (ROOT / rel).read_text()
         assert not INTERNAL.search(text), (rel, INTERNAL.search(text).group())

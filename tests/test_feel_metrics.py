@@ -12,9 +12,9 @@ import pytest
 from scenario import craft, rules
 
 from reference_engine import FEEL_METRICS, feel_metrics
+from unosim.runs.game import Game
 from unosim.simulate import layout as L
 from unosim.simulate.feel_nb import feel_buffered, feel_of_distances
-from unosim.simulate.game import Game
 from unosim.simulate.round_nb import record_round
 from unosim.simulate.step_nb import score_hands
 

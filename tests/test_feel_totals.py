@@ -13,12 +13,12 @@ import pytest
 from reference_engine import FEEL_METRICS, run_many
 from unosim.cli import main
 from unosim.reports.feel import feel_figures, seat_balance
+from unosim.runs.aggregate import Aggregate
+from unosim.runs.checkpoint import aggregate_from_json, aggregate_to_json
+from unosim.runs.runner import play_records, run, run_matches
 from unosim.simulate import layout as L
 from unosim.simulate import match_nb as M
-from unosim.simulate.aggregate import Aggregate
-from unosim.simulate.checkpoint import aggregate_from_json, aggregate_to_json
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import play_records, run, run_matches
 from unosim.strategies.registry import parse_strategy
 
 RANDOM4 = [parse_strategy("random")] * 4
@@ -197,7 +197,7 @@ def test_parquet_and_dataframe_hold_the_metric_values(tmp_path):
 
 
 def _specs(*names):
-    from unosim.simulate.variants import build_variants
+    from unosim.runs.variants import build_variants
 
     return build_variants(list(names), lambda presets: resolve(list(presets)),
                           lambda n: [parse_strategy("random")] * n)
@@ -276,8 +276,8 @@ def test_feel_and_comeback_charts(feel_cmp, tmp_path):
 def test_the_internal_switch_leaves_the_game_alone():
     """R_FEEL_OFF (for work that never reports the feel, such as search rollouts)
     skips the samples: the same games, the feel columns 0."""
-    from unosim.simulate.batches import builtin_batch
-    from unosim.simulate.runner import base_seed, game_template
+    from unosim.runs.batches import builtin_batch
+    from unosim.runs.runner import base_seed, game_template
 
     play_batch = builtin_batch("round", "plain")
     rules = resolve(["seven-o"])

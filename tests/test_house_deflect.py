@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 from scenario import counters, craft, hand, rules
 
-from unosim.simulate.game import Game, IllegalMove
+from unosim.runs.game import Game, IllegalMove
 
 SKIP = rules("skip-deflect")
 REV = rules("reverse-deflect")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 from scenario import counters, craft, hand, rules
 
-from unosim.simulate.game import Game, IllegalMove
+from unosim.runs.game import Game, IllegalMove
 
 WILDS = ("red", "yellow", "green", "blue")
 

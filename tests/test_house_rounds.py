@@ -31,8 +31,8 @@ import time
 import pytest
 from scenario import counters, craft, hand, hand_col, rules
 
+from unosim.runs.game import Game
 from unosim.simulate import layout as L
-from unosim.simulate.game import Game
 
 
 def stage(g: Game, p: int) -> int:
@@ -256,7 +256,7 @@ import json, sys
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import play_records
+from unosim.runs.runner import play_records
 from unosim.strategies.registry import parse_strategy
 out = []
 for variants, overrides, games in json.loads(sys.argv[1]):
@@ -292,7 +292,7 @@ def run_child(cases, timeout):
 @pytest.fixture(scope="module")
 def warm():
     """Compile (or load) the batch engine here first, so the child only loads it."""
-    from unosim.simulate.runner import warm_up
+    from unosim.runs.runner import warm_up
 
     warm_up()
 

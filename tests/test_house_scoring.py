@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 from scenario import craft, rules
 
-from unosim.simulate.game import Game
+from unosim.runs.game import Game
 from unosim.simulate.rules import deck_counts_for
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 from scenario import counters, craft, hand, rules
 
-from unosim.simulate.game import IllegalMove
+from unosim.runs.game import IllegalMove
 
 WILDS = ("blue", "green", "red", "yellow")
 

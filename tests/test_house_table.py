@@ -20,7 +20,7 @@ import pytest
 import scenario
 from scenario import counters, hand, rules
 
-from unosim.simulate.game import Game
+from unosim.runs.game import Game
 
 CYCLE = ["red", "blue", "green", "yellow"]  # clockwise order of colour rotation
 craft = partial(scenario.craft, draw=("b1",) * 40)  # a longer draw pile than the default 24

@@ -1,4 +1,4 @@
-"""Whole matches (simulate/match_nb.py, simulate/match.py, ``run --mode match``).
+"""Whole matches (simulate/match_nb.py, runs/match.py, ``run --mode match``).
 
 The compiled match loop is checked match by match against a plain-Python loop
 written from RULES.md section 5 that calls the same compiled ``play_round``:
@@ -17,18 +17,18 @@ import pytest
 
 from unosim.cli import main
 from unosim.errors import UnosimError
-from unosim.simulate import layout as L
-from unosim.simulate import match_nb as M
-from unosim.simulate.match import (
+from unosim.runs.match import (
     MATCH_FIELDS,
     MatchAggregate,
     match_values,
     play_match_records,
 )
+from unosim.runs.runner import base_seed, game_template, play_records, run_matches
+from unosim.simulate import layout as L
+from unosim.simulate import match_nb as M
 from unosim.simulate.rng_nb import rand_below, seed_game
 from unosim.simulate.round_nb import play_round
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import base_seed, game_template, play_records, run_matches
 from unosim.strategies.registry import parse_strategy
 
 PRESETS = ["official", "losers-score", "lazy-scoring", "game-101"]

@@ -14,11 +14,11 @@ import random
 
 import pytest
 
+from unosim.checks.combos import random_overrides
+from unosim.checks.invariants import check_end, check_state
 from unosim.errors import UnosimError
+from unosim.runs.game import Game
 from unosim.simulate import layout as L
-from unosim.simulate.combos import random_overrides
-from unosim.simulate.game import Game
-from unosim.simulate.invariants import check_end, check_state
 from unosim.simulate.rules import preset_names, resolve
 from unosim.strategies.registry import BUILTINS, parse_strategy
 

@@ -12,7 +12,7 @@ challenge / forget parameters, and a seed. For each table:
   turn cap;
 * each such game's final record equals the compiled batch's record of the same
   game (Python-driven and compiled engines agree move for move);
-* a compiled batch keeps the record invariants of ``unosim.simulate.invariants`` and does
+* a compiled batch keeps the record invariants of ``unosim.checks.invariants`` and does
   not depend on how the games are split into chunks or where the batch starts.
 
 CI runs a bounded, deterministic version (``derandomize=True``, no example
@@ -27,13 +27,13 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 from test_playouts import play_checked
 
+from unosim.checks.invariants import check_records
 from unosim.errors import UnosimError
+from unosim.runs.aggregate import Aggregate
+from unosim.runs.runner import play_records
 from unosim.simulate import layout as L
-from unosim.simulate.aggregate import Aggregate
-from unosim.simulate.invariants import check_records
 from unosim.simulate.round_nb import record_round
 from unosim.simulate.rules import SCHEMA, resolve
-from unosim.simulate.runner import play_records
 from unosim.simulate.step_nb import cap_round
 from unosim.strategies.registry import BUILTINS, STRATEGY_PARAMS, parse_strategy
 
@@ -126,8 +126,8 @@ def test_random_tables_keep_every_invariant(table, first):
 @settings(CI, max_examples=150)
 @given(tables())
 def test_random_tables_in_matches(table):
+    from unosim.runs.match import play_match_records
     from unosim.simulate import match_nb as M
-    from unosim.simulate.match import play_match_records
 
     rules, labels, seed = table
     if rules["scoring"] == "lazy":

@@ -152,9 +152,9 @@ def _edit_engine(folder: Path, digest) -> None:
 
 
 def test_a_run_checkpoint_of_another_engine_is_refused(capsys, tmp_path):
-    from unosim.simulate import checkpoint as ck
+    from unosim.runs import checkpoint as ck
+    from unosim.runs.runner import run
     from unosim.simulate.rules import resolve
-    from unosim.simulate.runner import run
     from unosim.strategies.registry import parse_strategy
 
     rules = resolve()

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from reference_engine import run_many
+from unosim.runs.runner import play_records
 from unosim.simulate.layout import GAME_FIELDS
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import play_records
 from unosim.strategies.registry import parse_strategy
 
 METRICS = ["turns", "cards_played", "drawn_no_play", "penalty_drawn", "winner_points", "reshuffles"]

@@ -298,9 +298,9 @@ def bad_files(tmp_path: Path) -> Path:
 
 def _checkpoint(folder: Path) -> None:
     """A real, valid checkpoint: 64 of 1000 games of seed 3."""
-    from unosim.simulate import checkpoint as ck
+    from unosim.runs import checkpoint as ck
+    from unosim.runs.runner import run
     from unosim.simulate.rules import resolve
-    from unosim.simulate.runner import run
     from unosim.strategies.registry import parse_strategy
 
     folder.mkdir()

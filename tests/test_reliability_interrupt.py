@@ -27,9 +27,9 @@ import numpy as np
 import pytest
 from test_cli import TIMING_KEYS, invoke
 
-from unosim.simulate import checkpoint as ck
+from unosim.runs import checkpoint as ck
+from unosim.runs.runner import run
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import run
 from unosim.strategies.registry import parse_strategy
 
 REPO = Path(__file__).resolve().parents[1]
@@ -233,7 +233,7 @@ def test_resume_from_a_checkpoint_equals_one_run(tmp_path):
 
 
 def test_match_checkpoint_round_trip(tmp_path):
-    from unosim.simulate.runner import run_matches
+    from unosim.runs.runner import run_matches
 
     rules = resolve(["game-101"])
     res = run_matches(rules, RANDOM4, 300, seed=2, workers=1)
@@ -384,7 +384,7 @@ def test_a_stop_swallowed_by_the_compiler_is_still_an_interruption(capsys, monke
     without one it is a failure as before."""
     from unosim import interrupt
     from unosim.commands import bench
-    from unosim.simulate import prebuild
+    from unosim.compiler import prebuild
 
     def compiler_failing(stop: int | None):
         def fail(*args, **kwargs):

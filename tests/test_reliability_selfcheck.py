@@ -7,17 +7,17 @@ import numpy as np
 import pytest
 from test_cli import invoke
 
-from unosim.simulate import layout as L
-from unosim.simulate.combos import draw_combo
-from unosim.simulate.game import Game
-from unosim.simulate.invariants import (
+from unosim.checks.combos import draw_combo
+from unosim.checks.invariants import (
     CheckFailure,
     check_records,
     check_state,
     play_game_checked,
 )
+from unosim.runs.game import Game
+from unosim.runs.runner import play_records
+from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import play_records
 from unosim.strategies.registry import parse_strategy
 
 RANDOM4 = [parse_strategy("random")] * 4

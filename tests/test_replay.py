@@ -11,9 +11,9 @@ import pytest
 from test_cli import invoke
 
 from unosim.commands.replay import render_replay, replay
+from unosim.runs.runner import play_records
 from unosim.simulate.layout import GAME_FIELDS
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import play_records
 from unosim.strategies.registry import parse_strategy
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "strategies" / "examples" / "plugins.py"

@@ -13,8 +13,8 @@ from unosim.reports import metrics as MX
 from unosim.reports.compare import Comparison, dec_for_value
 from unosim.reports.numbers import decimals_for, plus_minus
 from unosim.reports.stats import Z95, diff_ci, hist_quantile, mean_se, wilson
+from unosim.runs.variants import VariantSpec
 from unosim.simulate.rules import resolve
-from unosim.simulate.variants import VariantSpec
 from unosim.strategies.registry import parse_strategy
 
 # ---------------------------------------------------------------- Wilson

@@ -18,8 +18,8 @@ import pytest
 import scenario
 from scenario import FILLER, assert_unchanged, counters, deck_counter, hand, rules, snapshot
 
+from unosim.runs.game import Game, IllegalMove
 from unosim.simulate.cards import POINTS, parse_card
-from unosim.simulate.game import Game, IllegalMove
 from unosim.strategies.registry import parse_strategy
 
 COLOUR_OF = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}

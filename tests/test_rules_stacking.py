@@ -15,7 +15,7 @@ import pytest
 import scenario
 from scenario import assert_unchanged, counters, deck_counter, hand, snapshot
 
-from unosim.simulate.game import Game, IllegalMove
+from unosim.runs.game import Game, IllegalMove
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
 

@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 
 from unosim.errors import UnosimError
+from unosim.runs.runner import base_seed, game_template, play_records, run
 from unosim.simulate import layout as L
 from unosim.simulate.cards import N_RANKS, N_TYPES, POINTS
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import base_seed, game_template, play_records, run
 from unosim.simulate.step_nb import apply_move, cap_round, deal, is_legal
 from unosim.strategies import search_nb as S
 from unosim.strategies.registry import parse_strategy
@@ -263,7 +263,7 @@ def test_worlds_respect_what_a_draw_showed():
 
 
 def test_search_prunes_dominated_moves():
-    from unosim.simulate.game import Game
+    from unosim.runs.game import Game
 
     rules = resolve([], [("players", 2)])
     seats = [parse_strategy("search:rollouts=40"), parse_strategy("random")]

@@ -11,10 +11,10 @@ import pytest
 from test_search import PHASE_TABLES, _fill_hand, _play_twinned, hx
 
 from unosim.errors import UnosimError
+from unosim.runs.runner import base_seed, game_template
 from unosim.simulate import layout as L
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import base_seed, game_template
 from unosim.simulate.step_nb import deal
 from unosim.strategies import builtin_nb as B
 from unosim.strategies import search_nb as S

@@ -345,7 +345,7 @@ def test_paired_tournament_points_are_the_difference_of_the_strategies_means():
 
 
 def test_the_same_seed_gives_the_same_verdicts_on_any_number_of_workers(capsys):
-    from unosim.simulate.backend import max_workers
+    from unosim.runs.backend import max_workers
 
     if max_workers() < 2:
         pytest.skip("one core: nothing to compare")

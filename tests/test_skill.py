@@ -10,10 +10,10 @@ import pytest
 from test_cli import assert_one_line_error, invoke
 
 from unosim.reports.skill import SkillTotals, diff_stats, skill_stats, verdict
+from unosim.runs.runner import play_records
+from unosim.runs.variants import VariantSpec
 from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import play_records
-from unosim.simulate.variants import VariantSpec
 from unosim.strategies.registry import parse_strategy
 from unosim.studies.skill import lineup, run_skill
 

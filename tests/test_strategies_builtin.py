@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from unosim.errors import UnosimError
+from unosim.runs.game import Game
 from unosim.simulate import layout as L
-from unosim.simulate.game import Game
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import BUILTINS, parse_strategy
 

@@ -15,12 +15,12 @@ import pytest
 
 from unosim.cli import main
 from unosim.errors import UnosimError
+from unosim.runs.game import Game, IllegalMove
+from unosim.runs.match import play_match_records
+from unosim.runs.runner import play_records, run
 from unosim.simulate import layout as L
-from unosim.simulate.game import Game, IllegalMove
-from unosim.simulate.match import play_match_records
 from unosim.simulate.round_nb import move_is_legal
 from unosim.simulate.rules import resolve
-from unosim.simulate.runner import play_records, run
 from unosim.simulate.step_nb import is_legal
 from unosim.strategies.plugins import load_plugins
 from unosim.strategies.registry import parse_strategy

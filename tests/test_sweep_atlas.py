@@ -12,8 +12,8 @@ from test_cli import assert_one_line_error, invoke
 from unosim.errors import UnosimError
 from unosim.options import parse_values, sweep_dims
 from unosim.reports.sweep import Dim
+from unosim.runs.variants import VariantSpec
 from unosim.simulate.rules import resolve
-from unosim.simulate.variants import VariantSpec
 from unosim.strategies.registry import parse_strategy
 from unosim.studies.atlas import atlas_variants
 from unosim.studies.sweep import grid, run_sweep

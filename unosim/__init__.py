@@ -57,7 +57,7 @@ def _default_cache_dir() -> str:
 
 
 # an empty NUMBA_CACHE_DIR is unset to Numba too: it would cache beside the sources
-# (unwritable in a site-packages) and the compile markers (simulate/compiling.py)
+# (unwritable in a site-packages) and the compile markers (compiler/compiling.py)
 # would land in whatever folder the command ran from
 if not os.environ.get("NUMBA_CACHE_DIR"):
     os.environ["NUMBA_CACHE_DIR"] = _default_cache_dir()

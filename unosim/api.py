@@ -24,10 +24,10 @@ import pandas as pd
 
 from unosim.errors import UnosimError
 from unosim.reports.compare import Comparison
+from unosim.runs.runner import MODES
+from unosim.runs.variants import build_variants, split_variant
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules, resolve
-from unosim.simulate.runner import MODES
-from unosim.simulate.variants import build_variants, split_variant
 from unosim.strategies.registry import SeatStrategy, parse_strategy
 from unosim.studies.compare import run_compare
 

@@ -186,14 +186,14 @@ def check_backend(backend: str, workers: int | None, scheduler: str | None) -> N
     """The checks of --backend, --workers and --scheduler, before any game is played."""
     check_scheduler(scheduler, backend)
     if backend == "local":
-        from unosim.simulate.backend import check_workers
+        from unosim.runs.backend import check_workers
 
         check_workers(workers)
 
 
 def open_backend(backend: str, workers: int | None, scheduler: str | None) -> Any:
     """The backend the options name (``close()`` it when done)."""
-    from unosim.simulate.backend import backend_for
+    from unosim.runs.backend import backend_for
 
     check_backend(backend, workers, scheduler)
     return backend_for(backend, workers, scheduler)

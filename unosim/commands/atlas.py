@@ -40,8 +40,8 @@ def _atlas(players: str, games_text: str, strategy: str, seed: int | None,
            stages: dict[str, Any] | None) -> None:
     from unosim.reports.atlas import render_atlas, to_dict
     from unosim.reports.render import render_json
+    from unosim.runs.variants import VariantSpec
     from unosim.simulate.rules import preset_names
-    from unosim.simulate.variants import VariantSpec
     from unosim.strategies.registry import parse_strategy
     from unosim.studies.atlas import run_atlas
 

@@ -39,7 +39,7 @@ PLAYERS = (2, 4, 6)
 
 _FIRST_GAME = (
     "import time; t = time.perf_counter(); "
-    "from unosim.simulate.runner import warm_up; warm_up(); "
+    "from unosim.runs.runner import warm_up; warm_up(); "
     "print(time.perf_counter() - t)"
 )
 _PEAK_RSS = (
@@ -65,7 +65,7 @@ def _subprocess_seconds(env: dict[str, str]) -> tuple[float, float]:
 COLD_PATHS = ("rounds", "matches", "rounds/search", "plug-ins")
 _COMPILE_PATH = (
     "import sys, time; t = time.perf_counter(); "
-    "from unosim.simulate.prebuild import compile_paths; "
+    "from unosim.compiler.prebuild import compile_paths; "
     "compile_paths([sys.argv[1]], lambda *a: None); print(time.perf_counter() - t)"
 )
 
@@ -103,8 +103,8 @@ def peak_memory_mb(games: int) -> tuple[float, float]:
 
 
 def _rate(variant: str, players: int, games: int, workers: int) -> tuple[float, Any]:
+    from unosim.runs.runner import run
     from unosim.simulate.rules import resolve
-    from unosim.simulate.runner import run
     from unosim.strategies.registry import parse_strategy
 
     rules = resolve([variant], [("players", players)])
@@ -135,9 +135,9 @@ def search_rates(players: int, games: int, spec: str = "search") -> dict[str, An
     counts the searched decisions and the rollouts)."""
     import numpy as np
 
+    from unosim.runs.runner import base_seed, game_template
     from unosim.simulate import layout as L
     from unosim.simulate.rules import resolve
-    from unosim.simulate.runner import base_seed, game_template
     from unosim.strategies.registry import SEARCH_DEFAULTS, parse_strategy
     from unosim.strategies.search_nb import play_counted
 
@@ -169,7 +169,7 @@ def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
     """Every measurement, in order, into one report. A stop (Ctrl-C, SIGTERM) ends it
     there: the report keeps the measurements finished before it, marked partial."""
     from unosim import provenance
-    from unosim.simulate.runner import max_workers
+    from unosim.runs.runner import max_workers
 
     cores = max_workers()
     report: dict[str, Any] = {"provenance": provenance(),
@@ -185,7 +185,7 @@ def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
 
 def _measure(report: dict[str, Any], games: int, measure_cold: bool, matrix: bool,
              memory_games: int | None, repeat: int) -> None:
-    from unosim.simulate.runner import warm_up
+    from unosim.runs.runner import warm_up
 
     cores = report["cores"]
     env = dict(os.environ)

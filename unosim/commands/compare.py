@@ -44,7 +44,7 @@ def _compare(variant_names: tuple[str, ...], games_text: str, players: int | Non
              target_score: int | None, max_rounds: int | None, save_games: str | None,
              progress: bool | None, backend: str, scheduler: str | None,
              saved: dict[str, Any], stages: dict[str, Any] | None) -> None:
-    from unosim.simulate.variants import build_variants
+    from unosim.runs.variants import build_variants
 
     games = opt.parse_games(games_text)
     extra = (*rule, *opt.target_override(target_score, mode))

@@ -18,8 +18,8 @@ def compile_command(paths: tuple[str, ...]) -> None:
     """Compile the engine for this machine ahead of time: every path, or the PATHs
     named (rounds, rounds/param, rounds/search, matches, matches/param,
     matches/search, plug-ins). A path already compiled is left as it is."""
-    from unosim.simulate.compiling import PATHS
-    from unosim.simulate.prebuild import compile_paths
+    from unosim.compiler.compiling import PATHS
+    from unosim.compiler.prebuild import compile_paths
 
     unknown = [p for p in paths if p not in PATHS]
     if unknown:

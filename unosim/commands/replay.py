@@ -1,7 +1,7 @@
 """``unosim replay``: one game of a run, move by move.
 
 Game ``K`` of a run with seed ``S`` is seeded from (S, K) alone, so
-:class:`~unosim.simulate.game.Game` with the same rules, seats, seed and index
+:class:`~unosim.runs.game.Game` with the same rules, seats, seed and index
 replays it exactly, through the same compiled step functions and strategies
 (the loop below is ``Game.play_out``, with a record of every move). The final
 record is written by the batch's own ``record_round``, so it can be compared
@@ -17,8 +17,8 @@ import numpy as np
 
 from unosim import options as opt
 from unosim import provenance
+from unosim.runs.game import Game
 from unosim.simulate import layout as L
-from unosim.simulate.game import Game
 from unosim.simulate.round_nb import record_round
 from unosim.simulate.step_nb import cap_round
 
@@ -219,7 +219,7 @@ def replay_command(seed: int, game: int, players: int | None, variant: tuple[str
     """Print game K of the run with seed S turn by turn (hands, top card, colour, move,
     effect): exactly the game `unosim run` played, given the same rules and seats."""
     from unosim.reports.render import render_json
-    from unosim.simulate.variants import variant_label
+    from unosim.runs.variants import variant_label
 
     rules = opt.resolve_rules(variant, rule, players)
     seats = opt.seats_for(rules["players"], strategy, seat)

@@ -26,20 +26,20 @@ import click
 
 from unosim import interrupt
 from unosim.errors import UnosimError
-from unosim.simulate import checkpoint as ckpt
+from unosim.runs import checkpoint as ckpt
 
 CHECKPOINT_SECONDS = 5.0
 
 
 def checkpoint_seconds() -> float:
     """How often a checkpoint is written while a command plays (UNOSIM_CHECKPOINT_SECONDS)."""
-    from unosim.simulate.runner import env_number
+    from unosim.runs.runner import env_number
 
     return env_number("UNOSIM_CHECKPOINT_SECONDS", CHECKPOINT_SECONDS)
 
 
 def batch_size(mode: str) -> int:
-    from unosim.simulate.runner import default_batch
+    from unosim.runs.runner import default_batch
 
     return default_batch(mode)
 
@@ -69,9 +69,9 @@ def run_checkpointed(
     ``--out`` files and keep a checkpoint there; exit 130/143 with the partial
     report when stopped by a signal."""
     from unosim.progress import with_progress
-    from unosim.simulate.match import DEFAULT_MAX_ROUNDS
-    from unosim.simulate.runner import new_totals
-    from unosim.simulate.runner import run as run_games
+    from unosim.runs.match import DEFAULT_MAX_ROUNDS
+    from unosim.runs.runner import new_totals
+    from unosim.runs.runner import run as run_games
 
     if mode == "match" and max_rounds is None:
         max_rounds = DEFAULT_MAX_ROUNDS

@@ -63,7 +63,7 @@ def _run(games_text: str, players: int | None, variant: tuple[str, ...],
          precision: float | None, saved: dict[str, Any], stages: dict[str, Any] | None
          ) -> None:
     from unosim.commands import resume as resumable
-    from unosim.simulate.variants import variant_label
+    from unosim.runs.variants import variant_label
 
     show = opt.show_progress(progress)
     games = opt.parse_games(games_text)
@@ -111,8 +111,8 @@ def run_on_dask(*, name: str, rules: Any, seats: list[Any], games: int, seed: in
                 show_progress: bool) -> None:
     """``--backend dask``: rounds on a cluster, the same totals as on this machine."""
     from unosim.output import print_summary, run_report
-    from unosim.simulate.backend import connect
-    from unosim.simulate.runner import run as run_games
+    from unosim.runs.backend import connect
+    from unosim.runs.runner import run as run_games
 
     where = connect(scheduler)
     try:
@@ -135,7 +135,7 @@ def run_extended(
     from unosim.output import print_summary, run_report
     from unosim.reports.export import write_report_files
     from unosim.reports.parquet import RecordSaver
-    from unosim.simulate.variants import VariantSpec
+    from unosim.runs.variants import VariantSpec
     from unosim.studies.compare import run_compare
 
     if report and out_dir is None:

@@ -23,9 +23,9 @@ refuses some, which are counted and skipped) the check
    or hit the turn cap, and that matches do not depend on chunks or offsets.
 
 The checks themselves are library code: the invariants in
-:mod:`unosim.simulate.invariants` (tests/test_playouts.py and
+:mod:`unosim.checks.invariants` (tests/test_playouts.py and
 tests/test_properties.py run them too), drawing and checking a table in
-:mod:`unosim.simulate.combos`. This module runs them in a child process
+:mod:`unosim.checks.combos`. This module runs them in a child process
 (watched for hangs and crashes) and renders what they covered.
 """
 
@@ -43,15 +43,15 @@ from typing import Any
 
 import click
 
+from unosim.checks.combos import Coverage, check_one, draw_combo, failure_report
 from unosim.errors import UnosimError
-from unosim.simulate.combos import Coverage, check_one, draw_combo, failure_report
 
 
 def worker(seed: int, first: int, last: int | None, deadline: float, py_games: int,
            batch_games: int) -> None:
     """The checking process: warm up, then one JSON line per table checked (the
     parent watches for hangs and crashes, see :func:`run_selfcheck`)."""
-    from unosim.simulate.runner import warm_up
+    from unosim.runs.runner import warm_up
 
     warm_up()
     print(json.dumps({"ready": True}), flush=True)

@@ -51,7 +51,7 @@ def _skill(variant_names: tuple[str, ...], strategy: str | None, players: int | 
     from unosim.common import write_text_atomic
     from unosim.reports.render import render_json
     from unosim.reports.skill import render_skill, summarize_skill
-    from unosim.simulate.variants import build_variants
+    from unosim.runs.variants import build_variants
     from unosim.strategies.registry import parse_strategy
     from unosim.studies.skill import players_of, run_skill
 

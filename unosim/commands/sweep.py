@@ -44,7 +44,7 @@ def _sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None,
            out: str | None, progress: bool | None, saved: dict[str, Any],
            stages: dict[str, Any] | None) -> None:
     from unosim.reports.sweep import render_sweep, to_dict
-    from unosim.simulate.variants import VariantSpec, variant_label
+    from unosim.runs.variants import VariantSpec, variant_label
     from unosim.studies.sweep import grid, run_sweep
 
     games = opt.parse_games(games_text)

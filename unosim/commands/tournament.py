@@ -32,7 +32,7 @@ def tournament(names: tuple[str, ...], players: int | None, games_text: str,
     and a ranking."""
     from unosim.reports.tournament import render_json, render_tournament
     from unosim.reports.tournament import summarize_tournament as summarize
-    from unosim.simulate.variants import variant_label
+    from unosim.runs.variants import variant_label
     from unosim.strategies.registry import parse_strategy
     from unosim.studies.tournament import planned_games, run_tournament
 

@@ -65,8 +65,8 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     T.check_storage(storage, study_name)  # before any game: a study lost at exit, no name
     from unosim.reports import tune as report
     from unosim.reports.render import render_json
-    from unosim.simulate.match import check_match_rules
-    from unosim.simulate.variants import variant_label
+    from unosim.runs.match import check_match_rules
+    from unosim.runs.variants import variant_label
     from unosim.strategies.registry import parse_strategy
 
     name = strategy.strip()

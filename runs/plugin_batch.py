@@ -1,4 +1,4 @@
-"""The batch of a table: the cached built-in batch (simulate/batches.py) when every
+"""The batch of a table: the cached built-in batch (runs/batches.py) when every
 seat is a built-in, else the chunks of ``play_games_with`` (matches:
 ``play_matches_with``) on threads with the plug-ins' chooser, an illegal move or an
 exception turned into a one-line ``PluginError`` that says what replays it.
@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
+from unosim.compiler.compiling import first_use
+from unosim.runs.batches import builtin_batch, run_rows, tier_of
 from unosim.simulate import layout as L
-from unosim.simulate.batches import builtin_batch, run_rows, tier_of
-from unosim.simulate.compiling import first_use
 from unosim.simulate.moves import PHASES, move_name
 from unosim.strategies.plugins import PluginError, chooser, first_line
 from unosim.strategies.registry import SeatStrategy, plugin_functions

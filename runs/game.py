@@ -23,12 +23,12 @@ from typing import Any
 import numpy as np
 
 from unosim.errors import UnosimError
+from unosim.runs.runner import base_seed, game_template
 from unosim.simulate import layout as L
 from unosim.simulate.cards import COLOURS, N_RANKS, POINTS, WILD, card_name, parse_card
 from unosim.simulate.moves import PHASES, move_name, parse_move, with_colour
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import Rules, resolve
-from unosim.simulate.runner import base_seed, game_template
 from unosim.simulate.step_nb import (
     apply_move,
     cap_round,

@@ -1,12 +1,12 @@
 """Compiling the engine ahead of time (``unosim compile``, ``unosim bench``): each
-path of simulate/compiling.py played once on a small table that needs it."""
+path of compiler/compiling.py played once on a small table that needs it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
-from unosim.simulate.compiling import is_compiled, listening
+from unosim.compiler.compiling import is_compiled, listening
 
 #: the example plug-in (strategies/examples/plugins.py) that compiles the plug-in path
 EXAMPLE_PLUGIN = "random_copy"
@@ -14,8 +14,8 @@ EXAMPLE_PLUGIN = "random_copy"
 
 def _table_for(path: str) -> tuple[object, str] | None:
     """A small table that plays ``path``, and its mode (None: cannot be built here)."""
+    from unosim.runs.tables import Table
     from unosim.simulate.rules import resolve
-    from unosim.simulate.tables import Table
     from unosim.strategies.registry import parse_strategy
 
     base, _, tier = path.partition("/")
@@ -39,7 +39,7 @@ def compile_paths(paths: list[str], report: Callable[[str, str, float | None], N
     """Compile each of ``paths`` that is not compiled yet (``unosim compile``), telling
     ``report(path, "cached" | "start" | "done" | "skipped", seconds)``; returns how many
     compiled."""
-    from unosim.simulate.runner import warm
+    from unosim.runs.runner import warm
     from unosim.strategies.registry import PLUGINS
 
     done = 0

@@ -16,8 +16,8 @@ from typing import Any
 import numba
 import numpy as np
 
+from unosim.compiler.compiling import first_use, path_of
 from unosim.simulate import layout as L
-from unosim.simulate.compiling import first_use, path_of
 
 
 def run_rows(play: Callable[[int, int, int, np.ndarray, np.ndarray], None], n: int,

@@ -114,7 +114,7 @@ class DaskBackend(Backend):
     def map(self, fn: Callable[..., Any], tasks: Iterable[Task]) -> Iterator[tuple[int, Any]]:
         from dask.distributed import as_completed
 
-        from unosim.simulate.tables import Table
+        from unosim.runs.tables import Table
 
         tasks = list(tasks)
         for _, args in tasks:  # a table a worker cannot rebuild: one line, before submitting

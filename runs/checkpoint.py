@@ -2,8 +2,8 @@
 
 A checkpoint holds what the run was (mode, rules, seats, seed, games requested,
 ``max_rounds`` for matches) and what it has done so far: the run's totals
-(:class:`~unosim.simulate.aggregate.Aggregate` or
-:class:`~unosim.simulate.match.MatchAggregate`), whose ``games`` is the index of
+(:class:`~unosim.runs.aggregate.Aggregate` or
+:class:`~unosim.runs.match.MatchAggregate`), whose ``games`` is the index of
 the next game to play. Game ``g`` is seeded from (seed, g) alone and the totals
 are integer sums, so finishing games ``next .. games`` on top of them gives
 exactly the totals of an uninterrupted run, on the same engine: the checkpoint
@@ -31,8 +31,8 @@ import numpy as np
 from unosim import ENGINE, __version__
 from unosim.common import write_text_atomic
 from unosim.errors import UnosimError
-from unosim.simulate.aggregate import Aggregate
-from unosim.simulate.tables import load_plugin_seats, seat_text, seats_of  # noqa: F401
+from unosim.runs.aggregate import Aggregate
+from unosim.runs.tables import load_plugin_seats, seat_text, seats_of  # noqa: F401
 
 FILE_NAME = "checkpoint.json"
 FORMAT = "unosim-checkpoint"
@@ -85,7 +85,7 @@ def path_in(folder: Path | str) -> Path:
 def _aggregate_class(mode: str) -> type:
     if mode == "round":
         return Aggregate
-    from unosim.simulate.match import MatchAggregate
+    from unosim.runs.match import MatchAggregate
 
     return MatchAggregate
 

@@ -113,11 +113,11 @@ HELPER_WAIT_S = 300.0
 
 def _start_prime(path: str) -> subprocess.Popen[bytes] | None:
     """On a machine with a second core, compile the rule steps in a helper process
-    (simulate/prime.py) while this one compiles the rest of a round path."""
+    (compiler/prime.py) while this one compiles the rest of a round path."""
     if not path.startswith("rounds") or (os.cpu_count() or 1) < 2:
         return None
     try:
-        return subprocess.Popen([sys.executable, "-m", "unosim.simulate.prime", path],
+        return subprocess.Popen([sys.executable, "-m", "unosim.compiler.prime", path],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL)
     except OSError:
@@ -130,7 +130,7 @@ def _share(path: str, helper: subprocess.Popen[bytes]) -> None:
     prime.READY), so that the entry point compiles none of the helper's kernels
     again. Nothing here is needed for the result: what fails or is missing
     compiles when the entry point calls it."""
-    from unosim.simulate import prime
+    from unosim.compiler import prime
 
     share = prime.BESIDE.get(path)
     if share is None:
@@ -169,7 +169,7 @@ def first_use(path: str) -> Iterator[None]:
     _listener[-1](path, "start", None)
     t0 = time.perf_counter()
     helper = _start_prime(path)
-    from unosim.simulate import inlining
+    from unosim.compiler import inlining
 
     inlining.install()  # after the notice: it imports Numba's inliner (a tenth of a second)
     try:

@@ -57,7 +57,7 @@ class Table:
     def kernel(self, mode: str, seed: int | None) -> Callable[..., None]:
         """The batch of this table (rounds or matches): the built-in batch, with the
         search only where a seat searches, or the plug-in one (plugin_batch.py)."""
-        from unosim.simulate.plugin_batch import batch_for, match_batch_for
+        from unosim.runs.plugin_batch import batch_for, match_batch_for
 
         key = (mode, seed)
         if key not in self._kernels:

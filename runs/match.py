@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from unosim.errors import UnosimError
+from unosim.runs.aggregate import HIST_BINS, per_metric, per_seat
+from unosim.runs.plugin_batch import match_batch_for
+from unosim.runs.tables import base_seed, game_template
 from unosim.simulate import layout as L
 from unosim.simulate import match_nb as M
-from unosim.simulate.aggregate import HIST_BINS, per_metric, per_seat
-from unosim.simulate.plugin_batch import match_batch_for
 from unosim.simulate.rules import Rules
-from unosim.simulate.tables import base_seed, game_template
 from unosim.strategies.registry import SeatStrategy
 
 MATCH_FIELDS = M.MATCH_FIELDS

@@ -95,7 +95,7 @@ def check_end(g: Any, rules: Any) -> None:
 
 def play_game_checked(rules: Any, seats: list[Any], seed: int, index: int) -> tuple[Any, int]:
     """Play one game move by move with every check; return (record row, moves)."""
-    from unosim.simulate.game import Game
+    from unosim.runs.game import Game
     from unosim.simulate.round_nb import record_round
     from unosim.simulate.step_nb import cap_round
 
@@ -178,8 +178,8 @@ def check_records(rec: np.ndarray, rules: Any, first: int = 0) -> None:
 def check_matches(rules: Any, seats: list[Any], seed: int, n: int = 8,
                   max_rounds: int = 40) -> int:
     """Whole matches of the table (short target): decided or capped, consistent."""
+    from unosim.runs.match import play_match_records
     from unosim.simulate import match_nb as M
-    from unosim.simulate.match import play_match_records
     from unosim.simulate.rules import resolve
 
     target = 3 if rules["scoring"] == "lazy" else 150

@@ -23,15 +23,15 @@ from typing import Any
 
 import numpy as np
 
-from unosim.errors import UnosimError
-from unosim.simulate import layout as L
-from unosim.simulate.invariants import (
+from unosim.checks.invariants import (
     GAME_COL,
     CheckFailure,
     check_matches,
     check_records,
     play_game_checked,
 )
+from unosim.errors import UnosimError
+from unosim.simulate import layout as L
 
 #: numeric strategy parameters drawn for seats
 PARAM_VALUES = (0.0, 0.25, 0.5, 1.0)
@@ -193,7 +193,7 @@ class Coverage:
 def check_combo(combo: Combo, seed: int, py_games: int, batch_games: int,
                 cov: Coverage) -> None:
     """Every check on one table; raises CheckFailure (or the engine's exception)."""
-    from unosim.simulate.runner import play_records
+    from unosim.runs.runner import play_records
     from unosim.strategies.registry import parse_strategy
 
     rules = combo.rules

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from unosim.errors import UnosimError
-from unosim.simulate.aggregate import Aggregate, RunResult
-from unosim.simulate.backend import (  # noqa: F401 - the run layer's names, kept here too
+from unosim.runs.aggregate import Aggregate, RunResult
+from unosim.runs.backend import (  # noqa: F401 - the run layer's names, kept here too
     Backend,
     LocalBackend,
     check_workers,
@@ -26,7 +26,7 @@ from unosim.simulate.backend import (  # noqa: F401 - the run layer's names, kep
     run_tasks,
     use_workers,
 )
-from unosim.simulate.match import (
+from unosim.runs.match import (
     DEFAULT_MATCH_BATCH,
     DEFAULT_MAX_ROUNDS,
     MATCH_ROUNDS_GUESS,
@@ -34,8 +34,8 @@ from unosim.simulate.match import (
     MatchResult,
     check_match_rules,
 )
+from unosim.runs.tables import Table, base_seed, game_template, record_width  # noqa: F401
 from unosim.simulate.rules import Rules
-from unosim.simulate.tables import Table, base_seed, game_template, record_width  # noqa: F401
 from unosim.strategies.registry import SeatStrategy
 
 DEFAULT_BATCH = 1 << 16

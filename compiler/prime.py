@@ -1,5 +1,5 @@
 """A helper process that compiles part of the engine while the command compiles the
-rest: ``python -m unosim.simulate.prime``.
+rest: ``python -m unosim.compiler.prime``.
 
 Numba compiles on one core. On a first run of rounds the command starts this
 process (compiling.first_use) with the path it compiles. For the plain round path
@@ -70,7 +70,7 @@ def main(path: str = "rounds") -> None:
     """The helper's share: the rule steps (those of the plain round path; for the
     others everything behind ``search_nb.apply_called``, which they step with)."""
     import unosim  # noqa: F401 - sets the cache folder
-    from unosim.simulate import inlining
+    from unosim.compiler import inlining
 
     inlining.install()
 
