@@ -442,53 +442,61 @@ MV_COLOUR = 264  # + colour
 MV_TARGET = 320  # + seat
 MV_GIVE = 384  # + card type
 
-# ---- per-game record columns (int32) ----
-GAME_FIELDS = (
-    "turns",
-    "cards_played",
-    "drawn_no_play",
-    "penalty_drawn",
-    "winner",
-    "winner_points",
-    "reshuffles",
-    "capped",
-    "max_stack",
-    "uno_caught",
-    "challenges",
-    "jump_ins",
-    "swaps",
-    "deflections",
-    "refill_drawn",
-    "uno_center_drawn",
-    "silent_twos_broken",
-    *(f"points_{i}" for i in range(MAX_PLAYERS)),
-    *(f"place_{i}" for i in range(MAX_PLAYERS)),
-    *(f"stage_{i}" for i in range(MAX_PLAYERS)),
-    *("lead_changes", "winner_max_deficit", "comeback", "winner_mean_deficit",
-      "winner_behind_share", "lock_in", "first_uno_wins", "rival_on_uno", "leader_gap"),
-)
-G_TURNS = 0
-G_PLAYED = 1
-G_DRAWN_NO_PLAY = 2
-G_PEN_DRAWN = 3
-G_WINNER = 4
-G_WINNER_POINTS = 5
-G_RESHUFFLES = 6
-G_CAPPED = 7
-G_MAX_STACK = 8
-G_UNO_CAUGHT = 9
-G_CHALLENGES = 10
-G_JUMP_INS = 11
-G_SWAPS = 12
-G_DEFLECTS = 13
-G_REFILL = 14
-G_UNO_CENTER = 15
-G_SILENT = 16
-G_POINTS = 17  # MAX_PLAYERS columns each
-G_PLACES = G_POINTS + MAX_PLAYERS
-G_STAGES = G_PLACES + MAX_PLAYERS
-G_FEEL = G_STAGES + MAX_PLAYERS  # FEEL_METRICS, in that order
-N_G = G_FEEL + 9
+# ---- record columns (int32): declared as (name, width) blocks like G's ----
+class Record:
+    """The columns of a record (one row of an int32 table), declared block by block
+    as (name, width): a block's first column is the sum of the widths before it, and
+    the field names are derived (a block of width 1 is its name, a wider one
+    ``name_0`` .., unless it names its columns), as vectorbt declares its record
+    dtypes once."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.blocks: list[tuple[str, int, int]] = []  # (name, first column, width)
+        self.fields: tuple[str, ...] = ()
+
+    def add(self, name: str, width: int = 1, fields: Iterable[str] | None = None) -> int:
+        names = tuple(fields) if fields is not None else (
+            (name,) if width == 1 else tuple(f"{name}_{i}" for i in range(width)))
+        if len(names) != width:
+            raise LayoutError(f"record block {name!r} names {len(names)} of {width} columns")
+        at = len(self.fields)
+        self.blocks.append((name, at, width))
+        self.fields += names
+        return at
+
+    @property
+    def width(self) -> int:
+        return len(self.fields)
+
+
+#: the record of one round (a row of ``round_nb.record_round``)
+GAME_RECORD = Record("round")
+G_TURNS = GAME_RECORD.add("turns")
+G_PLAYED = GAME_RECORD.add("cards_played")
+G_DRAWN_NO_PLAY = GAME_RECORD.add("drawn_no_play")
+G_PEN_DRAWN = GAME_RECORD.add("penalty_drawn")
+G_WINNER = GAME_RECORD.add("winner")
+G_WINNER_POINTS = GAME_RECORD.add("winner_points")
+G_RESHUFFLES = GAME_RECORD.add("reshuffles")
+G_CAPPED = GAME_RECORD.add("capped")
+G_MAX_STACK = GAME_RECORD.add("max_stack")
+G_UNO_CAUGHT = GAME_RECORD.add("uno_caught")
+G_CHALLENGES = GAME_RECORD.add("challenges")
+G_JUMP_INS = GAME_RECORD.add("jump_ins")
+G_SWAPS = GAME_RECORD.add("swaps")
+G_DEFLECTS = GAME_RECORD.add("deflections")
+G_REFILL = GAME_RECORD.add("refill_drawn")
+G_UNO_CENTER = GAME_RECORD.add("uno_center_drawn")
+G_SILENT = GAME_RECORD.add("silent_twos_broken")
+G_POINTS = GAME_RECORD.add("points", MAX_PLAYERS)  # + seat
+G_PLACES = GAME_RECORD.add("place", MAX_PLAYERS)  # + seat
+G_STAGES = GAME_RECORD.add("stage", MAX_PLAYERS)  # + seat
+G_FEEL = GAME_RECORD.add("feel", 9, ("lead_changes", "winner_max_deficit", "comeback",
+                                     "winner_mean_deficit", "winner_behind_share", "lock_in",
+                                     "first_uno_wins", "rival_on_uno", "leader_gap"))
+N_G = GAME_RECORD.width
+GAME_FIELDS = GAME_RECORD.fields
 
 #: game-feel metrics of RULES.md 9b, in record order (columns G_FEEL + k); 0 in a capped round
 FEEL_METRICS = GAME_FIELDS[G_FEEL:]
@@ -503,6 +511,30 @@ FIXED_POINT_FIELDS = frozenset(FEEL_FIXED) | frozenset(f"{m}_sum" for m in FEEL_
 FEEL_RATES = ("comeback", "first_uno_wins", "rival_on_uno")
 #: winner_max_deficit histogram: 0 .. 15 exactly, the last bin 16 and more
 FEEL_HIST_BINS = 17
+
+#: the record of one match (a row of ``match_nb.match_loop``)
+MATCH_RECORD = Record("match")
+M_ROUNDS = MATCH_RECORD.add("rounds")  # rounds played, capped rounds included
+M_WINNER = MATCH_RECORD.add("winner")  # match winner (player number), -1 when capped
+M_CAPPED = MATCH_RECORD.add("capped")  # 1 when the match hit max_rounds
+M_CAPPED_ROUNDS = MATCH_RECORD.add("capped_rounds")  # rounds stopped at the turn cap
+M_TIED = MATCH_RECORD.add("tied")  # 1 when a tie for the lowest total was broken at random
+M_TURNS = MATCH_RECORD.add("turns")  # turns over all rounds of the match
+# player with the highest total at the end (losers_score, game101), else -1
+M_LOSER = MATCH_RECORD.add("loser")
+M_SCORE = MATCH_RECORD.add("score", MAX_PLAYERS)  # + player: final score (lazy: round wins)
+M_ROUND_WINS = MATCH_RECORD.add("round_wins", MAX_PLAYERS)  # + player: rounds won
+# + player: rounds ended with most points in hand
+M_ROUND_LOSSES = MATCH_RECORD.add("round_losses", MAX_PLAYERS)
+# game-feel metrics (RULES.md 9b) over the rounds of the match that have a winner
+M_FEEL_ROUNDS = MATCH_RECORD.add("feel_rounds")  # rounds counted (capped rounds left out)
+# + k: sum of metric k of FEEL_METRICS (as recorded)
+M_FEEL_SUM = MATCH_RECORD.add("feel_sum", len(FEEL_METRICS),
+                              (f"{m}_sum" for m in FEEL_METRICS))
+# + b: rounds whose winner_max_deficit fell in bin b
+M_FEEL_HIST = MATCH_RECORD.add("winner_max_deficit_hist", FEEL_HIST_BINS)
+N_M = MATCH_RECORD.width
+MATCH_FIELDS = MATCH_RECORD.fields
 
 
 def indices() -> dict[str, int]:

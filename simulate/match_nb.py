@@ -39,7 +39,25 @@ from numba import njit
 from unosim.simulate import layout as L
 from unosim.simulate.feel_nb import feel_finish, feel_value
 from unosim.simulate.jit import kernel, kernel_inline
-from unosim.simulate.layout import DealerRotation, Scoring
+from unosim.simulate.layout import (  # noqa: F401 - the record's columns, read here
+    M_CAPPED,
+    M_CAPPED_ROUNDS,
+    M_FEEL_HIST,
+    M_FEEL_ROUNDS,
+    M_FEEL_SUM,
+    M_LOSER,
+    M_ROUND_LOSSES,
+    M_ROUND_WINS,
+    M_ROUNDS,
+    M_SCORE,
+    M_TIED,
+    M_TURNS,
+    M_WINNER,
+    MATCH_FIELDS,
+    N_M,
+    DealerRotation,
+    Scoring,
+)
 from unosim.simulate.rng_nb import rand_below, seed_game
 from unosim.simulate.round_nb import (
     play_param_round,
@@ -50,33 +68,6 @@ from unosim.simulate.round_nb import (
 )
 
 N_FEEL = len(L.FEEL_METRICS)
-
-# ---- per-match record columns (int32) ----
-M_ROUNDS = 0  # rounds played, capped rounds included
-M_WINNER = 1  # match winner (player number), -1 when the match was capped
-M_CAPPED = 2  # 1 when the match hit max_rounds
-M_CAPPED_ROUNDS = 3  # rounds stopped at the turn cap (no round winner)
-M_TIED = 4  # 1 when a tie for the lowest total was broken at random
-M_TURNS = 5  # turns over all rounds of the match
-M_LOSER = 6  # player with the highest total at the end (losers_score, game101), else -1
-M_SCORE = 7  # + player: final score (lazy: round wins)
-M_ROUND_WINS = M_SCORE + L.MAX_PLAYERS  # + player: rounds won
-M_ROUND_LOSSES = M_ROUND_WINS + L.MAX_PLAYERS  # + player: rounds ended with most points in hand
-# game-feel metrics (RULES.md 9b) over the rounds of the match that have a winner
-M_FEEL_ROUNDS = M_ROUND_LOSSES + L.MAX_PLAYERS  # rounds counted (capped rounds left out)
-M_FEEL_SUM = M_FEEL_ROUNDS + 1  # + k: sum of metric k of layout.FEEL_METRICS (as recorded)
-M_FEEL_HIST = M_FEEL_SUM + N_FEEL  # + b: rounds whose winner_max_deficit fell in bin b
-N_M = M_FEEL_HIST + L.FEEL_HIST_BINS
-
-MATCH_FIELDS = (
-    ("rounds", "winner", "capped", "capped_rounds", "tied", "turns", "loser")
-    + tuple(f"score_{i}" for i in range(L.MAX_PLAYERS))
-    + tuple(f"round_wins_{i}" for i in range(L.MAX_PLAYERS))
-    + tuple(f"round_losses_{i}" for i in range(L.MAX_PLAYERS))
-    + ("feel_rounds",)
-    + tuple(f"{m}_sum" for m in L.FEEL_METRICS)
-    + tuple(f"winner_max_deficit_hist_{b}" for b in range(L.FEEL_HIST_BINS))
-)
 
 
 @kernel
