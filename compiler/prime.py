@@ -9,9 +9,9 @@ call, the deal, the round's record and the folds of the records) and then waits
 for this process to finish, so that its entry point finds every kernel it calls
 in the cache and compiles only itself: without the wait the command reached the
 rule steps before they were cached and compiled them a second time. The helper
-then goes on with ``search_nb.apply_called`` (what a first search seat or plug-in
+then goes on with ``step_nb.apply_called`` (what a first search seat or plug-in
 table steps with) until the command is done. For the other
-round paths it compiles the round's record and ``search_nb.apply_called`` (the
+round paths it compiles the round's record and ``step_nb.apply_called`` (the
 steps behind a call, which a search seat steps with); on the search path it then
 compiles the rollout (``SEARCH``: the opponent models and the leaf value) while
 the command compiles the sampling of worlds and the candidates
@@ -68,14 +68,14 @@ def _compile_all(module: object, table: tuple[tuple[str, str], ...]) -> None:
 
 def main(path: str = "rounds") -> None:
     """The helper's share: the rule steps (those of the plain round path; for the
-    others everything behind ``search_nb.apply_called``, which they step with)."""
+    others everything behind ``step_nb.apply_called``, which they step with)."""
     import unosim  # noqa: F401 - sets the cache folder
     from unosim.compiler import inlining
 
     inlining.install()
 
     from unosim.simulate.round_nb import record_round
-    from unosim.strategies.search_nb import apply_called
+    from unosim.simulate.step_nb import apply_called
 
     T, game, rng, i64 = _types()
     if path == "rounds":

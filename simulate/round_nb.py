@@ -17,7 +17,7 @@ some twenty seconds of compiling to each entry point for the same speed.
 ``play_games_with`` is the same for tables with user plug-ins: the chooser (built
 from the plug-ins, strategies/plugins.py) is an argument, so each set of plug-ins
 compiles its own specialisation of the same loop in each process, with
-``apply_move`` behind a call (``search_nb.apply_called``, compiled and cached once).
+``apply_move`` behind a call (``step_nb.apply_called``, compiled and cached once).
 The loops take their chooser (and the round's apply) as arguments and are inlined,
 so each caller gets a copy specialised to its own.
 """
@@ -31,6 +31,7 @@ from unosim.simulate.feel_nb import feel_finish, feel_record
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.step_nb import (  # noqa: F401 - move_is_legal: tests import it here
+    apply_called,
     apply_move,
     hand_value,
     hx,
@@ -39,7 +40,7 @@ from unosim.simulate.step_nb import (  # noqa: F401 - move_is_legal: tests impor
     score_hands,
 )
 from unosim.strategies.builtin_nb import _choose, choose_plain
-from unosim.strategies.search_nb import apply_called, choose_move
+from unosim.strategies.search_nb import choose_move
 
 
 @kernel_inline

@@ -1138,3 +1138,12 @@ def play_loop(choose, apply, G, RNG, checked):
             return True, m
         apply(G, RNG, m)
     return False, 0
+
+
+@kernel
+def apply_called(G, RNG, move):
+    """``apply_move`` behind a call, compiled and cached once: what the search's
+    rollouts, a search seat's round and the plug-in loops (round_nb.play_round_with)
+    step with, so that they compile in moments instead of inlining the whole rule
+    pipeline again."""
+    apply_move(G, RNG, move)

@@ -128,7 +128,7 @@ from unosim.simulate.layout import (
 from unosim.simulate.moves import with_colour
 from unosim.simulate.rng_nb import chance, next_u64, rand_below, seed_game, splitmix64
 from unosim.simulate.step_nb import (
-    apply_move,
+    apply_called,
     hx,
     legal_moves,
     play_loop,
@@ -402,14 +402,6 @@ def _sample_world(G, W, R, p, m):
                 break
     if W[S_PHASE] != PH_DRAWN:
         W[S_DRAWN] = 0
-
-
-@kernel
-def apply_called(W, R, m):
-    """``apply_move`` behind a call, compiled and cached once: what the rollouts and
-    the plug-in loops (round_nb.play_round_with) step with, so that they compile in
-    moments instead of inlining the whole rule pipeline again."""
-    apply_move(W, R, m)
 
 
 @kernel
