@@ -22,23 +22,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-#: every path, in the order ``unosim compile`` builds them, with what it serves
-PATHS: dict[str, str] = {
-    "rounds": "rounds of the built-in strategies without parameters",
-    "rounds/param": "rounds with a parametric strategy (weighted, adaptive, gang-up, tuned)",
-    "rounds/search": "rounds with a search seat",
-    "matches": "matches of the built-ins without parameters",
-    "matches/param": "matches with a parametric strategy",
-    "matches/search": "matches with a search seat",
-    "plug-ins": "the step functions tables with plug-in strategies call",
-}
+from unosim.runs import tiers
+
+#: every path, in the order ``unosim compile`` builds them, with what it serves (the
+#: tiers and the plug-in path declare them: runs/tiers.py)
+PATHS: dict[str, str] = {name: p.serves for name, p in tiers.PATHS.items()}
 #: about how long each path takes to compile, in seconds, on 2 cores: a recent
 #: desktop processor to a slow shared virtual machine (``unosim bench`` measures it)
-ESTIMATE_S: dict[str, tuple[int, int]] = {
-    "rounds": (20, 70), "rounds/param": (15, 50), "rounds/search": (15, 40),
-    "matches": (5, 15), "matches/param": (5, 15), "matches/search": (5, 15),
-    "plug-ins": (15, 45),
-}
+ESTIMATE_S: dict[str, tuple[int, int]] = {name: p.estimate_s for name, p in tiers.PATHS.items()}
 
 Listener = Callable[[str, str, float | None], None]
 _seen: set[str] = set()
@@ -47,8 +38,7 @@ _lock = threading.Lock()
 
 def path_of(mode: str, tier: str) -> str:
     """The path of a mode (round, match) and kernel tier (plain, param, search)."""
-    base = "rounds" if mode == "round" else "matches"
-    return base if tier == "plain" else f"{base}/{tier}"
+    return tiers.BY_NAME[tier].entries[mode].path.name
 
 
 def _stderr_listener(path: str, event: str, seconds: float | None) -> None:
@@ -112,9 +102,11 @@ HELPER_WAIT_S = 300.0
 
 
 def _start_prime(path: str) -> subprocess.Popen[bytes] | None:
-    """On a machine with a second core, compile the rule steps in a helper process
-    (compiler/prime.py) while this one compiles the rest of a round path."""
-    if not path.startswith("rounds") or (os.cpu_count() or 1) < 2:
+    """On a machine with a second core, compile the path's helper share (runs/tiers.py:
+    the rule steps of the plain round path) in a helper process (compiler/prime.py)
+    while this one compiles the rest."""
+    declared = tiers.PATHS.get(path)
+    if declared is None or not declared.helper or (os.cpu_count() or 1) < 2:
         return None
     try:
         return subprocess.Popen([sys.executable, "-m", "unosim.compiler.prime", path],
@@ -125,8 +117,8 @@ def _start_prime(path: str) -> subprocess.Popen[bytes] | None:
 
 
 def _share(path: str, helper: subprocess.Popen[bytes]) -> None:
-    """The command's share beside the helper (prime.BESIDE: the plain round path
-    and the search path), then the wait for the helper's (until it prints
+    """The command's share beside the helper (prime.BESIDE: the paths that declare
+    one, runs/tiers.py), then the wait for the helper's (until it prints
     prime.READY), so that the entry point compiles none of the helper's kernels
     again. Nothing here is needed for the result: what fails or is missing
     compiles when the entry point calls it."""

@@ -14,7 +14,7 @@ the whole function would: the scope and each variable are copied once, and the
 copy is shaped like the original (all blocks on one scope, each variable one
 object), which is also how Numba builds IR in the first place. The copy goes on
 to be renamed and merged into the caller exactly as before, so the compiled code
-is the same (the LLVM IR of ``round_nb.play_rows`` was compared, byte for byte).
+is the same (the LLVM IR of ``entries_nb.play_rows`` was compared, byte for byte).
 The memo starts afresh at ``FunctionIR.copy``, which ``copy_ir`` calls before it
 copies the blocks. Where Numba's inliner is not laid out as expected, nothing is
 changed. compiling.first_use installs it before a path compiles (and the helper,

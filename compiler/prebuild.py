@@ -7,19 +7,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 from unosim.compiler.compiling import is_compiled, listening
+from unosim.runs import tiers
 
 #: the example plug-in (strategies/examples/plugins.py) that compiles the plug-in path
-EXAMPLE_PLUGIN = "random_copy"
+EXAMPLE_PLUGIN = tiers.PLUGIN_EXAMPLE
 
 
 def _table_for(path: str) -> tuple[object, str] | None:
-    """A small table that plays ``path``, and its mode (None: cannot be built here)."""
+    """A small table that plays ``path``, and its mode (None: cannot be built here):
+    the example seat of the path's tier (runs/tiers.py), or the example plug-in."""
     from unosim.runs.tables import Table
     from unosim.simulate.rules import resolve
     from unosim.strategies.registry import parse_strategy
 
-    base, _, tier = path.partition("/")
-    if base == "plug-ins":
+    if path == tiers.PLUGINS.name:
         from unosim import strategies
         from unosim.strategies.plugins import load_plugins
 
@@ -28,11 +29,12 @@ def _table_for(path: str) -> tuple[object, str] | None:
             load_plugins([f"{example}:{EXAMPLE_PLUGIN}"])
         except Exception:  # noqa: BLE001 - no example file in this installation
             return None
-        first = EXAMPLE_PLUGIN
+        first, mode = EXAMPLE_PLUGIN, "round"
     else:
-        first = {"": "random", "param": "tuned", "search": "search:rollouts=2"}[tier]
+        mode, tier = tiers.ENTRY_OF[path]
+        first = tier.example
     seats = [parse_strategy(first)] + [parse_strategy("random")] * 3
-    return Table(resolve([]), seats), "round" if base in ("rounds", "plug-ins") else "match"
+    return Table(resolve([]), seats), mode
 
 
 def compile_paths(paths: list[str], report: Callable[[str, str, float | None], None]) -> int:

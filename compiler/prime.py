@@ -1,132 +1,131 @@
 """A helper process that compiles part of the engine while the command compiles the
-rest: ``python -m unosim.compiler.prime``.
+rest: ``python -m unosim.compiler.prime PATH``.
 
-Numba compiles on one core. On a first run of rounds the command starts this
-process (compiling.first_use) with the path it compiles. For the plain round path
-it compiles the rule steps ``apply_move`` calls (``STEPS``) into the shared cache,
-while the command compiles its own share (``beside``: the kernels the strategies
-call, the deal, the round's record and the folds of the records) and then waits
-for this process to finish, so that its entry point finds every kernel it calls
-in the cache and compiles only itself: without the wait the command reached the
-rule steps before they were cached and compiled them a second time. The helper
-then goes on with ``step_nb.apply_called`` (what a first search seat or plug-in
-table steps with) until the command is done. For the other
-round paths it compiles the round's record and ``step_nb.apply_called`` (the
-steps behind a call, which a search seat steps with); on the search path it then
-compiles the rollout (``SEARCH``: the opponent models and the leaf value) while
-the command compiles the sampling of worlds and the candidates
-(``beside_search``), and the command waits for it as on the plain path. On the
-parametric paths the command does not wait. Either share only changes how soon
-the cache is filled, never what is in it: a kernel missing from it compiles where
-it is called, as on one core.
+Numba compiles on one core. On a first use of a path that declares a helper share
+(runs/tiers.py, ``CompilePath.helper``) the command starts this process
+(compiling.first_use) with the path. The helper compiles its share into the shared
+cache, prints ``READY`` and goes on with what it compiles after (``helper_then``),
+until the command ends it. Meanwhile the command compiles its own share
+(``beside``) and then waits for the line, so that its entry point finds every
+kernel it calls in the cache and compiles only itself: without the wait the command
+reached the rule steps before they were cached and compiled them a second time.
+
+On the plain round path the helper's share is the rule steps ``apply_move`` calls
+(``steps``) and then ``step_nb.apply_called`` (what a first search seat or plug-in
+table steps with), the command's the kernels the strategies call, the deal, the
+round's record and the folds of the records. On the other round paths the helper
+compiles the round's record and ``apply_called`` (the steps behind a call, which a
+search seat steps with); on the search path then the rollout (the opponent models
+and the leaf value) while the command compiles the sampling of worlds and the
+candidates, and the command waits for it as on the plain path. On the parametric
+path the command does not wait. Either share only changes how soon the cache is
+filled, never what is in it: a kernel missing from it compiles where it is called,
+as on one core.
+
+A share is not listed here: each of its kernels declares itself where it is
+defined, ``@kernel(share="steps", kinds="GRii")`` (simulate/jit.py: the share and
+its argument kinds), and ``kernels`` finds them by reading the engine's kernel
+modules, as stumpy's ``cache.get_njit_funcs`` does. A share compiles largest first
+(``size``: the code it compiles with it), since each compiles what it calls.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import types
+from collections.abc import Callable
+from functools import partial
+from typing import Any
 
-def _types():  # type: ignore[no-untyped-def]
-    from numba import types as T
+from unosim.runs import tiers
 
-    return (T, T.Array(T.int64, 1, "C"), T.Array(T.uint64, 1, "C"), T.int64)
-
-
-#: the helper's share of the plain round path: the rule steps apply_move calls,
-#: largest first (each compiles what it calls with it), by argument kinds: G the
-#: game, R the generator, i int64, b bool
-STEPS = (
-    ("_house_decisions", "GRii"), ("_open_window", "GR"), ("_decide", "GRiii"),
-    ("_hand_emptied", "GRii"), ("_offer_jump", "GR"), ("_leave_table", "GRii"),
-    ("_give_chosen", "GRii"), ("_target_chosen", "GRii"), ("_uno_call", "GRi"),
-    ("_penalty_answers", "Gi"), ("_challenge", "GRib"), ("_face_penalty", "GRi"),
-    ("_end_round", "GRii"), ("_silent_twos", "GRi"), ("_take_back", "Gi"),
-    ("_pass_turn", "Gi"), ("_reverse_deflect", "GRii"), ("cap_round", "G"),
-    ("score_hands", "G"),
-)
-
-
-#: the line the helper prints when its share of the plain round path is cached
+#: the line the helper prints when its share of the path is cached
 READY = "steps cached"
-#: the command's share (``beside``) in the strategies and the rule steps
-STRATEGIES = (("_choose_rest", "iGRii"), ("_with_colour", "iGiiR"),
-              ("_attacker_colour", "GiiR"))
-DEAL = (("deal", "GR"),)
-#: the helper's share of the search path after the steps: the rollout, with every
-#: built-in it may play the seats with (builtin_nb.choose_param) and the leaf value
-SEARCH = (("_rollout", "GRiibi"),)
-#: the command's share of the search path: what a decision does before it rolls out
-SEARCH_BESIDE = (("candidates", "GR"), ("_unseen_pool", "Gi"), ("_sample_world", "GGRii"),
-                 ("_copy_world", "Giii"), ("_seat_rollout_policies", "GGGii"),
-                 ("_drop_worst", "Giii"))
+#: the packages whose ``*_nb`` modules hold the kernels of the shares
+KERNEL_PACKAGES = ("unosim.simulate", "unosim.strategies")
 
 
-def _compile_all(module: object, table: tuple[tuple[str, str], ...]) -> None:
-    T, game, rng, i64 = _types()
-    kinds = {"G": game, "R": rng, "i": i64, "b": T.boolean}
-    for name, args in table:
-        getattr(module, name).compile(tuple(kinds[a] for a in args))
+def kernel_modules() -> list[types.ModuleType]:
+    """The engine's kernel modules (``*_nb``), imported (which compiles nothing)."""
+    out = []
+    for package in KERNEL_PACKAGES:
+        pkg = importlib.import_module(package)
+        for info in pkgutil.iter_modules(pkg.__path__):
+            if info.name.endswith("_nb"):
+                out.append(importlib.import_module(f"{package}.{info.name}"))
+    return out
+
+
+def _names(code: types.CodeType) -> set[str]:
+    out = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            out |= _names(c)
+    return out
+
+
+def size(kernel: Any, seen: set[Any] | None = None) -> int:
+    """The bytecode a kernel compiles with it: its own and that of every kernel it
+    reaches (those it calls are compiled with it the first time)."""
+    seen = set() if seen is None else seen
+    py = kernel.py_func
+    if py in seen:
+        return 0
+    seen.add(py)
+    total = len(py.__code__.co_code)
+    for name in _names(py.__code__):
+        target = py.__globals__.get(name)
+        if hasattr(target, "py_func"):
+            total += size(target, seen)
+    return total
+
+
+def kernels(share: str) -> list[Any]:
+    """The kernels that declare ``share``, largest first (ties: module, then source
+    order)."""
+    found = []
+    for module in kernel_modules():
+        for obj in vars(module).values():
+            declared = getattr(obj, "share", None)
+            if (declared is not None and declared.name == share
+                    and obj.py_func.__module__ == module.__name__):
+                found.append(obj)
+    return sorted(found, key=lambda k: -size(k))
+
+
+def signature(kernel: Any) -> tuple[Any, ...]:
+    """The Numba types a kernel of a share is compiled with (its declared kinds)."""
+    from unosim.simulate.jit import KINDS
+
+    return tuple(KINDS[k] for k in kernel.share.kinds)
+
+
+def compile_shares(shares: tuple[str, ...]) -> None:
+    """Compile the kernels of ``shares``, in order, with their declared types."""
+    for share in shares:
+        for k in kernels(share):
+            k.compile(signature(k))
+
+
+#: the command's share per path whose helper it waits for (compiling._share)
+BESIDE: dict[str, Callable[[], None]] = {
+    name: partial(compile_shares, p.beside)
+    for name, p in tiers.PATHS.items() if p.beside is not None}
 
 
 def main(path: str = "rounds") -> None:
-    """The helper's share: the rule steps (those of the plain round path; for the
-    others everything behind ``step_nb.apply_called``, which they step with)."""
+    """The helper's share of ``path``, then READY, then what it compiles after."""
     import unosim  # noqa: F401 - sets the cache folder
     from unosim.compiler import inlining
 
     inlining.install()
-
-    from unosim.simulate.round_nb import record_round
-    from unosim.simulate.step_nb import apply_called
-
-    T, game, rng, i64 = _types()
-    if path == "rounds":
-        from unosim.simulate import step_nb
-
-        _compile_all(step_nb, STEPS)
-        print(READY, flush=True)  # the command waits for this line (compiling._share)
-        # then, beside the command's entry point: what a first search seat or plug-in
-        # table steps with, so that it finds it cached; the command ends this process
-        # when its entry point is compiled, done or not
-        apply_called.compile((game, rng, i64))
-        return
-    record_round.compile((game, i64, T.Array(T.int32, 2, "C"), i64))
-    apply_called.compile((game, rng, i64))
-    if path == "rounds/search":
-        from unosim.strategies import search_nb
-
-        _compile_all(search_nb, SEARCH)
-        print(READY, flush=True)
-
-
-def beside() -> None:
-    """The command's share while the helper runs (rounds of built-ins without
-    parameters): the kernels the strategies' dispatch calls, the deal, the round's
-    record and the folds of the records (aggregate.py), each with the types the
-    round path calls it with."""
-    from unosim.simulate import step_nb
-    from unosim.simulate.fold_nb import fold_feel, fold_records
-    from unosim.simulate.round_nb import record_round
-    from unosim.strategies import builtin_nb
-
-    T, game, rng, i64 = _types()
-    _compile_all(builtin_nb, STRATEGIES)
-    _compile_all(step_nb, DEAL)
-    rec = T.Array(T.int32, 2, "C")
-    i2 = T.Array(T.int64, 2, "C")
-    record_round.compile((game, i64, rec, i64))
-    fold_records.compile((rec, i64, game, T.Array(T.boolean, 1, "C"), i2, i2, i2, i2))
-    fold_feel.compile((rec, i2, game))
-
-
-def beside_search() -> None:
-    """The command's share of the search path while the helper compiles the
-    rollout."""
-    from unosim.strategies import search_nb
-
-    _compile_all(search_nb, SEARCH_BESIDE)
-
-
-#: the command's share per path whose helper it waits for (compiling._share)
-BESIDE = {"rounds": beside, "rounds/search": beside_search}
+    declared = tiers.PATHS[path]
+    compile_shares(declared.helper)
+    print(READY, flush=True)  # the command waits for this line (compiling._share)
+    # then, beside the command's entry point: kernels a later path finds cached; the
+    # command ends this process when its entry point is compiled, done or not
+    compile_shares(declared.helper_then)
 
 
 if __name__ == "__main__":

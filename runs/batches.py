@@ -1,7 +1,7 @@
 """The batch of a table: the rows kernels' chunks on threads.
 
-The rows kernels (round_nb.play_rows, match_nb.play_match_rows and their search
-versions) release the GIL, so ``chunks`` slices of a batch run side by side on
+The rows kernels (runs/entries_nb.py: one per tier and mode, runs/tiers.py)
+release the GIL, so ``chunks`` slices of a batch run side by side on
 Numba's number of threads, each slice on its own game buffers. Each game is
 seeded from (seed, game index) alone, so the results do not depend on the
 threads or the slicing.
@@ -16,7 +16,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from unosim.compiler.compiling import first_use, path_of
+from unosim.compiler.compiling import first_use
+from unosim.runs import tiers
 from unosim.simulate import layout as L
 
 
@@ -40,53 +41,29 @@ def run_rows(play: Callable[[int, int, int, np.ndarray, np.ndarray], None], n: i
     return chunks
 
 
-#: the kernel families, each compiled on first use: built-ins without parameters,
-#: with a parametric strategy, with a search seat
-TIERS = ("plain", "param", "search")
-
-
 def tier_of(seats: list[Any]) -> str:
-    """The kernel family a table of built-ins needs: the least that plays it."""
-    from unosim.strategies.builtin_nb import PARAM_SID
-
-    if any(s.plugin is None and s.name == "search" for s in seats):
-        return "search"
-    if any(s.plugin is None and s.sid >= PARAM_SID for s in seats):
-        return "param"
-    return "plain"
+    """The tier (runs/tiers.py) a table of built-ins needs: the least that plays it."""
+    return tiers.tier_of(seats).name
 
 
 def rows_kernel(mode: str, tier: str) -> Callable[..., None]:
     """The rows kernel of a mode (round, match) and tier."""
-    if mode == "round":
-        from unosim.simulate import round_nb as R
-
-        return {"plain": R.play_rows, "param": R.play_rows_param,
-                "search": R.play_rows_search}[tier]
-    from unosim.simulate import match_nb as M
-
-    return {"plain": M.play_match_rows, "param": M.play_match_rows_param,
-            "search": M.play_match_rows_search}[tier]
+    return tiers.rows_kernel(mode, tiers.BY_NAME[tier])
 
 
 def builtin_batch(mode: str, tier: str) -> Callable[..., None]:
     """The batch of a table of built-ins: ``(template, key, start, out, chunks)`` for
-    rounds, ``(template, key, start, max_rounds, out, chunks)`` for matches."""
-    rows = rows_kernel(mode, tier)
-    path = path_of(mode, tier)
-    if mode == "round":
-        def rounds(template: np.ndarray, key: Any, start: int, out: np.ndarray,
-                   chunks: int) -> None:
-            with first_use(path):
-                run_rows(lambda lo, hi, c, G, RNG: rows(template, key, start, out, lo, hi, G,
-                                                        RNG), len(out), chunks)
+    rounds, ``(template, key, start, max_rounds, out, chunks)`` for matches: the
+    arguments of the mode's rows kernel between ``start`` and ``out`` (a match's
+    ``max_rounds``) pass through."""
+    t = tiers.BY_NAME[tier]
+    rows = tiers.rows_kernel(mode, t)
+    path = t.entries[mode].path.name
 
-        return rounds
-
-    def matches(template: np.ndarray, key: Any, start: int, max_rounds: int, out: np.ndarray,
-                chunks: int) -> None:
+    def batch(template: np.ndarray, key: Any, start: int, *rest: Any) -> None:
+        *extra, out, chunks = rest
         with first_use(path):
-            run_rows(lambda lo, hi, c, G, RNG: rows(template, key, start, max_rounds, out, lo,
-                                                    hi, G, RNG), len(out), chunks)
+            run_rows(lambda lo, hi, c, G, RNG: rows(template, key, start, *extra, out, lo, hi,
+                                                    G, RNG), len(out), chunks)
 
-    return matches
+    return batch

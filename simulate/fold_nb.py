@@ -12,7 +12,7 @@ from unosim.simulate import layout as L
 from unosim.simulate.jit import kernel
 
 
-@kernel
+@kernel(share="folds", kinds="OiGBTTTT")
 def fold_records(rec, players, cols, won_only, stats, hist, seats, places):
     """Add the rows of ``rec`` (int32[n, N_G]) into the totals; return how many
     were capped.
@@ -49,7 +49,7 @@ def fold_records(rec, players, cols, won_only, stats, hist, seats, places):
     return capped
 
 
-@kernel
+@kernel(share="folds", kinds="OTG")
 def fold_feel(rec, sums, hist):
     """Add the game-feel columns of the rows of ``rec`` that have a winner (capped
     rounds are left out, RULES.md 9b): ``sums[k]`` gets (sum, sum of squares) of

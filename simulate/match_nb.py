@@ -1,9 +1,10 @@
 """Whole matches, compiled: rounds in a row under a scoring method, to a target.
 
 A match is a loop over rounds (``match_loop``, shared by built-in and plug-in
-tables). Between rounds the players move seats: seat ``s`` holds player
-``(s + off) % n``, and the strategy id and seat parameters of that player are
-copied into the seat's slots of the game array.
+tables), which takes its round player as an argument: the built-ins' match entry
+points bind it in runs/entries_nb.py. Between rounds the players move seats: seat
+``s`` holds player ``(s + off) % n``, and the strategy id and seat parameters of
+that player are copied into the seat's slots of the game array.
 Seat 0 (left of the dealer) plays first, so ``off`` says who leads:
 
 * ``dealer_rotation=clockwise``: the dealer moves one seat clockwise, so the
@@ -59,13 +60,7 @@ from unosim.simulate.layout import (  # noqa: F401 - the record's columns, read 
     Scoring,
 )
 from unosim.simulate.rng_nb import rand_below, seed_game
-from unosim.simulate.round_nb import (
-    play_param_round,
-    play_plain_round,
-    play_round_with,
-    play_search_round,
-    rows_loop,
-)
+from unosim.simulate.round_nb import play_round_with
 
 N_FEEL = len(L.FEEL_METRICS)
 
@@ -213,7 +208,8 @@ def _finish_match(T, RNG, out, row, rounds, turns, ended, wp):
 def match_loop(play, choose, G, T, RNG, max_rounds, out, row, checked):
     """The one match loop: play a match on ``G`` (rules and seats from template
     ``T``) into ``out[row]``, each round by ``play(choose, G, RNG, checked) ->
-    (illegal, move)`` (round_nb.play_plain_round and its kin, or play_round_with). An illegal
+    (illegal, move)`` (the built-ins' rounds of runs/entries_nb.py, or
+    round_nb.play_round_with). An illegal
     move stops the match unplayed: returns (illegal, move, round, off) with ``off``
     the seat rotation of that round (seat ``s`` held player ``(s + off) % n``)."""
     _start_match(out, row)
@@ -235,46 +231,6 @@ def match_loop(play, choose, G, T, RNG, max_rounds, out, row, checked):
         ended, off, wp = _settle_round(G, T, out, row, off, wp)
     _finish_match(T, RNG, out, row, rounds, turns, ended, wp)
     return False, 0, rounds, off
-
-
-@kernel
-def play_match(G, T, RNG, max_rounds, out, row):
-    """Play one match of built-ins without parameters on ``G`` (rules and seats from
-    template ``T``) into ``out[row]``."""
-    match_loop(play_plain_round, 0, G, T, RNG, max_rounds, out, row, False)
-
-
-@kernel
-def play_match_param(G, T, RNG, max_rounds, out, row):
-    """``play_match`` for a table with a parametric strategy (no search)."""
-    match_loop(play_param_round, 0, G, T, RNG, max_rounds, out, row, False)
-
-
-@kernel
-def play_match_search(G, T, RNG, max_rounds, out, row):
-    """``play_match`` for a table with a search seat."""
-    match_loop(play_search_round, 0, G, T, RNG, max_rounds, out, row, False)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def play_match_rows(template, base_seed, start, max_rounds, out, lo, hi, G, RNG):
-    """Matches ``start + lo .. start + hi`` into ``out[lo:hi]`` (one row each), on the
-    buffers ``G`` and ``RNG`` (as round_nb.play_rows). Match ``m`` is seeded from
-    (seed, m) alone, exactly as game ``m`` of a run of rounds, so its first round is
-    that game, and results do not depend on threads."""
-    rows_loop(play_match, template, base_seed, start, max_rounds, out, lo, hi, G, RNG)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def play_match_rows_param(template, base_seed, start, max_rounds, out, lo, hi, G, RNG):
-    """``play_match_rows`` for a table with a parametric strategy (no search)."""
-    rows_loop(play_match_param, template, base_seed, start, max_rounds, out, lo, hi, G, RNG)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def play_match_rows_search(template, base_seed, start, max_rounds, out, lo, hi, G, RNG):
-    """``play_match_rows`` for a table with a search seat."""
-    rows_loop(play_match_search, template, base_seed, start, max_rounds, out, lo, hi, G, RNG)
 
 
 @njit(_nrt=False)

@@ -1,25 +1,21 @@
-"""The game loop and the batch rows, compiled.
+"""The game loop's rows and records, compiled, for any chooser.
 
-``play_round`` is nothing but the step contract in a loop (``step_nb.play_loop``):
-ask the strategy of the seat to act for one of the legal moves, apply it, until the
-round is over or hits the turn cap. Game ``g`` is seeded from (seed, g) alone, so
-results are bit-identical however the rows are split over threads.
+A round is the step contract in a loop (``step_nb.play_loop``): ask the strategy
+of the seat to act for one of the legal moves, apply it, until the round is over
+or hits the turn cap. Game ``g`` is seeded from (seed, g) alone, so results are
+bit-identical however the rows are split over threads.
 
-What compiles when (Numba compiles everything an entry point can reach, on its
-first call): ``play_rows`` plays tables of the built-ins without parameters and
-reaches neither the parametric strategies, nor the search, nor match mode;
-``play_rows_param`` and ``play_rows_search`` are the same loop with those in the
-dispatch, compiled the first time a table seats one; match_nb holds the match
-entry points. The rows kernels release the GIL and the batch
-(runs/batches.py) runs their chunks on threads: a ``prange`` loop would add
-some twenty seconds of compiling to each entry point for the same speed.
+The engine knows no strategy: the loops here take their chooser (and the round's
+apply) as arguments and are inlined, so each caller gets a copy specialised to
+its own. The cached entry points of the built-in strategies, one per tier and
+mode, bind them to the built-ins' dispatch in the run layer (runs/entries_nb.py,
+the one place that imports both the engine and the strategies); ``rows_loop`` is
+the rows loop they run, ``record_round`` writes a round's record.
 
 ``play_games_with`` is the same for tables with user plug-ins: the chooser (built
 from the plug-ins, strategies/plugins.py) is an argument, so each set of plug-ins
 compiles its own specialisation of the same loop in each process, with
 ``apply_move`` behind a call (``step_nb.apply_called``, compiled and cached once).
-The loops take their chooser (and the round's apply) as arguments and are inlined,
-so each caller gets a copy specialised to its own.
 """
 
 from __future__ import annotations
@@ -32,76 +28,15 @@ from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.step_nb import (  # noqa: F401 - move_is_legal: tests import it here
     apply_called,
-    apply_move,
     hand_value,
     hx,
     move_is_legal,
     play_loop,
     score_hands,
 )
-from unosim.strategies.builtin_nb import _choose, choose_plain
-from unosim.strategies.search_nb import choose_move
 
 
-@kernel_inline
-def plain_choose(G, rng):
-    """The dispatch of tables of built-ins without parameters."""
-    return choose_plain(G[L.OFF_STRAT + G[L.S_ACTOR]], G, rng)
-
-
-@kernel_inline
-def builtin_choose(G, rng):
-    """The dispatch of tables of non-search built-ins."""
-    return _choose(G[L.OFF_STRAT + G[L.S_ACTOR]], G, rng)
-
-
-@kernel
-def play_round(G, RNG):
-    """Deal and play one round of built-ins without parameters to its end; return
-    the winner's points."""
-    play_loop(plain_choose, apply_move, G, RNG, False)
-    return score_hands(G)
-
-
-@kernel
-def play_round_param(G, RNG):
-    """``play_round`` for a table with a parametric strategy (no search)."""
-    play_loop(builtin_choose, apply_move, G, RNG, False)
-    return score_hands(G)
-
-
-@kernel
-def play_round_search(G, RNG):
-    """``play_round`` for a table with a search seat. It steps with ``apply_called``,
-    which the rollouts compile anyway, instead of inlining the rule pipeline again:
-    a search seat's first use compiles some fifteen seconds less, and the call costs
-    nothing next to the searched decisions."""
-    play_loop(choose_move, apply_called, G, RNG, False)
-    return score_hands(G)
-
-
-@kernel_inline
-def play_plain_round(choose, G, RNG, checked):
-    """``play_round`` in the form ``play_round_with`` has, for loops that take either
-    (match_nb.match_loop): built-ins play legal moves only, so ``choose`` and
-    ``checked`` are unused."""
-    play_round(G, RNG)
-    return False, 0
-
-
-@kernel_inline
-def play_param_round(choose, G, RNG, checked):
-    play_round_param(G, RNG)
-    return False, 0
-
-
-@kernel_inline
-def play_search_round(choose, G, RNG, checked):
-    play_round_search(G, RNG)
-    return False, 0
-
-
-@kernel
+@kernel(share="record", kinds="GiOi")
 def record_round(G, winner_points, out, row):
     """Write one round's metrics (RULES.md 9 and 9b) into row ``row`` of ``out``."""
     out[row, L.G_TURNS] = G[L.S_TURNS]
@@ -135,23 +70,6 @@ def record_round(G, winner_points, out, row):
 
 
 @kernel_inline
-def _round_into(G, T, RNG, max_rounds, out, row):
-    """Play one round and write its record into ``out[row]`` (the shape of
-    match_nb.play_match, which ``rows_loop`` also runs)."""
-    record_round(G, play_round(G, RNG), out, row)
-
-
-@kernel_inline
-def _param_round_into(G, T, RNG, max_rounds, out, row):
-    record_round(G, play_round_param(G, RNG), out, row)
-
-
-@kernel_inline
-def _search_round_into(G, T, RNG, max_rounds, out, row):
-    record_round(G, play_round_search(G, RNG), out, row)
-
-
-@kernel_inline
 def rows_loop(play_one, template, base_seed, start, max_rounds, out, lo, hi, G, RNG):
     """Rows ``lo .. hi`` of a batch on the buffers ``G`` (int64[G_SIZE], filled from
     ``template`` once) and ``RNG`` (uint64[8]): row ``i`` is game ``start + i``,
@@ -162,26 +80,6 @@ def rows_loop(play_one, template, base_seed, start, max_rounds, out, lo, hi, G, 
     for i in range(lo, hi):
         seed_game(base_seed, start + i, RNG)
         play_one(G, template, RNG, max_rounds, out, i)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def play_rows(template, base_seed, start, out, lo, hi, G, RNG):
-    """Games ``start + lo .. start + hi`` into ``out[lo:hi]`` (one row each) for a
-    table of built-ins without parameters. ``template`` is a game array holding the
-    rules, seats and deck (see ``rules.lower``)."""
-    rows_loop(_round_into, template, base_seed, start, 0, out, lo, hi, G, RNG)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def play_rows_param(template, base_seed, start, out, lo, hi, G, RNG):
-    """``play_rows`` for a table with a parametric strategy (no search)."""
-    rows_loop(_param_round_into, template, base_seed, start, 0, out, lo, hi, G, RNG)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def play_rows_search(template, base_seed, start, out, lo, hi, G, RNG):
-    """``play_rows`` for a table with a search seat."""
-    rows_loop(_search_round_into, template, base_seed, start, 0, out, lo, hi, G, RNG)
 
 
 @njit(_nrt=False)

@@ -252,7 +252,7 @@ def penalty_of(G, t):
 # ------------------------------------------------------------------------ deal
 
 
-@kernel
+@kernel(share="deal", kinds="GR")
 def deal(G, RNG):
     """Reset the state, deal the deck held in G and turn the first card.
 
@@ -451,7 +451,7 @@ def legal_moves(G):
     return n
 
 
-@kernel
+@kernel(share="steps", kinds="Gi")
 def _penalty_answers(G, p):
     """Cards the victim ``p`` may answer a pending penalty with: stack
     (progressive), deflect (non-summing), or a Reverse of the colour."""
@@ -541,7 +541,7 @@ def _turn_starts(G):
     G[L.S_TURNS] = turns + 1
 
 
-@kernel
+@kernel(share="steps", kinds="GRiii")
 def _decide(G, RNG, ph, p, move):
     """The moves that are not a card: pass, take, challenge, colour, target, give."""
     if ph == L.PH_DRAWN:
@@ -573,7 +573,7 @@ def _decide(G, RNG, ph, p, move):
         _give_chosen(G, RNG, p, move - L.MV_GIVE)
 
 
-@kernel
+@kernel(share="steps", kinds="Gi")
 def _pass_turn(G, p):
     """The next turn is seat ``p``'s (unless a takeback costs it that turn)."""
     if G[L.R_WD4_TAKEBACK] != 0 and G[hu(p, L.HC_SKIP_NEXT)] != 0:
@@ -686,7 +686,7 @@ def _play(G, RNG, p, move):
         _resolve(G, RNG)
 
 
-@kernel
+@kernel(share="steps", kinds="GRii")
 def _house_decisions(G, RNG, p, t):
     """What the house rules make of a played card before its effect (``OFF_HOUSE``
     says whether any of them is on): silence broken after a 2; Seven-O, swap on
@@ -746,7 +746,7 @@ def _rotate_hands(G, p):
     G[L.S_SWAPS] += 1
 
 
-@kernel
+@kernel(share="steps", kinds="GRii")
 def _target_chosen(G, RNG, p, q):
     """``p`` named ``q``: swap hands (7, Swap Hands) or start a trade (5)."""
     if G[L.S_TARGET_KIND] == TargetKind.five:
@@ -758,7 +758,7 @@ def _target_chosen(G, RNG, p, q):
     _open_window(G, RNG)
 
 
-@kernel
+@kernel(share="steps", kinds="GRii")
 def _give_chosen(G, RNG, p, t):
     """A side of a trade on a 5 names its card; when both have, they swap."""
     if p == G[L.S_EFF_SEAT]:
@@ -778,7 +778,7 @@ def _give_chosen(G, RNG, p, t):
     _open_window(G, RNG)
 
 
-@kernel
+@kernel(share="steps", kinds="GR")
 def _open_window(G, RNG):
     """Jump-in: list who holds a card identical to the top card and ask them in
     order (a random order, or turn order from the player whose turn is next)."""
@@ -815,7 +815,7 @@ def _open_window(G, RNG):
     _offer_jump(G, RNG)
 
 
-@kernel
+@kernel(share="steps", kinds="GR")
 def _offer_jump(G, RNG):
     """Ask the next candidate who still holds an identical card; else resolve."""
     while G[L.S_JUMP_IDX] < G[L.S_JUMP_N]:
@@ -866,7 +866,7 @@ def _resolve(G, RNG):
         _next_turn(G, p)
 
 
-@kernel
+@kernel(share="steps", kinds="GRi")
 def _face_penalty(G, RNG, victim):
     """The victim may answer (stacking modes, reverse_deflect) or draws and is skipped."""
     if G[L.R_STACKING] != Stacking.none or G[L.R_REVERSE_DEFLECT] != 0:
@@ -878,7 +878,7 @@ def _face_penalty(G, RNG, victim):
     _next_turn(G, victim)
 
 
-@kernel
+@kernel(share="steps", kinds="GRii")
 def _reverse_deflect(G, RNG, p, t):
     """A Reverse of the colour sends the same penalty back where it came from."""
     G[L.S_DEFLECTS] += 1
@@ -903,7 +903,7 @@ def _reverse_deflect(G, RNG, p, t):
     G[L.S_PHASE] = L.PH_PENALTY
 
 
-@kernel
+@kernel(share="steps", kinds="GRib")
 def _challenge(G, RNG, p, challenged):
     """Victim ``p`` of a Wild Draw Four challenges it or accepts it (RULES.md 2)."""
     if challenged:
@@ -926,7 +926,7 @@ def _challenge(G, RNG, p, challenged):
     _face_penalty(G, RNG, p)
 
 
-@kernel
+@kernel(share="steps", kinds="Gi")
 def _take_back(G, offender):
     """wd4_challenge_takeback: the caught Wild Draw Four returns to its owner, the
     card below is on top again with the colour before it, and the owner will
@@ -949,7 +949,7 @@ def _uno_call_matters(G, p):
     return seat_param(G, p, L.SF_UNO_FORGET) > 0 or G[L.R_UNO_IN_CENTER] != 0
 
 
-@kernel
+@kernel(share="steps", kinds="GRi")
 def _uno_call(G, RNG, p):
     """A player down to one card calls UNO, or forgets and may be caught."""
     if chance(RNG, 1, seat_param(G, p, L.SF_UNO_FORGET)):
@@ -965,7 +965,7 @@ def _uno_call(G, RNG, p):
         G[L.S_UNO_CENTER] += G[L.S_PEN_DRAWN] - before
 
 
-@kernel
+@kernel(share="steps", kinds="GRi")
 def _silent_twos(G, RNG, p):
     """After a 2, each other player breaks the silence with some chance and draws 2."""
     q = next_seat(G, p, _ONE)
@@ -976,7 +976,7 @@ def _silent_twos(G, RNG, p):
         q = next_seat(G, q, _ONE)
 
 
-@kernel
+@kernel(share="steps", kinds="GRii")
 def _hand_emptied(G, RNG, p, t):
     """``p`` played its last card. Refill under seven_rounds, leave the table under
     elimination, or end the round. True when this card's pipeline is over."""
@@ -1004,7 +1004,7 @@ def _settle_first_out(G, p, t):
     G[L.S_WINNER_POINTS] = winner_points_now(G)
 
 
-@kernel
+@kernel(share="steps", kinds="GRii")
 def _leave_table(G, RNG, p, t):
     """elimination: ``p`` finishes; the next seat pays a pending penalty (not a
     turn) and the card's skip or reverse still applies among those left."""
@@ -1027,7 +1027,7 @@ def _leave_table(G, RNG, p, t):
         _pass_turn(G, victim)
 
 
-@kernel
+@kernel(share="steps", kinds="GRii")
 def _end_round(G, RNG, p, t):
     """The round is over: the seat that would face a pending penalty draws it (not
     a turn), then hands are scored. Under elimination ``p`` is the last but one."""
@@ -1074,7 +1074,7 @@ def winner_points_now(G):
     return total
 
 
-@kernel
+@kernel(share="steps", kinds="G")
 def score_hands(G):
     """What the round winner was awarded (0 when capped)."""
     if G[L.S_WINNER] < 0:
@@ -1082,7 +1082,7 @@ def score_hands(G):
     return G[L.S_WINNER_POINTS]
 
 
-@kernel
+@kernel(share="steps", kinds="G")
 def cap_round(G):
     """Stop a round at the turn cap: no winner, counted as capped."""
     G[L.S_CAPPED] = 1
@@ -1140,7 +1140,7 @@ def play_loop(choose, apply, G, RNG, checked):
     return False, 0
 
 
-@kernel
+@kernel(share="called", kinds="GRi")
 def apply_called(G, RNG, move):
     """``apply_move`` behind a call, compiled and cached once: what the search's
     rollouts, a search seat's round and the plug-in loops (round_nb.play_round_with)

@@ -7,7 +7,7 @@ its seat parameters and stream 1 of the game's generators ``rng``. It returns
 a legal move; a wild's names a colour (``moves.with_colour``).
 
 Ids ``PLUGIN_BASE`` and up are user plug-ins (strategies/plugins.py); they never
-reach the engine's dispatch (``round_nb.builtin_choose``, or
+reach the built-ins' dispatch (``runs/entries_nb.builtin_choose``, or
 ``search_nb.choose_move`` for tables with a search seat), whose plug-in-free path
 stays the cached, inlined one. The ``search`` strategy (id SEARCH) lives in
 strategies/search_nb.py: ``_choose`` here knows only the strategies a search
@@ -110,7 +110,7 @@ def _allowed(G, p, t, bluff_ok):
     return t != C.WILD_DRAW_FOUR or bluff_ok or wd4_is_legal(G, p)
 
 
-@kernel
+@kernel(share="strategies", kinds="iGiiR")
 def _with_colour(sid, G, p, t, rng):
     if t < C.WILD:
         return t
@@ -119,7 +119,7 @@ def _with_colour(sid, G, p, t, rng):
     return with_colour(t, most_held_colour(G, p, rng))
 
 
-@kernel
+@kernel(share="strategies", kinds="GiiR")
 def _attacker_colour(G, p, m, rng):
     """The attacker's move ``m`` with the colour it names for a wild (kept out of
     ``_with_colour``, which the ``random`` hot path calls: a branch there
@@ -378,7 +378,7 @@ def _drawn_move(sid, G, rng, p):
     return L.MV_PASS
 
 
-@kernel
+@kernel(share="strategies", kinds="iGRii")
 def _choose_rest(sid, G, rng, ph, p):
     """Every decision but ``random``'s turn and drawn card (``_choose``). Called, not
     inlined: the parametric strategies reach it from five places, and inlining

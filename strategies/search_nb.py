@@ -10,9 +10,9 @@ Where it sits. The search must call the play loop, and the play loop must call
 the search: a call-graph cycle, which Numba compiles badly. So the arrows are
 one way: ``builtin_nb._choose`` knows only the non-search built-ins and is what
 rollouts call; this module imports it and ``step_nb``, and its ``choose_move``
-(the dispatch ``round_nb.play_round`` calls) sends the search id here and every
-other id to ``_choose``. Strategies may import the step kernels (builtin_nb does)
-and the step kernels import no strategy, so this makes no import circle.
+(the dispatch a search table's round calls, runs/entries_nb.py) sends the search id here and every
+other id to ``_choose``. Strategies may import the engine's kernels (builtin_nb
+does) and the engine imports no strategy, so this makes no import circle.
 
 What it reads (the observation; nothing else, which tests/test_search.py checks
 by changing the hidden cards): its own hand; the discard pile since the last
@@ -210,7 +210,7 @@ def _add_play(G, k, p, t):
     return k
 
 
-@kernel
+@kernel(share="search-beside", kinds="GR")
 def candidates(G, rng):
     """Write the moves worth searching to G[OFF_CAND ..]; return how many."""
     ph = G[S_PHASE]
@@ -285,7 +285,7 @@ def _forbidden(pub, t):
     return (t == WILD or t == WILD_DRAW_FOUR) and (pub >> PUB_WILD) & 1 != 0
 
 
-@kernel
+@kernel(share="search-beside", kinds="Gi")
 def _unseen_pool(G, p):
     """List the cards ``p`` has not seen (the deck less its hand and the discard
     pile) at G[OFF_POOL ..]; return how many."""
@@ -353,7 +353,7 @@ def _deal_hand(G, W, R, q, pos, m, pub):
     return pos
 
 
-@kernel
+@kernel(share="search-beside", kinds="Giii")
 def _copy_world(G, src, dst, n_players):
     """Copy a world (state, rules, seats, hands, piles, inference) ``src`` -> ``dst``
     (offsets into G); the deck is copied once per decision."""
@@ -367,7 +367,7 @@ def _copy_world(G, src, dst, n_players):
         G[dst + OFF_PUB + i] = G[src + OFF_PUB + i]
 
 
-@kernel
+@kernel(share="search-beside", kinds="GGRii")
 def _sample_world(G, W, R, p, m):
     """Write into ``W`` (already holding the game's public part, from
     ``_copy_world``) a world consistent with what ``p`` has seen: the unseen cards
@@ -451,7 +451,7 @@ def _value(W, p):
     return int(VALUE_UNIT * mine / total)
 
 
-@kernel
+@kernel(share="search", kinds="GRiibi")
 def _rollout(W, R, move, p, placing, depth):
     """Play ``move`` in world ``W``, then the rollout policies to the first seat
     out: VALUE_UNIT if ``p`` went out first, else 0. With ``depth`` > 0 a rollout
@@ -499,7 +499,7 @@ def _play_worlds(G, W0, W, R, SAVE, p, m, k, worlds, placing, depth):
     return played
 
 
-@kernel
+@kernel(share="search-beside", kinds="Giii")
 def _drop_worst(G, k, left, keep):
     """Take the candidates still in down from ``left`` to ``keep``, dropping the
     lowest score first (of equal scores the later candidate)."""
@@ -511,7 +511,7 @@ def _drop_worst(G, k, left, keep):
         G[OFF_ALIVE + worst] = 0
 
 
-@kernel
+@kernel(share="search-beside", kinds="GGGii")
 def _seat_rollout_policies(G, W0, W, p, n):
     """The seats of the rollouts: ``p`` plays its policy, every other seat the
     opponent model; a parametric one reads its parameters from the world's slot of
@@ -591,7 +591,7 @@ def search_move(G, rng):
 @kernel
 def play_counted(template, base_seed, start, n, G, RNG):
     """Play rounds ``start .. start + n`` one after another on ``G`` (the game
-    loop of round_nb.play_round, with ``apply_move`` behind a call as in the
+    loop of a search table's round, with ``apply_move`` behind a call as in the
     rollouts) and return (searched decisions, rollouts) summed over them: what
     ``unosim bench`` reports for the search."""
     for k in range(G.shape[0]):

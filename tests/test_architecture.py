@@ -2,15 +2,19 @@
 imports inside functions:
 
     commands (unosim/) -> studies (studies/) -> run layer (runs/, compiler/, checks/)
-                                                   -> engine (simulate/, strategies/)
+                                                   -> strategies (strategies/) -> engine
+                                                   -> engine (simulate/)
     commands -> reports (reports/: result objects -> text, files, charts)
 
 The face (unosim/) calls the studies, the run layer and the reports; the studies run
 games only through the run layer and may use the reports' result types; the reports
 never run a game (no runner, backend, plug-in batches, game driver, Dask or Optuna)
 and never reach the studies or the face; the run layer reaches neither the studies,
-the reports nor the face; the engine (simulate/, strategies/) reaches neither the run
-layer, the studies, the reports, the face nor click, pandas or matplotlib; the
+the reports nor the face (its composition root, runs/entries_nb.py, binds the engine
+and the strategies); the strategies (strategies/) reach neither the run layer, the
+studies, the reports, the face nor click, pandas or matplotlib; the engine
+(simulate/) reaches none of those and no strategy either: it takes its chooser as an
+argument; the
 compiled kernels import only other kernels and their constants; the shared helpers
 import nothing of the project; and no two modules import each other, even through
 others."""
@@ -78,9 +82,10 @@ def imports_of(name: str, source: str, known: set[str]) -> set[str]:
 def side(module: str) -> str:
     if module in NEUTRAL:
         return "neutral"
-    for part in ("simulate", "strategies"):
-        if module.startswith(f"unosim.{part}"):
-            return "engine"
+    if module.startswith("unosim.simulate"):
+        return "engine"
+    if module.startswith("unosim.strategies"):
+        return "strategies"
     for part in ("runs", "compiler", "checks"):
         if module.startswith(f"unosim.{part}"):
             return "run"
@@ -108,10 +113,13 @@ def violations(graph: dict[str, set[str]]) -> list[str]:
             elif s == "run" and (d in ("reports", "studies", "face")
                                  or dep in ENGINE_FORBIDDEN):
                 bad.append(f"{mod} -> {dep} (the run layer reaches {d if d != 'outside' else dep})")
-            elif s == "engine" and (d in ("run", "reports", "studies", "face")
-                                    or dep in ENGINE_FORBIDDEN):
-                bad.append(f"{mod} -> {dep} (the engine reaches {d if d != 'outside' else dep})")
-            elif (s == "engine" and is_kernel(mod) and d != "outside"
+            elif s == "engine" and d == "strategies":
+                bad.append(f"{mod} -> {dep} (the engine reaches a strategy)")
+            elif s in ("engine", "strategies") and (d in ("run", "reports", "studies", "face")
+                                                    or dep in ENGINE_FORBIDDEN):
+                bad.append(f"{mod} -> {dep} (the {s} reach{'es' if s == 'engine' else ''} "
+                           f"{d if d != 'outside' else dep})")
+            elif (s in ("engine", "strategies") and is_kernel(mod) and d != "outside"
                   and not is_kernel(dep) and dep not in KERNEL_DEPS):
                 bad.append(f"{mod} -> {dep} (a compiled kernel reaches the Python side)")
             elif s == "studies" and (d == "face" or dep == "click"):
@@ -187,6 +195,9 @@ def test_the_graph_sees_the_project(graph):
     assert "unosim.runs.backend" in graph["unosim.studies.compare"]
     assert "unosim.options" in graph["unosim.commands.run"]
     assert "click" in graph["unosim.cli"]
+    # the composition root binds the engine and the strategies
+    assert {"unosim.simulate.round_nb", "unosim.simulate.match_nb",
+            "unosim.strategies.builtin_nb"} <= graph["unosim.runs.entries_nb"]
 
 
 def test_the_checks_catch_each_kind_of_wrong_arrow():
@@ -211,6 +222,12 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
         "unosim.studies.compare": "from unosim.commands import run\n",
         "unosim.simulate.step_nb": "from unosim.simulate.rules import lower\n",
         "unosim.simulate.rules": "",
+        "unosim.simulate.round_nb": "from unosim.strategies.builtin_nb import _choose\n",
+        "unosim.simulate.match_nb": "def f():\n    from unosim.strategies import search_nb\n",
+        "unosim.strategies.builtin_nb": "from unosim.simulate import step_nb\n",
+        "unosim.strategies.search_nb": "from unosim.simulate.step_nb import apply_called\n",
+        "unosim.runs.entries_nb": "from unosim.simulate.round_nb import rows_loop\n"
+                                  "from unosim.strategies.builtin_nb import _choose\n",
     }
     g = build_graph(sources)
     assert g["unosim.reports.summary"] == {"unosim.reports.stats"}
@@ -225,4 +242,12 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
     assert any(b.startswith("unosim.reports.atlas -> unosim.studies.compare") for b in bad)
     assert any(b.startswith("unosim.studies.compare -> unosim.commands.run") for b in bad)
     assert any(b.startswith("unosim.simulate.step_nb -> unosim.simulate.rules") for b in bad)
+    # the engine imports no strategy (not even inside a function); the strategies may
+    # import the engine, and the composition root both
+    assert ("unosim.simulate.round_nb -> unosim.strategies.builtin_nb (the engine reaches a "
+            "strategy)") in bad
+    assert ("unosim.simulate.match_nb -> unosim.strategies.search_nb (the engine reaches a "
+            "strategy)") in bad
+    assert not any(b.startswith(("unosim.strategies.builtin_nb", "unosim.strategies.search_nb",
+                                 "unosim.runs.entries_nb")) for b in bad)
     assert cycles(g) == [["unosim.cli", "unosim.commands.run"]]

@@ -16,8 +16,8 @@ from click.testing import CliRunner
 
 from unosim.cli import cli
 from unosim.compiler import compiling
+from unosim.runs import entries_nb as E
 from unosim.simulate import match_nb as M
-from unosim.simulate import round_nb as R
 from unosim.strategies import builtin_nb as B
 from unosim.strategies import search_nb as S
 
@@ -56,8 +56,8 @@ MATCH = f"{M.__name__}.match_loop"
 
 
 def test_a_plain_run_reaches_neither_search_nor_parameters_nor_matches():
-    plain = reachable(R.play_rows)
-    assert f"{R.__name__}.play_round" in plain
+    plain = reachable(E.play_rows)
+    assert f"{E.__name__}.play_round" in plain
     assert SEARCH not in plain and PARAM not in plain
     assert not any(k.startswith(M.__name__) for k in plain)
 
@@ -65,11 +65,11 @@ def test_a_plain_run_reaches_neither_search_nor_parameters_nor_matches():
 def test_each_tier_reaches_what_it_plays():
     """The walk finds the search and the parametric strategies where they are used,
     so the test above can fail."""
-    assert PARAM in reachable(R.play_rows_param) and SEARCH not in reachable(R.play_rows_param)
-    assert SEARCH in reachable(R.play_rows_search) and PARAM in reachable(R.play_rows_search)
-    match = reachable(M.play_match_rows)
+    assert PARAM in reachable(E.play_rows_param) and SEARCH not in reachable(E.play_rows_param)
+    assert SEARCH in reachable(E.play_rows_search) and PARAM in reachable(E.play_rows_search)
+    match = reachable(E.play_match_rows)
     assert MATCH in match and SEARCH not in match and PARAM not in match
-    assert SEARCH in reachable(M.play_match_rows_search)
+    assert SEARCH in reachable(E.play_match_rows_search)
 
 
 @pytest.fixture
@@ -136,28 +136,51 @@ def test_the_helper_process_runs():
 
 def test_the_shares_are_kernels_the_plain_round_path_calls():
     """What the helper and the command compile beside each other for the plain round
-    path (prime.STEPS, prime.beside) is in what ``play_rows`` reaches (a kernel
+    path (the shares "steps", "deal" and "strategies") is in what ``play_rows`` reaches (a kernel
     renamed or dropped would otherwise be compiled for nothing on every first run),
     and compiles with the types given."""
     from unosim.compiler import prime
     from unosim.simulate import step_nb as N
 
-    plain = reachable(R.play_rows)
-    for module, table in ((N, prime.STEPS), (N, prime.DEAL), (B, prime.STRATEGIES)):
-        for name, _ in table:
+    plain = reachable(E.play_rows)
+    for module, share in ((N, "steps"), (N, "deal"), (B, "strategies")):
+        assert prime.kernels(share), share
+        for k in prime.kernels(share):
+            name = k.py_func.__name__
+            assert k.py_func.__module__ == module.__name__
             assert f"{module.__name__}.{name}" in plain, name
-    prime.beside()  # explicit types: a wrong one fails here
+    prime.BESIDE["rounds"]()  # explicit types: a wrong one fails here
 
 
 def test_the_shares_are_kernels_the_search_path_calls():
-    """The search path's shares (prime.SEARCH for the helper, prime.SEARCH_BESIDE for
-    the command) are kernels ``play_rows_search`` reaches and the plain path does
+    """The search path's shares ("search" for the helper, "search-beside" for the
+    command) are kernels ``play_rows_search`` reaches and the plain path does
     not, and compile with the types given."""
     from unosim.compiler import prime
     from unosim.strategies import search_nb as S
 
-    search, plain = reachable(R.play_rows_search), reachable(R.play_rows)
-    for name, _ in prime.SEARCH + prime.SEARCH_BESIDE:
+    search, plain = reachable(E.play_rows_search), reachable(E.play_rows)
+    assert prime.kernels("search") and prime.kernels("search-beside")
+    for k in prime.kernels("search") + prime.kernels("search-beside"):
+        name = k.py_func.__name__
+        assert k.py_func.__module__ == S.__name__
         assert f"{S.__name__}.{name}" in search, name
         assert f"{S.__name__}.{name}" not in plain, name
-    prime.beside_search()  # explicit types: a wrong one fails here
+    prime.BESIDE["rounds/search"]()  # explicit types: a wrong one fails here
+
+
+def test_every_share_a_path_names_is_declared_by_kernels():
+    """The shares of runs/tiers.py and the kernels that declare them
+    (``@kernel(share=...)``) agree: none named without kernels, none declared for
+    nothing; the shares compile largest first."""
+    from unosim.compiler import prime
+    from unosim.runs import tiers
+
+    named = {s for p in tiers.PATHS.values()
+             for s in (*p.helper, *p.helper_then, *(p.beside or ()))}
+    declared = {obj.share.name for m in prime.kernel_modules()
+                for obj in vars(m).values() if getattr(obj, "share", None) is not None}
+    assert named == declared
+    for share in named:
+        sizes = [prime.size(k) for k in prime.kernels(share)]
+        assert sizes and sizes == sorted(sizes, reverse=True), share

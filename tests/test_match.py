@@ -17,6 +17,7 @@ import pytest
 
 from unosim.cli import main
 from unosim.errors import UnosimError
+from unosim.runs.entries_nb import play_round
 from unosim.runs.match import (
     MATCH_FIELDS,
     MatchAggregate,
@@ -27,7 +28,6 @@ from unosim.runs.runner import base_seed, game_template, play_records, run_match
 from unosim.simulate import layout as L
 from unosim.simulate import match_nb as M
 from unosim.simulate.rng_nb import rand_below, seed_game
-from unosim.simulate.round_nb import play_round
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
 

@@ -1,0 +1,180 @@
+"""The composition root: the cached entry points of the built-in strategies, where
+the engine and the strategies meet. Compiled.
+
+The engine (simulate/) knows no strategy: its loops (``step_nb.play_loop``,
+``round_nb.rows_loop``, ``match_nb.match_loop``) take their chooser or round player
+as an argument. This module binds them to the built-ins' dispatch, once per tier
+(runs/tiers.py declares the tiers, and which entry point here each mode of a tier
+runs):
+
+* plain: tables of the built-ins without parameters (``choose_plain``);
+* param: tables with a parametric strategy, no search (``builtin_nb._choose``);
+* search: tables with a search seat (``search_nb.choose_move``, stepping with
+  ``step_nb.apply_called``, which the rollouts compile anyway, instead of inlining
+  the rule pipeline again: a search seat's first use compiles some fifteen seconds
+  less, and the call costs nothing next to the searched decisions).
+
+What compiles when (Numba compiles everything an entry point can reach, on its
+first call): ``play_rows`` plays tables of the built-ins without parameters and
+reaches neither the parametric strategies, nor the search, nor match mode; each
+other entry point is the same loop with those in the dispatch, compiled the first
+time a table needs it. The rows kernels release the GIL and the batch
+(runs/batches.py) runs their chunks on threads: a ``prange`` loop would add some
+twenty seconds of compiling to each entry point for the same speed.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from unosim.simulate import layout as L
+from unosim.simulate.jit import kernel, kernel_inline
+from unosim.simulate.match_nb import match_loop
+from unosim.simulate.round_nb import record_round, rows_loop
+from unosim.simulate.step_nb import apply_called, apply_move, play_loop, score_hands
+from unosim.strategies.builtin_nb import _choose, choose_plain
+from unosim.strategies.search_nb import choose_move
+
+# ---------------------------------------------------------------- the choosers
+
+
+@kernel_inline
+def plain_choose(G, rng):
+    """The dispatch of tables of built-ins without parameters."""
+    return choose_plain(G[L.OFF_STRAT + G[L.S_ACTOR]], G, rng)
+
+
+@kernel_inline
+def builtin_choose(G, rng):
+    """The dispatch of tables of non-search built-ins."""
+    return _choose(G[L.OFF_STRAT + G[L.S_ACTOR]], G, rng)
+
+
+# ---------------------------------------------------------------- one round
+
+
+@kernel
+def play_round(G, RNG):
+    """Deal and play one round of built-ins without parameters to its end; return
+    the winner's points."""
+    play_loop(plain_choose, apply_move, G, RNG, False)
+    return score_hands(G)
+
+
+@kernel
+def play_round_param(G, RNG):
+    """``play_round`` for a table with a parametric strategy (no search)."""
+    play_loop(builtin_choose, apply_move, G, RNG, False)
+    return score_hands(G)
+
+
+@kernel
+def play_round_search(G, RNG):
+    """``play_round`` for a table with a search seat (steps with ``apply_called``)."""
+    play_loop(choose_move, apply_called, G, RNG, False)
+    return score_hands(G)
+
+
+@kernel_inline
+def play_plain_round(choose, G, RNG, checked):
+    """``play_round`` in the form ``round_nb.play_round_with`` has, for the loops that
+    take either (match_nb.match_loop): built-ins play legal moves only, so
+    ``choose`` and ``checked`` are unused."""
+    play_round(G, RNG)
+    return False, 0
+
+
+@kernel_inline
+def play_param_round(choose, G, RNG, checked):
+    play_round_param(G, RNG)
+    return False, 0
+
+
+@kernel_inline
+def play_search_round(choose, G, RNG, checked):
+    play_round_search(G, RNG)
+    return False, 0
+
+
+# ---------------------------------------------------------------- rows of rounds
+
+
+@kernel_inline
+def _round_into(G, T, RNG, max_rounds, out, row):
+    """Play one round and write its record into ``out[row]`` (the shape of
+    ``play_match``, which ``rows_loop`` also runs)."""
+    record_round(G, play_round(G, RNG), out, row)
+
+
+@kernel_inline
+def _param_round_into(G, T, RNG, max_rounds, out, row):
+    record_round(G, play_round_param(G, RNG), out, row)
+
+
+@kernel_inline
+def _search_round_into(G, T, RNG, max_rounds, out, row):
+    record_round(G, play_round_search(G, RNG), out, row)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_rows(template, base_seed, start, out, lo, hi, G, RNG):
+    """Games ``start + lo .. start + hi`` into ``out[lo:hi]`` (one row each) for a
+    table of built-ins without parameters, on the buffers ``G`` (int64[G_SIZE])
+    and ``RNG`` (uint64[8]). ``template`` is a game array holding the rules, seats
+    and deck (see ``rules.lower``)."""
+    rows_loop(_round_into, template, base_seed, start, 0, out, lo, hi, G, RNG)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_rows_param(template, base_seed, start, out, lo, hi, G, RNG):
+    """``play_rows`` for a table with a parametric strategy (no search)."""
+    rows_loop(_param_round_into, template, base_seed, start, 0, out, lo, hi, G, RNG)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_rows_search(template, base_seed, start, out, lo, hi, G, RNG):
+    """``play_rows`` for a table with a search seat."""
+    rows_loop(_search_round_into, template, base_seed, start, 0, out, lo, hi, G, RNG)
+
+
+# ---------------------------------------------------------------- matches
+
+
+@kernel
+def play_match(G, T, RNG, max_rounds, out, row):
+    """Play one match of built-ins without parameters on ``G`` (rules and seats from
+    template ``T``) into ``out[row]``."""
+    match_loop(play_plain_round, 0, G, T, RNG, max_rounds, out, row, False)
+
+
+@kernel
+def play_match_param(G, T, RNG, max_rounds, out, row):
+    """``play_match`` for a table with a parametric strategy (no search)."""
+    match_loop(play_param_round, 0, G, T, RNG, max_rounds, out, row, False)
+
+
+@kernel
+def play_match_search(G, T, RNG, max_rounds, out, row):
+    """``play_match`` for a table with a search seat."""
+    match_loop(play_search_round, 0, G, T, RNG, max_rounds, out, row, False)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_match_rows(template, base_seed, start, max_rounds, out, lo, hi, G, RNG):
+    """Matches ``start + lo .. start + hi`` into ``out[lo:hi]`` (one row each), on the
+    buffers ``G`` and ``RNG`` (as ``play_rows``). Match ``m`` is seeded from (seed, m)
+    alone, exactly as game ``m`` of a run of rounds, so its first round is that
+    game, and results do not depend on threads."""
+    rows_loop(play_match, template, base_seed, start, max_rounds, out, lo, hi, G, RNG)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_match_rows_param(template, base_seed, start, max_rounds, out, lo, hi, G, RNG):
+    """``play_match_rows`` for a table with a parametric strategy (no search)."""
+    rows_loop(play_match_param, template, base_seed, start, max_rounds, out, lo, hi, G, RNG)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_match_rows_search(template, base_seed, start, max_rounds, out, lo, hi, G, RNG):
+    """``play_match_rows`` for a table with a search seat."""
+    rows_loop(play_match_search, template, base_seed, start, max_rounds, out, lo, hi, G, RNG)

@@ -1,0 +1,138 @@
+"""The tiers of the built-in entry points, declared once.
+
+A tier is a family of cached entry points (runs/entries_nb.py) that plays the
+tables that need it and compiles on its first use: the built-ins without
+parameters (plain), with a parametric strategy (param), with a search seat
+(search). Each ``Tier`` says how a table selects it (the least tier every seat is
+served by), its entry point per mode (round, match) and the compile path of each
+(compiler/compiling.py): its name, what it serves, how long it takes to compile,
+and what the helper process (compiler/prime.py) and the command compile side by
+side on its first use. Entry points, batches, compile paths, ``unosim compile``
+and the helper all read this table, as stumpy pairs its variants by one
+declaration (``core.non_normalized``): a new tier is one declaration here plus its
+kernels.
+
+The shares named here are groups of kernels that declare themselves with
+``@kernel(share=..., kinds=...)`` where they are defined (simulate/jit.py); the
+helper finds them by reading the kernel modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CompilePath:
+    """A part of the engine that compiles on its own, on first use."""
+
+    name: str  # as ``unosim compile`` and the notices name it
+    serves: str  # what it plays, for ``unosim compile``'s list
+    #: about how long it takes to compile, in seconds, on 2 cores: a recent desktop
+    #: processor to a slow shared virtual machine (``unosim bench`` measures it)
+    estimate_s: tuple[int, int]
+    #: the shares the helper process compiles, in order, before it prints
+    #: prime.READY; empty: no helper (one core is as fast)
+    helper: tuple[str, ...] = ()
+    #: what the helper compiles after READY, while the command compiles its entry
+    #: point: kernels a later path finds cached (the command ends the helper when done)
+    helper_then: tuple[str, ...] = ()
+    #: the command's share while the helper compiles, after which it waits for READY
+    #: so that its entry point finds the helper's kernels cached; None: no wait
+    beside: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A tier's entry point for one mode: the rows kernel in runs/entries_nb.py and
+    the path it compiles."""
+
+    kernel: str
+    path: CompilePath
+
+
+def _any_seat(test: Callable[[Any], bool]) -> Callable[[list[Any]], bool]:
+    def selects(seats: list[Any]) -> bool:
+        return any(s.plugin is None and test(s) for s in seats)
+
+    return selects
+
+
+def _parametric(seat: Any) -> bool:
+    from unosim.strategies.builtin_nb import PARAM_SID
+
+    return bool(seat.sid >= PARAM_SID)
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A family of entry points: how a table selects it, and its entry per mode."""
+
+    name: str
+    #: whether a table (its seats) needs this tier or a later one
+    selects: Callable[[list[Any]], bool]
+    #: mode name -> its entry point (the mode names of runs/runner.py)
+    entries: Mapping[str, Entry]
+    #: a seat that needs it: ``unosim compile`` plays a small table with it
+    example: str
+
+
+#: every tier, the least first: a table plays on the last one it selects
+TIERS: tuple[Tier, ...] = (
+    Tier("plain", lambda seats: True, {
+        "round": Entry("play_rows", CompilePath(
+            "rounds", "rounds of the built-in strategies without parameters", (20, 70),
+            helper=("steps",), helper_then=("called",),
+            beside=("strategies", "deal", "record", "folds"))),
+        "match": Entry("play_match_rows", CompilePath(
+            "matches", "matches of the built-ins without parameters", (5, 15))),
+    }, example="random"),
+    Tier("param", _any_seat(_parametric), {
+        "round": Entry("play_rows_param", CompilePath(
+            "rounds/param",
+            "rounds with a parametric strategy (weighted, adaptive, gang-up, tuned)", (15, 50),
+            helper=("record", "called"))),
+        "match": Entry("play_match_rows_param", CompilePath(
+            "matches/param", "matches with a parametric strategy", (5, 15))),
+    }, example="tuned"),
+    Tier("search", _any_seat(lambda s: s.name == "search"), {
+        "round": Entry("play_rows_search", CompilePath(
+            "rounds/search", "rounds with a search seat", (15, 40),
+            helper=("record", "called", "search"), beside=("search-beside",))),
+        "match": Entry("play_match_rows_search", CompilePath(
+            "matches/search", "matches with a search seat", (5, 15))),
+    }, example="search:rollouts=2"),
+)
+BY_NAME: dict[str, Tier] = {t.name: t for t in TIERS}
+
+#: the path of tables with plug-in strategies (runs/plugin_batch.py): the step
+#: functions their compiled-per-process loops call
+PLUGINS = CompilePath("plug-ins", "the step functions tables with plug-in strategies call",
+                      (15, 45))
+#: the plug-in strategy that compiles the plug-in path (strategies/examples/plugins.py)
+PLUGIN_EXAMPLE = "random_copy"
+
+#: every compile path, in the order ``unosim compile`` builds them: each mode's
+#: tiers, then the plug-ins
+PATHS: dict[str, CompilePath] = {
+    **{t.entries[mode].path.name: t.entries[mode].path
+       for mode in TIERS[0].entries for t in TIERS},
+    PLUGINS.name: PLUGINS,
+}
+#: compile path name -> (mode, tier) of the entry point that compiles it
+ENTRY_OF: dict[str, tuple[str, Tier]] = {
+    e.path.name: (mode, t) for t in TIERS for mode, e in t.entries.items()}
+
+
+def tier_of(seats: list[Any]) -> Tier:
+    """The tier a table of built-ins needs: the last one it selects."""
+    return [t for t in TIERS if t.selects(seats)][-1]
+
+
+def rows_kernel(mode: str, tier: Tier) -> Callable[..., None]:
+    """The rows kernel of ``tier`` for ``mode`` (round, match)."""
+    from unosim.runs import entries_nb
+
+    return getattr(entries_nb, tier.entries[mode].kernel)  # type: ignore[no-any-return]
