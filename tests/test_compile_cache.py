@@ -67,3 +67,43 @@ def test_the_engine_entry_points_are_cached_once_compiled(name):
     from unosim.simulate import round_nb
 
     assert is_cached(getattr(round_nb, name))
+
+
+@pytest.fixture
+def nothing_cached(monkeypatch):
+    """A machine whose Numba cache holds nothing, as far as the checks can tell (the
+    kernels still load from the test session's cache, so nothing really compiles)."""
+    from unosim.compiler import cache, compiling
+
+    monkeypatch.setattr(cache, "all_cached", lambda entries: False)
+    monkeypatch.setattr(compiling, "_seen", set())
+
+
+def test_game_announces_its_compile_once(nothing_cached, monkeypatch):
+    from unosim.compiler import compiling
+    from unosim.runs import game
+
+    monkeypatch.setattr(game, "_warmed", [])
+    heard = []
+    with compiling.listening(lambda path, event, s: heard.append((path, event))):
+        g = game.Game(seed=3)
+        game.Game(seed=4)
+        g.step()
+    assert heard == [("game", "start"), ("game", "done"),
+                     ("game/strategies", "start"), ("game/strategies", "done")]
+
+
+def test_game_compiles_every_kernel_it_calls_inside_its_notice():
+    """The kernels a Game calls are all in its path's list, so none compiles after
+    the notice said 'compiled' (a kernel missing here would compile silently)."""
+    import ast
+    import inspect
+
+    from unosim.runs import game
+
+    listed = {f.__name__ for f in game._step_kernels()}
+    tree = ast.parse(inspect.getsource(game))
+    called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call)
+              and isinstance(n.func, ast.Name) and hasattr(getattr(game, n.func.id, None),
+                                                           "py_func")}
+    assert called and called <= listed, called - listed
