@@ -13,7 +13,7 @@ Seat 0 (left of the dealer) plays first, so ``off`` says who leads:
 
 Players are numbered by their seat in the first round: player 0 leads it.
 
-Scoring (RULES.md 5), ``score`` per player:
+Scoring (docs/matches.md#scoring), ``score`` per player:
 
 * ``winner_takes``: the round winner scores the points left in the other hands;
   the match ends once someone has ``target_score``; that player wins.
@@ -62,7 +62,7 @@ M_LOSER = 6  # player with the highest total at the end (losers_score, game101),
 M_SCORE = 7  # + player: final score (lazy: round wins)
 M_ROUND_WINS = M_SCORE + L.MAX_PLAYERS  # + player: rounds won
 M_ROUND_LOSSES = M_ROUND_WINS + L.MAX_PLAYERS  # + player: rounds ended with most points in hand
-# game-feel metrics (RULES.md 9b) over the rounds of the match that have a winner
+# game-feel metrics (docs/metrics.md#game-feel) over the match's rounds that have a winner
 M_FEEL_ROUNDS = M_ROUND_LOSSES + L.MAX_PLAYERS  # rounds counted (capped rounds left out)
 M_FEEL_SUM = M_FEEL_ROUNDS + 1  # + k: sum of metric k of layout.FEEL_METRICS (as recorded)
 M_FEEL_HIST = M_FEEL_SUM + N_FEEL  # + b: rounds whose winner_max_deficit fell in bin b
