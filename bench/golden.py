@@ -127,6 +127,9 @@ MASKS: list[tuple[str, re.Pattern[str], str | Callable[[re.Match[str]], str]]] =
     # the thread count: default all cores (NUMBA_NUM_THREADS); results do not depend on
     # it ('2 workers', '1 worker': the plural goes with the count)
     ("workers", re.compile(r"\b\d+ workers?\b"), "<W> workers"),
+    # a path wrapped onto its own line because the checkout's folder is longer than
+    # another's: the line break before the repository root is a space
+    ("wrapped repository path", re.compile(r"\n(?=<REPO>)"), " "),
     ("workers (JSON)", re.compile(r'"workers": \d+'), '"workers": "<W>"'),
     ("workers (CSV)", re.compile(r"(?m)^workers,\d+$"), "workers,<W>"),
     # timings in JSON and CSV: keys ending in _s (elapsed_s, compile_s) are seconds,
