@@ -5,10 +5,11 @@ Numba compiles a kernel on its first call and keeps the machine code in its cach
 machine and engine version. The engine is split into paths that compile
 separately, each on first use: rounds and matches, each for tables of the
 built-ins without parameters, with a parametric strategy, or with a search seat,
-and the step functions plug-in tables call. A marker file beside Numba's cache
-says that a path was compiled on this machine; without it the first call tells
-the listener (one line on stderr unless a command installs its own, such as the
-progress bar's) before it compiles, and how long it took after.
+the step functions plug-in tables call, and those ``Game`` drives one game with.
+Whether a path is compiled is read from Numba's own cache index for the path's
+entry points (compiler/cache.py), so that every real compile is announced: one
+line on stderr (unless a command installs its own listener, such as the progress
+bar's) before it compiles, and how long it took after.
 """
 
 from __future__ import annotations
@@ -21,19 +22,26 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from unosim.runs import tiers
 
 #: every path, in the order ``unosim compile`` builds them, with what it serves (the
-#: tiers and the plug-in path declare them: runs/tiers.py)
+#: tiers, the plug-in and the game paths declare them: runs/tiers.py)
 PATHS: dict[str, str] = {name: p.serves for name, p in tiers.PATHS.items()}
 #: about how long each path takes to compile, in seconds, on 2 cores: a recent
 #: desktop processor to a slow shared virtual machine (``unosim bench`` measures it)
 ESTIMATE_S: dict[str, tuple[int, int]] = {name: p.estimate_s for name, p in tiers.PATHS.items()}
 
 Listener = Callable[[str, str, float | None], None]
+#: the entry points of a path, as a function that imports and returns them
+Entries = Callable[[], list[Any]]
 _seen: set[str] = set()
 _lock = threading.Lock()
+#: the path being compiled now and the helper process beside it, if any (a stop
+#: during a compile ends the process at once: see ``compiling_now``)
+_now: list[str] = []
+_helpers: list[subprocess.Popen[bytes]] = []
 
 
 def path_of(mode: str, tier: str) -> str:
@@ -74,6 +82,8 @@ def listening(listener: Listener) -> Iterator[None]:
 
 
 def _marker(path: str) -> Path:
+    """The marker of a path without declared entry points (what compiled it is known
+    only to the code that ran): beside Numba's cache, per CPU."""
     from numba import config
 
     # the CPU Numba builds for (NUMBA_CPU_NAME, else this machine's): a cache folder
@@ -88,12 +98,33 @@ def _host_cpu() -> str:
     return str(ll.get_host_cpu_name())
 
 
-def is_compiled(path: str) -> bool:
-    """Whether ``path`` was compiled on this machine for this engine."""
+def is_compiled(path: str, entries: Entries | None = None) -> bool:
+    """Whether ``path`` is compiled for this machine and these sources: every one of
+    its ``entries`` is in Numba's cache (else its marker says so)."""
+    if entries is not None:
+        from unosim.compiler.cache import all_cached
+
+        try:
+            return all_cached(entries())
+        except Exception:  # noqa: BLE001 - an entry that cannot be found compiles
+            return False
     try:
         return _marker(path).exists()
     except (OSError, ImportError, AttributeError):
         return False
+
+
+def compiling_now() -> str | None:
+    """The path this process is compiling now, if any."""
+    return _now[-1] if _now else None
+
+
+def abandon() -> None:
+    """End the helper processes of a compile that is being given up (a stop): what
+    they compiled is cached, the rest compiles on the next first use."""
+    for helper in _helpers:
+        if helper.poll() is None:
+            helper.terminate()
 
 
 #: the longest the plain round path waits for the helper's share before it
@@ -149,18 +180,22 @@ def _share(path: str, helper: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def first_use(path: str) -> Iterator[None]:
-    """Around a call that may compile ``path``: on its first use on this machine,
-    tell the listener before and after, and leave the marker."""
+def first_use(path: str, entries: Entries | None = None) -> Iterator[None]:
+    """Around a call that may compile ``path`` (whose entry points ``entries``
+    returns): on its first use in this process, if Numba's cache does not hold it,
+    tell the listener before and after."""
     with _lock:
         first = path not in _seen
         _seen.add(path)
-    if not first or is_compiled(path) or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+    if not first or is_compiled(path, entries) or os.environ.get("NUMBA_DISABLE_JIT") == "1":
         yield
         return
     _listener[-1](path, "start", None)
     t0 = time.perf_counter()
+    _now.append(path)
     helper = _start_prime(path)
+    if helper is not None:
+        _helpers.append(helper)
     from unosim.compiler import inlining
 
     inlining.install()  # after the notice: it imports Numba's inliner (a tenth of a second)
@@ -169,13 +204,16 @@ def first_use(path: str) -> Iterator[None]:
             _share(path, helper)
         yield
     finally:
-        if helper is not None and helper.poll() is None:
-            helper.terminate()  # what it compiled is cached; the rest compiles when used
+        _now.remove(path)
+        if helper is not None:
+            _helpers.remove(helper)
+            if helper.poll() is None:
+                helper.terminate()  # what it compiled is cached; the rest compiles when used
     seconds = time.perf_counter() - t0
-    try:
-        _marker(path).parent.mkdir(parents=True, exist_ok=True)
-        _marker(path).write_text(f"{seconds:.1f}\n")
-    except OSError:
-        pass
+    if entries is None:
+        try:
+            _marker(path).parent.mkdir(parents=True, exist_ok=True)
+            _marker(path).write_text(f"{seconds:.1f}\n")
+        except OSError:
+            pass
     _listener[-1](path, "done", seconds)
-

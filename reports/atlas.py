@@ -2,13 +2,13 @@
 page (the study that plays it is ``studies/atlas.py``).
 
 At each player count every preset plays the same deals as official (one comparison
-of all of them, common random numbers), and with a strategy its skill edge (RULES.md
-9b) is measured on the same deals too. Each preset's effect on each metric is the
-paired difference from official with its 95% interval (seat balance: paired through
-the joint winners of the same deals, its extreme seats taken as given); presets are
-ranked per metric, with a verdict for the headline direction of each ("shortest
-rounds: PRESET, -X% (95% CI ...)"). A preset the rules refuse at a player count is
-listed with the reason and skipped there. Only the figures are kept per player
+of all of them, common random numbers), and with a strategy its skill edge
+(docs/metrics.md#skill-edge) is measured on the same deals too. Each preset's effect on
+each metric is the paired difference from official with its 95% interval (seat balance:
+paired through the joint winners of the same deals, its extreme seats taken as given);
+presets are ranked per metric, with a verdict for the headline direction of each
+("shortest rounds: PRESET, -X% (95% CI ...)"). A preset the rules refuse at a player
+count is listed with the reason and skipped there. Only the figures are kept per player
 count, so memory does not grow with the number of player counts.
 """
 

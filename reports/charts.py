@@ -314,8 +314,8 @@ FEEL_PANELS = ("lead_changes", "winner_max_deficit", "comeback", "winner_mean_de
 
 
 def fig_feel(cmp: Any) -> Figure:
-    """How the round unfolds (RULES.md 9b): one panel per metric, a dot per variant
-    with its 95% interval (Wilson for rates, normal for means)."""
+    """How the round unfolds (docs/metrics.md#game-feel): one panel per metric, a dot
+    per variant with its 95% interval (Wilson for rates, normal for means)."""
     names = [m for m in FEEL_PANELS if not cmp.absent(m)]
     ncols = 5
     nrows = (len(names) + ncols - 1) // ncols

@@ -153,8 +153,8 @@ class Comparison:
         return [mo.s[f"seat_win_{s}"] for s in range(p)], mo.n["seat_win_0"]
 
     def _balance_stat(self, vi: int) -> dict[str, float]:
-        """seat_balance (RULES.md 9b) with its standard error, the seats with the
-        highest and lowest rate taken as given."""
+        """seat_balance (docs/metrics.md#seat-balance) with its standard error, the
+        seats with the highest and lowest rate taken as given."""
         from unosim.reports.feel import seat_balance, seat_balance_se
 
         wins, n = self._seat_wins(vi)
@@ -222,8 +222,9 @@ class Comparison:
         return out
 
     def feel_verdicts(self) -> list[str]:
-        """Plain-language verdicts on how the round unfolds (RULES.md 9b): comeback,
-        lead changes, first to UNO and seat balance, per variant against the baseline."""
+        """Plain-language verdicts on how the round unfolds (docs/metrics.md#game-feel):
+        comeback, lead changes, first to UNO and seat balance, per variant against the
+        baseline."""
         out = []
         if self.mode != "round":
             return out

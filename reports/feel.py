@@ -1,4 +1,4 @@
-"""How a round unfolds (RULES.md 9b): the game-feel figures of a run's totals.
+"""How a round unfolds (docs/metrics.md#game-feel): the game-feel figures of a run's totals.
 
 The engine records each round's metrics (fractions in fixed point, layout.FEEL_SCALE)
 and the totals keep exact integer sums over the rounds that have a winner; this
@@ -40,8 +40,8 @@ def scale_of(m: str) -> int:
 
 
 def seat_balance(wins: Sequence[int], n: int) -> float:
-    """RULES.md 9b: 1 - (largest seat win rate - smallest), the rates being
-    ``wins[s] / n`` over the seats at the table (``wins`` holds only those)."""
+    """docs/metrics.md#seat-balance: 1 - (largest seat win rate - smallest), the rates
+    being ``wins[s] / n`` over the seats at the table (``wins`` holds only those)."""
     if n <= 0 or len(wins) == 0:
         return math.nan
     rates = [w / n for w in wins]
@@ -143,7 +143,7 @@ def seat_win_rates(agg: Any) -> list[float]:
     """Win rate of each seat at the table (an Aggregate's wins over all its games,
     capped ones included, as ``run`` reports them). A seat holds the strategy given
     for it, so one run per seat rotation gives a strategy's win rate per seat: what
-    ``skill_edge`` (RULES.md 9b) is built from."""
+    ``skill_edge`` (docs/metrics.md#skill-edge) is built from."""
     n = agg.games
     return [int(agg.wins[s]) / n if n else math.nan for s in range(agg.players)]
 

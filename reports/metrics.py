@@ -95,7 +95,8 @@ def round_metrics(players: int) -> list[Metric]:
 
 
 def feel_metrics() -> list[Metric]:
-    """The game-feel metrics of RULES.md 9b (rounds with a winner), in record order."""
+    """The game-feel metrics (docs/metrics.md#game-feel) of the rounds with a winner, in
+    record order."""
     from unosim.reports.feel import FEEL_LABELS, scale_of
 
     return [Metric(m, FEEL_LABELS[m], "%" if m in L.FEEL_RATES else _FEEL_UNITS.get(m, ""),
@@ -142,7 +143,7 @@ def extract_round(rec: np.ndarray, players: int) -> Values:
     w = rec[:, L.G_WINNER]
     for s in range(players):
         vals[f"seat_win_{s}"] = ((won & (w == s)).astype(np.int64), None)
-    for k, m in enumerate(L.FEEL_METRICS):  # over the rounds with a winner (RULES.md 9b)
+    for k, m in enumerate(L.FEEL_METRICS):  # rounds with a winner (docs/metrics.md#game-feel)
         vals[m] = (rec[:, L.G_FEEL + k].astype(np.int64), won)
     return vals
 

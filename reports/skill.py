@@ -1,6 +1,6 @@
-"""The skill edge of a strategy under each variant (RULES.md 9b), paired across variants:
-the totals, their statistics, verdicts and the table (the study that plays it is
-``studies/skill.py``).
+"""The skill edge of a strategy under each variant (docs/metrics.md#skill-edge), paired
+across variants: the totals, their statistics, verdicts and the table (the study that
+plays it is ``studies/skill.py``).
 
 One seat of strategy S plays against P-1 seats of ``random``; the seat of S is rotated
 through all P seats, and every rotation (lineup) plays the same deals: game ``g`` of the

@@ -39,7 +39,8 @@ METRICS = {
 }
 _COLS = np.array(list(METRICS.values()), np.int64)
 _WON_ONLY = np.array([m == "winner_points" for m in METRICS], np.bool_)
-#: game-feel metrics (RULES.md 9b), record columns G_FEEL + k; fixed point as recorded
+#: game-feel metrics (docs/metrics.md#game-feel), record columns G_FEEL + k; fixed point
+#: as recorded
 FEEL_METRICS = L.FEEL_METRICS
 #: histogram bins hold the values 0 .. HIST_BINS-2 exactly; the last bin holds the rest
 HIST_BINS = 8192
@@ -76,8 +77,8 @@ class Aggregate:
     sums: dict[str, int] = per_metric(METRICS)
     sumsq: dict[str, int] = per_metric(METRICS)
     hist: dict[str, np.ndarray] = per_metric(METRICS, HIST_BINS)
-    # game feel (RULES.md 9b) over the rounds with a winner: how many, and per metric
-    # the sum and sum of squares of the recorded (fixed-point) values
+    # game feel (docs/metrics.md#game-feel) over the rounds with a winner: how many, and
+    # per metric the sum and sum of squares of the recorded (fixed-point) values
     feel_rounds: int = 0
     feel_sums: dict[str, int] = per_metric(FEEL_METRICS)
     feel_sumsq: dict[str, int] = per_metric(FEEL_METRICS)

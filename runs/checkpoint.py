@@ -36,7 +36,7 @@ from unosim.runs.tables import load_plugin_seats, seat_text, seats_of  # noqa: F
 
 FILE_NAME = "checkpoint.json"
 FORMAT = "unosim-checkpoint"
-FORMAT_VERSION = 2  # 2: the totals carry the game-feel sums (RULES.md 9b)
+FORMAT_VERSION = 2  # 2: the totals carry the game-feel sums (docs/metrics.md#game-feel)
 MODES = ("round", "match")
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from unosim.compiler.compiling import first_use
 from unosim.errors import UnosimError
 from unosim.runs.runner import base_seed, game_template
 from unosim.simulate import layout as L
@@ -40,6 +41,43 @@ from unosim.simulate.step_nb import (
 )
 from unosim.strategies.plugins import chooser_for
 from unosim.strategies.registry import SeatStrategy, parse_strategy
+
+
+def _step_kernels() -> list[Any]:
+    """What a Game calls, each a cached kernel: the path "game" is compiled when
+    every one of them is in Numba's cache."""
+    return [seed_game, deal, legal_moves, is_legal, apply_move, score_hands, hand_value,
+            cap_round, with_colour]
+
+
+def _strategy_kernels() -> list[Any]:
+    """The built-in strategies' dispatch a Game's ``choose`` calls (path
+    "game/strategies")."""
+    from unosim.strategies.search_nb import choose_move
+
+    return [choose_move]
+
+
+_warmed: list[bool] = []
+
+
+def _warm(G: np.ndarray, RNG: np.ndarray) -> None:
+    """Compile (or load) every kernel a Game calls, with the types it calls them
+    with, on copies of its arrays: once per process, announced when Numba's cache
+    does not hold them, instead of some thirty silent seconds spread over the first
+    moves."""
+    if _warmed:
+        return
+    G2, R2 = G.copy(), RNG.copy()
+    legal_moves(G2)
+    m = int(G2[L.OFF_MOVES])
+    with_colour(WILD, 0)
+    is_legal(G2, m)
+    apply_move(G2, R2, m)
+    score_hands(G2)
+    hand_value(G2, 0)
+    cap_round(G2)
+    _warmed.append(True)
 
 
 class IllegalMove(UnosimError):
@@ -69,8 +107,10 @@ class Game:
         self.G = game_template(self.rules, self.seats)
         self.RNG = np.zeros(8, np.uint64)
         key = base_seed(seed)
-        seed_game(key, game_index, self.RNG)
-        deal(self.G, self.RNG)
+        with first_use("game", _step_kernels):
+            seed_game(key, game_index, self.RNG)
+            deal(self.G, self.RNG)
+            _warm(self.G, self.RNG)
 
     def _h(self, p: int, c: int) -> int:
         return L.OFF_H + p * L.HW + c
@@ -212,7 +252,10 @@ class Game:
 
     def choose(self) -> str:
         """The move the strategy of the seat to act would play now."""
-        return move_name(int(chooser_for(self.seats)(self.G, self.RNG)))
+        choose = chooser_for(self.seats)
+        entries = (lambda: [choose]) if getattr(choose, "_cache", None) else None
+        with first_use("game/strategies" if entries else "plug-ins", entries):
+            return move_name(int(choose(self.G, self.RNG)))
 
     def step(self) -> str:
         """Let the strategy of the seat to act move; return the move played."""

@@ -61,10 +61,10 @@ class MatchAggregate:
     sums: dict[str, int] = per_metric(MATCH_METRICS)
     sumsq: dict[str, int] = per_metric(MATCH_METRICS)
     hist: dict[str, np.ndarray] = per_metric(MATCH_METRICS, HIST_BINS)
-    # game feel (RULES.md 9b) over the rounds the matches played (capped rounds left
-    # out). Rounds of one match are a cluster: per metric the sum S of the recorded
-    # values, and over matches the sums of S*S and S*n (n = rounds counted in the
-    # match), with the sum of n*n, give the ratio mean and its cluster standard error.
+    # game feel (docs/metrics.md#game-feel) over the rounds the matches played (capped
+    # rounds left out). Rounds of one match are a cluster: per metric the sum S of the
+    # recorded values, and over matches the sums of S*S and S*n (n = rounds counted in
+    # the match), with the sum of n*n, give the ratio mean and its cluster standard error.
     feel_rounds: int = 0
     feel_sums: dict[str, int] = per_metric(L.FEEL_METRICS)
     feel_ss: dict[str, int] = per_metric(L.FEEL_METRICS)

@@ -113,13 +113,20 @@ PLUGINS = CompilePath("plug-ins", "the step functions tables with plug-in strate
                       (15, 45))
 #: the plug-in strategy that compiles the plug-in path (strategies/examples/plugins.py)
 PLUGIN_EXAMPLE = "random_copy"
+#: the paths of a game driven from Python (runs/game.py: ``Game``, ``replay``): the
+#: step functions it calls, and the built-in strategies' dispatch of its ``choose``
+GAME = CompilePath("game", "the step functions a game driven from Python (Game, replay) calls",
+                   (15, 45))
+GAME_STRATEGIES = CompilePath(
+    "game/strategies", "the built-in strategies' choices in a game driven from Python",
+    (15, 45))
 
 #: every compile path, in the order ``unosim compile`` builds them: each mode's
-#: tiers, then the plug-ins
+#: tiers, then the plug-ins and the game driven from Python
 PATHS: dict[str, CompilePath] = {
     **{t.entries[mode].path.name: t.entries[mode].path
        for mode in TIERS[0].entries for t in TIERS},
-    PLUGINS.name: PLUGINS,
+    **{p.name: p for p in (PLUGINS, GAME, GAME_STRATEGIES)},
 }
 #: compile path name -> (mode, tier) of the entry point that compiles it
 ENTRY_OF: dict[str, tuple[str, Tier]] = {

@@ -1,4 +1,4 @@
-"""Game-feel metrics of RULES.md 9b, compiled: a sample buffer and per-seat
+"""Game-feel metrics (docs/metrics.md#game-feel), compiled: a sample buffer and per-seat
 accumulators in ``G``.
 
 The step contract calls ``feel_sample`` when a turn starts (before the player

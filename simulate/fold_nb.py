@@ -52,9 +52,9 @@ def fold_records(rec, players, cols, won_only, stats, hist, seats, places):
 @kernel(share="folds", kinds="OTG")
 def fold_feel(rec, sums, hist):
     """Add the game-feel columns of the rows of ``rec`` that have a winner (capped
-    rounds are left out, RULES.md 9b): ``sums[k]`` gets (sum, sum of squares) of
-    metric ``k``, ``hist`` the winner_max_deficit bins (the last holds the rest).
-    Returns how many rounds were counted."""
+    rounds are left out, docs/metrics.md#game-feel): ``sums[k]`` gets (sum, sum of
+    squares) of metric ``k``, ``hist`` the winner_max_deficit bins (the last holds the
+    rest). Returns how many rounds were counted."""
     n_bins = hist.shape[0]
     counted = 0
     for i in range(rec.shape[0]):

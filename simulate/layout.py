@@ -134,7 +134,7 @@ S_JUMP_N = _state()  # jump-in candidates
 S_UNO_CENTER = _state()  # cards drawn for "UNO in the centre"
 S_SILENT = _state()  # silences broken after a 2
 S_WENT_OUT = _state()  # type of the card the first seat went out with
-# game-feel samples (RULES.md 9b; simulate/feel_nb.py)
+# game-feel samples (docs/metrics.md#game-feel; simulate/feel_nb.py)
 S_FEEL_N = _state()  # samples folded so far; once the winner is out (feel_stop), all samples
 S_FEEL_LEAD = _state()  # last sole leader + 1 among the folded samples (0: none yet)
 S_FEEL_CHANGES = _state()  # lead changes so far
@@ -185,8 +185,8 @@ SP_DEPTH = _sp()  # turns a rollout plays before a heuristic value ends it; 0: t
 SP_HALVING = _sp()  # 1: sequential halving over the candidates; 0: an even split
 N_SP = _sp.count
 
-# ---- per seat p: OFF_FEEL + p * N_FEELF + FE_*, game-feel accumulators (RULES.md 9b),
-# updated when buffered samples are folded (feel_nb.py) ----
+# ---- per seat p: OFF_FEEL + p * N_FEELF + FE_*, game-feel accumulators
+# (docs/metrics.md#game-feel), updated when buffered samples are folded (feel_nb.py) ----
 _feel = Fields("feel accumulators")
 FE_DEF_SUM = _feel()  # sum over samples of d_p - m
 FE_DEF_MAX = _feel()  # largest d_p - m
@@ -229,7 +229,8 @@ OFF_WEIGHTS = _G.add("copies held", MAX_MOVES)  # ... and the copies held of eac
 # without a playable card and plays a playable drawn card: bits 0-3 colours, bit 4
 # Wild and Wild Draw Four, bits 8-20 ranks. Set from the public history alone (the
 # colour and top card when it drew; what it got since), never from the hand, unlike
-# HC_LACKS (DESIGN.md).
+# HC_LACKS, whose bit can depend on a card nobody saw (after a voluntary draw or a kept
+# drawn card), while what the search reads must follow from the public history alone.
 OFF_PUB = _G.add("public inference", MAX_PLAYERS)
 PUB_WILD = 4
 PUB_RANK = 8
@@ -498,7 +499,8 @@ G_FEEL = GAME_RECORD.add("feel", 9, ("lead_changes", "winner_max_deficit", "come
 N_G = GAME_RECORD.width
 GAME_FIELDS = GAME_RECORD.fields
 
-#: game-feel metrics of RULES.md 9b, in record order (columns G_FEEL + k); 0 in a capped round
+#: game-feel metrics (docs/metrics.md#game-feel), in record order (columns G_FEEL + k);
+#: 0 in a capped round
 FEEL_METRICS = GAME_FIELDS[G_FEEL:]
 #: the fractional ones are recorded in fixed point: the value times FEEL_SCALE, rounded
 #: half up, so every total stays an exact integer sum (identical on any split)
@@ -526,7 +528,7 @@ M_SCORE = MATCH_RECORD.add("score", MAX_PLAYERS)  # + player: final score (lazy:
 M_ROUND_WINS = MATCH_RECORD.add("round_wins", MAX_PLAYERS)  # + player: rounds won
 # + player: rounds ended with most points in hand
 M_ROUND_LOSSES = MATCH_RECORD.add("round_losses", MAX_PLAYERS)
-# game-feel metrics (RULES.md 9b) over the rounds of the match that have a winner
+# game-feel metrics (docs/metrics.md#game-feel) over the match's rounds that have a winner
 M_FEEL_ROUNDS = MATCH_RECORD.add("feel_rounds")  # rounds counted (capped rounds left out)
 # + k: sum of metric k of FEEL_METRICS (as recorded)
 M_FEEL_SUM = MATCH_RECORD.add("feel_sum", len(FEEL_METRICS),

@@ -14,7 +14,7 @@ Seat 0 (left of the dealer) plays first, so ``off`` says who leads:
 
 Players are numbered by their seat in the first round: player 0 leads it.
 
-Scoring (RULES.md 5), ``score`` per player:
+Scoring (docs/matches.md#scoring), ``score`` per player:
 
 * ``winner_takes``: the round winner scores the points left in the other hands;
   the match ends once someone has ``target_score``; that player wins.

@@ -38,7 +38,8 @@ from unosim.simulate.step_nb import (  # noqa: F401 - move_is_legal: tests impor
 
 @kernel(share="record", kinds="GiOi")
 def record_round(G, winner_points, out, row):
-    """Write one round's metrics (RULES.md 9 and 9b) into row ``row`` of ``out``."""
+    """Write one round's metrics (docs/metrics.md#per-round and
+    docs/metrics.md#game-feel) into row ``row`` of ``out``."""
     out[row, L.G_TURNS] = G[L.S_TURNS]
     out[row, L.G_PLAYED] = G[L.S_PLAYED]
     out[row, L.G_DRAWN_NO_PLAY] = G[L.S_DRAWN_NO_PLAY]

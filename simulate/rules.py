@@ -1,7 +1,7 @@
 """Rule keys, variant presets and their lowering to the engine's flat arrays.
 
-Every key of RULES.md is declared once in ``SCHEMA`` (type, default = official
-rule, allowed values, one line of help). Presets in ``configs/*.toml`` and
+Every rule key (docs/rules.md#every-key) is declared once in ``SCHEMA`` (type, default =
+official rule, allowed values, one line of help). Presets in ``configs/*.toml`` and
 ``--rule KEY=VALUE`` overrides are parsed against it, validated with one-line
 errors that name the key, and frozen into a :class:`Rules`. ``lower`` turns that
 into the numeric arrays the compiled engine reads, so no string crosses into it.

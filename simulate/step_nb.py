@@ -259,7 +259,7 @@ def deal(G, RNG):
     A Wild Draw Four or other special wild (or, under ``first_card=number_only``,
     any non-number card) turned first goes back into the draw pile and another
     random card is turned: the same as returning it, shuffling and flipping
-    again (RULES.md 1).
+    again (docs/rules.md#rule-first_card).
     """
     for i in range(L.N_STATE):
         G[i] = 0
@@ -533,9 +533,9 @@ def apply_move(G, RNG, move):
 
 @kernel_inline
 def _turn_starts(G):
-    """A turn starts: its game-feel sample (RULES.md 9b), before the player acts,
-    then the turn count (read once: as far as the compiler knows, the sample's
-    store could be the counter)."""
+    """A turn starts: its game-feel sample (docs/metrics.md#game-feel), before the
+    player acts, then the turn count (read once: as far as the compiler knows, the
+    sample's store could be the counter)."""
     turns = G[L.S_TURNS]
     feel_sample_at(G, turns)
     G[L.S_TURNS] = turns + 1
@@ -627,12 +627,13 @@ def _draw_turn(G, RNG, p):
 @kernel_inline
 def _seen_lacking(G, p):
     """What a draw turn tells the table, from what it saw alone (never from the hand:
-    a strategy may read these bits, DESIGN.md): ``p`` drew, so (unless it drew by
-    choice) it held nothing playable, and a drawn card it did not play was not playable
-    (unless it kept a playable one, which looks the same). HC_LACKS gets the current
-    colour, OFF_PUB the colour, the top card's rank and the wilds; both are cleared
-    when ``p`` gets a card the table did not see. Under draw_one_pass a drawn card is
-    never played at once, so it may be of the colour: nothing is inferred."""
+    a strategy may read these bits, docs/strategies.md#seen-to-lack): ``p`` drew, so
+    (unless it drew by choice) it held nothing playable, and a drawn card it did not
+    play was not playable (unless it kept a playable one, which looks the same).
+    HC_LACKS gets the current colour, OFF_PUB the colour, the top card's rank and the
+    wilds; both are cleared when ``p`` gets a card the table did not see. Under
+    draw_one_pass a drawn card is never played at once, so it may be of the colour:
+    nothing is inferred."""
     if G[L.R_DRAW_RULE] != DrawRule.draw_one_pass:
         c = G[L.S_COLOUR]
         G[hu(p, L.HC_LACKS)] |= 1 << c
@@ -905,7 +906,8 @@ def _reverse_deflect(G, RNG, p, t):
 
 @kernel(share="steps", kinds="GRib")
 def _challenge(G, RNG, p, challenged):
-    """Victim ``p`` of a Wild Draw Four challenges it or accepts it (RULES.md 2)."""
+    """Victim ``p`` of a Wild Draw Four challenges it or accepts it
+    (docs/rules.md#rule-wd4_challenge)."""
     if challenged:
         G[L.S_CHALLENGES] += 1
         offender = G[L.S_LAST]
@@ -985,7 +987,7 @@ def _hand_emptied(G, RNG, p, t):
         G[L.S_REFILL] += _draw_n(G, RNG, p, G[hu(p, L.HC_STAGE)])
         return False
     if G[L.S_WINNER] < 0:
-        feel_sample(G)  # the last sample: the winner's last card left its hand (RULES.md 9b)
+        feel_sample(G)  # the last sample: the winner's last card left (docs/metrics.md#distance)
         feel_stop(G)
     if G[L.R_ELIMINATION] != 0 and G[L.S_ACTIVE] > 2:
         _leave_table(G, RNG, p, t)

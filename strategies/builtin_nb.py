@@ -1,10 +1,11 @@
 """Built-in strategies, compiled, dispatched on an integer id.
 
 An integer id with if/elif is what measured fastest and caches across processes
-(DESIGN.md). Every strategy sees the same thing: the game ``G`` (its legal moves
-via ``legal_moves``, or the O(1) ``count_playable``/``nth_playable`` for plays),
-its seat parameters and stream 1 of the game's generators ``rng``. It returns
-a legal move; a wild's names a colour (``moves.with_colour``).
+(docs/architecture.md#how-to-add-a-strategy). Every strategy sees the same thing:
+the game ``G`` (its legal moves via ``legal_moves``, or the O(1)
+``count_playable``/``nth_playable`` for plays), its seat parameters and stream 1 of
+the game's generators ``rng``. It returns a legal move; a wild's names a colour
+(``moves.with_colour``).
 
 Ids ``PLUGIN_BASE`` and up are user plug-ins (strategies/plugins.py); they never
 reach the built-ins' dispatch (``runs/entries_nb.builtin_choose``, or

@@ -27,8 +27,8 @@ dealt its hand from the cards it may hold first, then the others and the pile
 get the rest (exact for one opponent, close for several; a seat that cannot
 be dealt under its constraints gets any cards).
 
-Pruning, before searching (DESIGN.md, "What a quick flat Monte Carlo prototype
-measured": with few rollouts per move, noise otherwise picks dominated moves):
+Pruning, before searching (docs/findings-search.md#how-it-decides: with few rollouts
+per move, noise otherwise picks dominated moves):
 no voluntary draw while a card can be played; a playable drawn card is played;
 no plain Wild while a non-wild card fits; a wild names only colours the seat
 holds (any colour when it holds none); no bluffed Wild Draw Four unless the
@@ -406,7 +406,8 @@ def _sample_world(G, W, R, p, m):
 
 @kernel
 def _distance(W, q):
-    """Cards ``q`` still has to play to win if it never drew again (RULES.md 9b)."""
+    """Cards ``q`` still has to play to win if it never drew again
+    (docs/metrics.md#distance)."""
     d = W[hx(q, HC_SIZE)]
     if W[R_SEVEN_ROUNDS] != 0:
         k = W[hx(q, HC_STAGE)]
@@ -555,8 +556,8 @@ def search_move(G, rng):
         W0[OFF_DECK + i] = G[OFF_DECK + i]
         W[OFF_DECK + i] = G[OFF_DECK + i]
     _seat_rollout_policies(G, W0, W, p, n)
-    W0[OFF_FEEL_MODE] = 0  # rollouts take no game-feel samples (RULES.md 9b is for
-    W[OFF_FEEL_MODE] = 0  # the real round); _copy_world leaves these words alone
+    W0[OFF_FEEL_MODE] = 0  # rollouts take no game-feel samples (those are the real
+    W[OFF_FEEL_MODE] = 0  # round's, docs/metrics.md#game-feel); _copy_world leaves these alone
     m = _unseen_pool(G, p)
     for i in range(k):
         G[OFF_SCORE + i] = 0
