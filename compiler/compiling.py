@@ -21,7 +21,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from unosim.runs import tiers
@@ -37,6 +36,8 @@ Listener = Callable[[str, str, float | None], None]
 #: the entry points of a path, as a function that imports and returns them
 Entries = Callable[[], list[Any]]
 _seen: set[str] = set()
+#: the paths this process compiled (Numba holds them in memory from then on)
+_done: set[str] = set()
 _lock = threading.Lock()
 #: the path being compiled now and the helper process beside it, if any (a stop
 #: during a compile ends the process at once: see ``compiling_now``)
@@ -81,36 +82,17 @@ def listening(listener: Listener) -> Iterator[None]:
         _listener.remove(listener)
 
 
-def _marker(path: str) -> Path:
-    """The marker of a path without declared entry points (what compiled it is known
-    only to the code that ran): beside Numba's cache, per CPU."""
-    from numba import config
-
-    # the CPU Numba builds for (NUMBA_CPU_NAME, else this machine's): a cache folder
-    # shared by machines of different kinds holds one set of kernels per kind
-    cpu = config.CPU_NAME or _host_cpu()
-    return Path(config.CACHE_DIR) / f"compiled-{path.replace('/', '-')}-{cpu}"
-
-
-def _host_cpu() -> str:
-    import llvmlite.binding as ll
-
-    return str(ll.get_host_cpu_name())
-
-
 def is_compiled(path: str, entries: Entries | None = None) -> bool:
-    """Whether ``path`` is compiled for this machine and these sources: every one of
-    its ``entries`` is in Numba's cache (else its marker says so)."""
-    if entries is not None:
-        from unosim.compiler.cache import all_cached
+    """Whether ``path`` is compiled for this machine and these sources: compiled in
+    this process already, or every one of its entry points (``entries``, by default
+    the path's declared ones, runs/tiers.py) is in Numba's cache."""
+    if path in _done:
+        return True
+    from unosim.compiler.cache import all_cached
 
-        try:
-            return all_cached(entries())
-        except Exception:  # noqa: BLE001 - an entry that cannot be found compiles
-            return False
     try:
-        return _marker(path).exists()
-    except (OSError, ImportError, AttributeError):
+        return all_cached((entries or (lambda: tiers.entry_points(path)))())
+    except Exception:  # noqa: BLE001 - an entry that cannot be found compiles
         return False
 
 
@@ -210,10 +192,5 @@ def first_use(path: str, entries: Entries | None = None) -> Iterator[None]:
             if helper.poll() is None:
                 helper.terminate()  # what it compiled is cached; the rest compiles when used
     seconds = time.perf_counter() - t0
-    if entries is None:
-        try:
-            _marker(path).parent.mkdir(parents=True, exist_ok=True)
-            _marker(path).write_text(f"{seconds:.1f}\n")
-        except OSError:
-            pass
+    _done.add(path)
     _listener[-1](path, "done", seconds)

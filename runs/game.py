@@ -24,6 +24,7 @@ import numpy as np
 
 from unosim.compiler.compiling import first_use
 from unosim.errors import UnosimError
+from unosim.runs import tiers
 from unosim.runs.runner import base_seed, game_template
 from unosim.simulate import layout as L
 from unosim.simulate.cards import COLOURS, N_RANKS, POINTS, WILD, card_name, parse_card
@@ -44,18 +45,14 @@ from unosim.strategies.registry import SeatStrategy, parse_strategy
 
 
 def _step_kernels() -> list[Any]:
-    """What a Game calls, each a cached kernel: the path "game" is compiled when
-    every one of them is in Numba's cache."""
-    return [seed_game, deal, legal_moves, is_legal, apply_move, score_hands, hand_value,
-            cap_round, with_colour]
+    """What a Game calls, each a cached kernel (the path "game", runs/tiers.py)."""
+    return tiers.entry_points(tiers.GAME.name)
 
 
 def _strategy_kernels() -> list[Any]:
     """The built-in strategies' dispatch a Game's ``choose`` calls (path
     "game/strategies")."""
-    from unosim.strategies.search_nb import choose_move
-
-    return [choose_move]
+    return tiers.entry_points(tiers.GAME_STRATEGIES.name)
 
 
 _warmed: list[bool] = []

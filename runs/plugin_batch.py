@@ -12,11 +12,26 @@ from typing import Any
 import numpy as np
 
 from unosim.compiler.compiling import first_use
+from unosim.runs import tiers
 from unosim.runs.batches import builtin_batch, run_rows, tier_of
 from unosim.simulate import layout as L
 from unosim.simulate.moves import PHASES, move_name
 from unosim.strategies.plugins import PluginError, chooser, first_line
 from unosim.strategies.registry import SeatStrategy, plugin_functions
+
+
+def _entries(loop: Any, choose: Any) -> Callable[[], list[Any]]:
+    """The plug-in path's entry points for this table: the cached steps, and the loop
+    itself until this process has specialised it to ``choose`` (Numba compiles that
+    in every process, so every process that plays the plug-ins says so)."""
+    def entries() -> list[Any]:
+        from numba import typeof
+
+        mine = typeof(choose)
+        done = any(sig and sig[0] == mine for sig in loop.signatures)
+        return [*tiers.entry_points(tiers.PLUGINS.name), *([] if done else [loop])]
+
+    return entries
 
 
 def batch_for(seats: list[SeatStrategy], seed: int | None = None,
@@ -39,7 +54,7 @@ def batch_for(seats: list[SeatStrategy], seed: int | None = None,
         def play(lo: int, hi: int, bad: np.ndarray, G: np.ndarray, RNG: np.ndarray) -> None:
             play_games_with(choose, template, key, start, out, lo, hi, checked, bad, G, RNG)
 
-        with first_use("plug-ins"):
+        with first_use(tiers.PLUGINS.name, _entries(play_games_with, choose)):
             hit = _run_chunks(seats, seed, start, len(out), chunks, 4, play, "game")
         if hit is not None:
             g, move, phase, seat = (int(x) for x in hit)
@@ -66,7 +81,7 @@ def match_batch_for(seats: list[SeatStrategy], seed: int | None = None,
             play_matches_with(choose, template, key, start, max_rounds, out, lo, hi, checked,
                               bad, G, RNG)
 
-        with first_use("plug-ins"):
+        with first_use(tiers.PLUGINS.name, _entries(play_matches_with, choose)):
             hit = _run_chunks(seats, seed, start, len(out), chunks, 6, play, "match")
         if hit is not None:
             m, move, phase, seat, rnd, player = (int(x) for x in hit)

@@ -133,6 +133,30 @@ ENTRY_OF: dict[str, tuple[str, Tier]] = {
     e.path.name: (mode, t) for t in TIERS for mode, e in t.entries.items()}
 
 
+def entry_points(path: str) -> list[Any]:
+    """The cached kernels of a compile path: the path is compiled for this machine
+    when Numba's cache holds every one of them (compiler/cache.py). A tier's entry
+    point links in all it calls; a game driven from Python calls each step function
+    on its own; a plug-in table's loop is compiled in each process around the cached
+    steps it calls (runs/plugin_batch.py adds it)."""
+    if path in ENTRY_OF:
+        mode, tier = ENTRY_OF[path]
+        return [rows_kernel(mode, tier)]
+    from unosim.simulate import moves, rng_nb, step_nb
+
+    if path == PLUGINS.name:
+        return [step_nb.apply_called]
+    if path == GAME.name:
+        return [rng_nb.seed_game, step_nb.deal, step_nb.legal_moves, step_nb.is_legal,
+                step_nb.apply_move, step_nb.score_hands, step_nb.hand_value, step_nb.cap_round,
+                moves.with_colour]
+    if path == GAME_STRATEGIES.name:
+        from unosim.strategies.search_nb import choose_move
+
+        return [choose_move]
+    raise KeyError(path)
+
+
 def tier_of(seats: list[Any]) -> Tier:
     """The tier a table of built-ins needs: the last one it selects."""
     return [t for t in TIERS if t.selects(seats)][-1]

@@ -20,3 +20,31 @@ def engine_compiled():
     from unosim.compiler.prebuild import compile_paths
 
     compile_paths(list(PATHS), lambda *a: None)
+
+
+class _Cached:
+    """The compile paths a test's machine has in Numba's cache (see nothing_cached)."""
+
+    def __init__(self) -> None:
+        self.kernels: set = set()
+
+    def add(self, path: str) -> None:
+        from unosim.runs.tiers import entry_points
+
+        self.kernels.update(entry_points(path))
+
+
+@pytest.fixture
+def nothing_cached(monkeypatch):
+    """A machine whose Numba cache holds no compile path until the test adds it
+    (``nothing_cached.add("rounds")``): the cache check reads only what the test
+    added, while the kernels still load from the session's real cache, so nothing
+    really compiles. The paths this process compiled are forgotten too."""
+    from unosim.compiler import cache, compiling
+
+    cached = _Cached()
+    monkeypatch.setattr(cache, "all_cached", lambda entries: all(e in cached.kernels
+                                                                 for e in entries))
+    monkeypatch.setattr(compiling, "_seen", set())
+    monkeypatch.setattr(compiling, "_done", set())
+    return cached

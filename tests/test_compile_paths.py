@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import types
 
-import pytest
 from click.testing import CliRunner
 
 from unosim.cli import cli
@@ -72,16 +71,7 @@ def test_each_tier_reaches_what_it_plays():
     assert SEARCH in reachable(E.play_match_rows_search)
 
 
-@pytest.fixture
-def no_markers(tmp_path, monkeypatch):
-    """A machine where nothing was compiled yet, as far as the markers say (the
-    kernels still load from the test session's cache, so nothing really compiles)."""
-    monkeypatch.setattr(compiling, "_marker", lambda path: tmp_path / path.replace("/", "-"))
-    monkeypatch.setattr(compiling, "_seen", set())
-    return tmp_path
-
-
-def test_first_use_tells_before_and_after_and_leaves_a_marker(no_markers):
+def test_first_use_tells_before_and_after_once(nothing_cached):
     heard = []
     with compiling.listening(lambda path, event, s: heard.append((path, event))):
         with compiling.first_use("matches"):
@@ -92,7 +82,13 @@ def test_first_use_tells_before_and_after_and_leaves_a_marker(no_markers):
     assert compiling.is_compiled("matches") and not compiling.is_compiled("rounds")
 
 
-def test_the_notice_reaches_stderr_without_a_terminal(no_markers):
+def test_a_path_is_compiled_when_numba_caches_its_entry_points(nothing_cached):
+    assert not compiling.is_compiled("rounds")
+    nothing_cached.add("rounds")
+    assert compiling.is_compiled("rounds") and not compiling.is_compiled("rounds/param")
+
+
+def test_the_notice_reaches_stderr_without_a_terminal(nothing_cached):
     res = CliRunner().invoke(cli, ["run", "--games", "200", "--seed", "1", "--no-progress",
                                    "--workers", "1"])
     assert res.exit_code == 0, res.output
@@ -103,21 +99,40 @@ def test_the_notice_reaches_stderr_without_a_terminal(no_markers):
     assert "compiling" not in again.stderr
 
 
-def test_matches_and_parameters_are_their_own_paths(no_markers):
+def test_matches_and_parameters_are_their_own_paths(nothing_cached):
     res = CliRunner().invoke(cli, ["run", "--mode", "match", "--games", "3", "--seed", "1",
                                    "--no-progress", "--seat", "1=tuned"])
     assert res.exit_code == 0, res.output
     assert "(matches/param)" in res.stderr and "(rounds" not in res.stderr
 
 
-def test_compile_builds_what_is_missing_and_skips_the_rest(no_markers):
-    (no_markers / "rounds").write_text("1\n")
+def test_compile_builds_what_is_missing_and_skips_the_rest(nothing_cached):
+    nothing_cached.add("rounds")
     res = CliRunner().invoke(cli, ["compile", "rounds", "matches"])
     assert res.exit_code == 0, res.output
     assert "[1/2] rounds          already compiled" in res.output
     assert "[2/2] matches         compiling" in res.output
     assert "1 of 2 paths compiled" in res.output
     assert compiling.is_compiled("matches")
+
+
+def test_a_plug_in_table_announces_its_compile_in_every_process(nothing_cached):
+    """The plug-in loop is specialised in each process (not cached), so a process
+    that plays plug-ins says so even when the steps it calls are cached."""
+    from numba import njit, typeof
+
+    from unosim.runs import plugin_batch
+    from unosim.runs.tiers import PLUGINS, entry_points
+
+    nothing_cached.add(PLUGINS.name)
+    choose = njit(lambda G, rng: 0)
+    loop = type("Loop", (), {"signatures": []})()
+    entries = plugin_batch._entries(loop, choose)
+    assert entries()[:-1] == entry_points(PLUGINS.name) and entries()[-1] is loop
+    assert not compiling.is_compiled(PLUGINS.name, entries)
+    loop.signatures.append((typeof(choose),))  # specialised in this process
+    assert entries() == entry_points(PLUGINS.name)
+    assert compiling.is_compiled(PLUGINS.name, entries)
 
 
 def test_the_helper_process_runs():
