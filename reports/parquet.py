@@ -47,11 +47,23 @@ def check_parquet_path(path: str) -> Path:
     except OSError as e:
         raise UnosimError(f"--save-games {path}: cannot write in {str(parent)!r} "
                           f"({e.strerror or e})") from None
+    require_pyarrow()
+    return p
+
+
+#: the one line a run without pyarrow ends with (pyarrow is the ``parquet`` extra, so
+#: that a plain install stays light; every Parquet path of unosim goes through here)
+NEEDS_PYARROW = 'Parquet needs pyarrow: pip install "unosim[parquet]"'
+
+
+def require_pyarrow() -> Any:
+    """``pyarrow.parquet``, or a one-line error naming the extra that installs it."""
     try:
         import pyarrow  # noqa: F401
+        import pyarrow.parquet as pq
     except ImportError:
-        raise UnosimError("--save-games needs pyarrow (pip install pyarrow)") from None
-    return p
+        raise UnosimError(NEEDS_PYARROW) from None
+    return pq
 
 
 class RecordWriter:
@@ -59,8 +71,8 @@ class RecordWriter:
 
     def __init__(self, path: Path | str, fields: tuple[str, ...],
                  constants: dict[str, str] | None = None) -> None:
+        pq = require_pyarrow()
         import pyarrow as pa
-        import pyarrow.parquet as pq
 
         self.path = Path(path)
         self.fields = fields

@@ -78,7 +78,8 @@ class Browser:
                     raise RuntimeError(f"{method}: {reply['error']}")
                 return reply["result"]
 
-    def open(self, url: str) -> tuple[dict[str, Any], bytes]:
+    def _load(self, url: str) -> tuple[str, str]:
+        """Open ``url`` in a new tab and wait until it has loaded: (target, session)."""
         target = self.call("Target.createTarget", {"url": url})["targetId"]
         session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})[
             "sessionId"]
@@ -92,11 +93,29 @@ class Browser:
             time.sleep(0.05)
         else:
             raise TimeoutError(f"{url} did not finish loading")
+        return target, session
+
+    def open(self, url: str) -> tuple[dict[str, Any], bytes]:
+        target, session = self._load(url)
         shown = self.call("Runtime.evaluate", {"expression": CHECK, "returnByValue": True},
                           session)["result"]["value"]
         shot = self.call("Page.captureScreenshot", {"format": "png"}, session)["data"]
         self.call("Target.closeTarget", {"targetId": target})
         return json.loads(shown), base64.b64decode(shot)
+
+    def evaluate(self, url: str, expression: str, timeout: float = 60.0) -> Any:
+        """The value of a JavaScript ``expression`` (a promise is awaited) on the loaded
+        page ``url``."""
+        target, session = self._load(url)
+        try:
+            reply = self.call("Runtime.evaluate", {
+                "expression": expression, "returnByValue": True, "awaitPromise": True},
+                session, timeout=timeout)
+        finally:
+            self.call("Target.closeTarget", {"targetId": target})
+        if "exceptionDetails" in reply:
+            raise RuntimeError(f"{url}: {reply['exceptionDetails']}")
+        return reply["result"].get("value")
 
     def close(self) -> None:
         self.proc.kill()

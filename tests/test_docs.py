@@ -191,9 +191,56 @@ def test_every_nav_page_exists():
 
 
 def test_the_cli_reference_is_generated():
-    text = (DOCS / "cli.md").read_text()
-    assert "::: mkdocs-click" in text and ":module: unosim.cli" in text
-    assert ":command: cli" in text and ":list_subcommands: true" in text
+    """docs/cli.md is generated from the commands (docs/hooks.py): a section per
+    command with its whole help, usage and every option with its real default."""
+    assert "<!-- cli-reference -->" in (DOCS / "cli.md").read_text()
+    hooks = _hooks()
+    text = hooks.cli_reference_markdown()
+    ctx = click.Context(cli, info_name="unosim")
+    assert "### unosim compare {#unosim-compare}" in text
+    for name in COMMANDS:
+        cmd = cli.get_command(ctx, name)
+        assert f"{{#unosim-{name}}}" in text, name
+        assert f"(#unosim-{name}): {hooks.command_summary(cmd)}\n" in text, name
+        for para in hooks.help_paragraphs(cmd.help):
+            assert para in text, (name, para)
+        for p in cmd.params:
+            if isinstance(p, click.Option) and not p.hidden:
+                assert f"| `{p.opts[0]}" in text or f", {p.opts[0]}" in text, (name, p.opts)
+    assert "Sentinel" not in text and "UNSET" not in text
+    assert "| `--games TEXT` |" in text and "| `5e5` |" in text  # bench's default
+
+
+def test_option_defaults_are_shown_as_help_would():
+    hooks = _hooks()
+
+    @click.command()
+    @click.option("--flag", is_flag=True, help="A switch.")
+    @click.option("--many", multiple=True, help="Repeatable.")
+    @click.option("--n", default=3, help="A number.")
+    @click.option("--name", help="No default.")
+    @click.option("--progress/--no-progress", default=None, help="Tri-state.")
+    @click.option("--colour/--no-colour", default=True, help="On by default.")
+    @click.option("--when", default="now", show_default="at once", help="Worded.")
+    def made_up(**kw):
+        """First paragraph, wrapped
+        over two lines.
+
+        \b
+        kept
+        as lines
+
+        Third.\f
+        not shown"""
+
+    ctx = click.Context(made_up, info_name="made-up")
+    got = {p.name: hooks.option_default(p, ctx) for p in made_up.params}
+    assert got == {"flag": "", "many": "", "n": "3", "name": "", "progress": "",
+                   "colour": "colour", "when": "at once"}
+    assert hooks.help_paragraphs(made_up.help) == [
+        "First paragraph, wrapped over two lines.", "kept<br>\nas lines", "Third."]
+    assert hooks.command_summary(made_up) == "First paragraph, wrapped over two lines."
+    assert hooks._cell("a | b `x|y`") == "a &#124; b `x|y`"
 
 
 # ------------------------------------------------------ no file the user does not have
