@@ -13,6 +13,7 @@ from typing import Any
 from unosim.errors import UnosimError
 from unosim.reports.atlas import Atlas, AtlasPlayers, effects_of
 from unosim.runs.backend import Backend
+from unosim.runs.stopping import Stopped
 from unosim.runs.variants import VariantSpec
 from unosim.studies.compare import run_compare
 from unosim.studies.skill import run_skill
@@ -59,7 +60,7 @@ def run_atlas(presets: list[str], players: list[int], games: int, seed: int,
             if strategy is not None and not cmp.partial:
                 skill = run_skill(specs, strategy, games, seed, workers, on_batch,
                                   backend=backend, keep=keep, stage=f"skill@{n}")
-        except KeyboardInterrupt:
+        except Stopped:
             break
         values, effects = effects_of(cmp, skill)
         partial = cmp.partial or bool(skill is not None and skill.partial)
@@ -73,5 +74,5 @@ def run_atlas(presets: list[str], players: list[int], games: int, seed: int,
             keep.stages.pop(f"skill@{n}", None)
             keep.note(f"atlas@{n}", figures)
     if not atlas.by_players:
-        raise KeyboardInterrupt
+        raise Stopped
     return atlas

@@ -21,6 +21,7 @@ from typing import Any
 
 from unosim.reports.settle import Cell, Verdict
 from unosim.runs.backend import Backend, Progress
+from unosim.runs.stopping import Stopped
 from unosim.studies.claims import Claim
 from unosim.studies.settle_stages import (
     first_look_units,
@@ -100,7 +101,7 @@ def settle_claim(c: Claim, seed: int, backend: Backend, keep: Any,
             units = u0 << (look - 1)
             try:
                 result = st.play(units, keep)
-            except KeyboardInterrupt:
+            except Stopped:
                 partial = True
                 break
             got = [Cell(where, x, lo, hi, games, look, decide(c.direction, c.margin, lo, hi),
@@ -116,10 +117,7 @@ def settle_claim(c: Claim, seed: int, backend: Backend, keep: Any,
             break
     planned = sum(s.units_of(u0 << (c.looks - 1)) for s in stages)
     if not partial and on_batch is not None and planned > played:
-        try:
-            on_batch(planned - played)  # the looks not needed
-        except KeyboardInterrupt:
-            partial = True
+        on_batch(planned - played)  # the looks not needed
     every = [x for st in stages for x in cells.get(st.key, [])]
     label, unit, scale = _label(c, metrics_for(c.mode, min(c.players)))
     return Verdict(

@@ -136,9 +136,9 @@ class TrialTable:
         base = [cand] + [self.field[i % len(self.field)] for i in range(n - 1)]
         return [(r, base[n - r:] + base[:n - r]) for r in range(n)]
 
-    def wins(self, cand: SeatStrategy, start: int, per_lineup: int) -> int:
+    def wins(self, cand: SeatStrategy, start: int, per_lineup: int) -> int | None:
         """Wins of ``cand`` over ``per_lineup`` games (from index ``start``) in each
-        rotation; a stop raises KeyboardInterrupt (a trial is whole or not played)."""
+        rotation; None when a stop cut them short (a trial is whole or not played)."""
         backend = self.backend if self.backend is not None else LocalBackend()
         seed = 0 if self.seed is None else int(self.seed)
         won = [0]
@@ -160,7 +160,7 @@ class TrialTable:
                 self.tick(1)
 
         if run_tasks(backend, seat_wins, tasks(), merge, tick):
-            raise KeyboardInterrupt
+            return None
         return won[0]
 
 
@@ -300,12 +300,14 @@ def open_study(setup: TuneSetup, storage: str, study_name: str,
 
 
 def make_objective(setup: TuneSetup, study: Any,
-                   on_trial: Callable[[], None] | None = None) -> Callable[[Any], float]:
+                   on_trial: Callable[[], None] | None = None
+                   ) -> Callable[[Any], float | None]:
     optuna = require_optuna()
     rungs = rung_sizes(setup.games_per_trial, setup.table.players)
     n = setup.table.players
 
-    def objective(trial: Any) -> float:
+    def objective(trial: Any) -> float | None:
+        """The trial's win rate; None when a stop cut its play short."""
         values: dict[str, float] = {}
         for key, (lo, hi, p) in setup.space.items():
             if lo == hi:
@@ -326,7 +328,10 @@ def make_objective(setup: TuneSetup, study: Any,
         won = 0
         done = 0
         for step, m in enumerate(rungs):
-            won += setup.table.wins(cand, done, m - done)
+            part = setup.table.wins(cand, done, m - done)
+            if part is None:
+                return None
+            won += part
             done = m
             rate = won / (done * n)
             if step < len(rungs) - 1:
@@ -414,9 +419,10 @@ def history(study: Any) -> TuneHistory:
 
 
 def reevaluate(setup: TuneSetup, study: Any, top: int = REEVAL_TOP,
-               games: int | None = None) -> list[dict[str, Any]]:
+               games: int | None = None) -> list[dict[str, Any]] | None:
     """Play the best ``top`` finished trials and the defaults on game indices from
-    REEVAL_START (deals no trial saw): win rate with its 95% interval."""
+    REEVAL_START (deals no trial saw): win rate with its 95% interval; None when a
+    stop cut the play short."""
     optuna = require_optuna()
     done = [t for t in study.get_trials(deepcopy=False,
                                         states=(optuna.trial.TrialState.COMPLETE,))
@@ -430,6 +436,8 @@ def reevaluate(setup: TuneSetup, study: Any, top: int = REEVAL_TOP,
     rows = []
     for text, number, value in cands:
         won = setup.table.wins(parse_strategy(text), REEVAL_START, per)
+        if won is None:
+            return None
         lo, hi = wilson(won, per * n)
         rows.append({"strategy": text, "trial": number, "search_win_rate": value,
                      "games": per * n, "wins": won, "win_rate": won / (per * n),
@@ -438,10 +446,10 @@ def reevaluate(setup: TuneSetup, study: Any, top: int = REEVAL_TOP,
     return rows
 
 
-def _optimize(study: Any, objective: Callable[[Any], float], trials: int) -> bool:
+def _optimize(study: Any, objective: Callable[[Any], float | None], trials: int) -> bool:
     """Ask, play and tell ``trials`` trials; True if a stop cut them short. A stop
-    arrives as KeyboardInterrupt from the objective's play, between two tasks, never
-    inside Optuna's storage code: the trial it cut is told FAIL with the user
+    is read by the backend between two tasks, never inside Optuna's storage code, and
+    the objective then returns None: the trial it cut is told FAIL with the user
     attribute ``interrupted``, so the study keeps no RUNNING trial."""
     optuna = require_optuna()
     S = optuna.trial.TrialState
@@ -452,7 +460,7 @@ def _optimize(study: Any, objective: Callable[[Any], float], trials: int) -> boo
         except optuna.TrialPruned:
             study.tell(trial, state=S.PRUNED)
             continue
-        except KeyboardInterrupt:
+        if value is None:
             trial.set_user_attr("interrupted", True)
             study.tell(trial, state=S.FAIL)
             return True
@@ -478,11 +486,12 @@ def run_study(setup: TuneSetup, storage: str, study_name: str, trials: int,
     counts = trial_counts(study)
     result = TuneResult(study_name, storage, setup, counts, interrupted=interrupted)
     if not interrupted and counts["complete"] > 0:
-        try:
-            result.reeval = reevaluate(setup, study)
-            result.best = result.reeval[0]["strategy"]
-        except KeyboardInterrupt:  # stopped while re-evaluating: the trials stay
+        rows = reevaluate(setup, study)
+        if rows is None:  # stopped while re-evaluating: the trials stay
             result.interrupted = True
+        else:
+            result.reeval = rows
+            result.best = rows[0]["strategy"]
     if not result.best and counts["complete"] > 0:
         result.best = study.best_trial.user_attrs["strategy"]
     result.elapsed_s = time.perf_counter() - t0

@@ -3,7 +3,7 @@ machine with checkpoints, with per-game records or charts, or on a Dask cluster.
 
 from __future__ import annotations
 
-import sys
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +12,7 @@ import click
 from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.progress import with_progress
-from unosim.resuming import finish, keeper, refuse_with_resume, start
-
-#: the options `run --resume DIR` takes; the others come from the checkpoint
-_RESUME_OPTIONS = ("resume_dir", "workers", "fmt", "progress")
+from unosim.resuming import finish, keeper, resume_option, start
 
 
 @click.command(epilog=opt.METRICS_HELP)
@@ -30,28 +27,12 @@ _RESUME_OPTIONS = ("resume_dir", "workers", "fmt", "progress")
 @click.option("--precision", type=float, default=None, metavar="X",
               help="Stop once seat 0's win-rate 95% CI half-width is at most X (e.g. 0.001); "
                    "--games is then the most to play.")
-@click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
-              metavar="DIR",
-              help="Finish the interrupted run whose checkpoint is in DIR (kept there by "
-                   "--out DIR): same seed, rules and games; takes only --workers, --format "
-                   "and --progress.")
+@resume_option("run")
 @click.pass_context
 def run(ctx: click.Context, **params: Any) -> None:
     """Simulate rounds (or whole matches, --mode match) under a variant and report the
     statistics. Ctrl-C or SIGTERM stops between batches with the partial report; with
     --out DIR a checkpoint is kept there, and --resume DIR finishes the run."""
-    from unosim.commands import resume as resumable
-    from unosim.studies import checkpoints
-
-    resume_dir = params.get("resume_dir")
-    if resume_dir is not None and not checkpoints.exists(Path(resume_dir)):
-        params.pop("resume_dir")
-        refuse_with_resume(ctx, _RESUME_OPTIONS)
-        resumable.resume(resume_dir, params["workers"], params["fmt"],
-                         opt.show_progress(params["progress"]))
-        return
-    # --report and --save-games keep a study's checkpoint (the per-game totals of the
-    # charts, and the records written so far)
     start(ctx, "run", params, _run)
 
 
@@ -62,7 +43,6 @@ def _run(games_text: str, players: int | None, variant: tuple[str, ...],
          save_games: str | None, report: bool, backend: str, scheduler: str | None,
          precision: float | None, saved: dict[str, Any], stages: dict[str, Any] | None
          ) -> None:
-    from unosim.commands import resume as resumable
     from unosim.runs.variants import variant_label
 
     show = opt.show_progress(progress)
@@ -72,8 +52,6 @@ def _run(games_text: str, players: int | None, variant: tuple[str, ...],
     opt.check_mode_options(mode, max_rounds)
     seats = opt.seats_for(rules["players"], strategy, seat)
     out_dir = opt.prepare_out(out)
-    if stages is None:
-        resumable.refuse_unfinished(out_dir)
     save_path = opt.check_save_games(save_games)
     seed = opt.pick_seed(seed, announce=False)  # the report shows it
     if precision is not None and not 0 < precision < 0.5:
@@ -84,13 +62,7 @@ def _run(games_text: str, players: int | None, variant: tuple[str, ...],
         raise UnosimError("--precision cannot be combined with --save-games or --report")
     opt.check_scheduler(scheduler, backend)
     name = variant_label(variant)
-    if backend == "local" and save_path is None and not report:
-        # on this machine: Ctrl-C/SIGTERM keep a checkpoint in --out for --resume
-        resumable.run_checkpointed(
-            name=name, mode=mode, rules=rules, seats=seats, games=games, seed=seed,
-            workers=workers, fmt=fmt, out_dir=out_dir, max_rounds=max_rounds,
-            precision=precision, show_progress=show)
-        return
+    keep = keeper("run", out_dir, saved, seed, stages)
     if backend == "dask" and (mode == "match" or save_path is not None or report):
         raise UnosimError("--backend dask plays rounds and writes the summary; --mode match, "
                           "--save-games and --report run with --backend local")
@@ -98,31 +70,53 @@ def _run(games_text: str, players: int | None, variant: tuple[str, ...],
         run_extended(name=name, rules=rules, seats=seats, games=games, seed=seed,
                      workers=workers, fmt=fmt, out_dir=out_dir, mode=mode,
                      max_rounds=max_rounds, save_games=save_path, report=report,
-                     show_progress=show, keep=keeper("run", out_dir, saved, seed, stages))
+                     show_progress=show, keep=keep)
         return
-    if precision is not None:
+    if precision is not None and backend != "local":
         raise UnosimError("--precision works with --backend local only")
-    run_on_dask(name=name, rules=rules, seats=seats, games=games, seed=seed,
-                scheduler=scheduler, fmt=fmt, out_dir=out_dir, show_progress=show)
+    run_plain(name=name, rules=rules, seats=seats, games=games, seed=seed, workers=workers,
+              backend=backend, scheduler=scheduler, fmt=fmt, out_dir=out_dir, mode=mode,
+              max_rounds=max_rounds, precision=precision, show_progress=show, keep=keep)
 
 
-def run_on_dask(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
-                scheduler: str | None, fmt: str, out_dir: Path | None,
-                show_progress: bool) -> None:
-    """``--backend dask``: rounds on a cluster, the same totals as on this machine."""
+def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
+              workers: int | None, backend: str, scheduler: str | None, fmt: str,
+              out_dir: Path | None, mode: str, max_rounds: int | None,
+              precision: float | None, show_progress: bool, keep: Any) -> None:
+    """Rounds or matches on this machine or a Dask cluster, kept in ``--out`` for
+    ``--resume``; the report, then the epilogue of a stopped run."""
     from unosim.output import print_summary, run_report
-    from unosim.runs.backend import connect
+    from unosim.runs.match import DEFAULT_MAX_ROUNDS
     from unosim.runs.runner import run as run_games
 
-    where = connect(scheduler)
+    kept = keep.stage("run")
+    done = kept.totals.games if kept is not None else 0
+    where = opt.open_backend(backend, workers, scheduler)
+
+    def job(progress: Any, totals: Any = None) -> Any:
+        return run_games(rules, seats, games, seed, on_batch=progress, on_totals=totals,
+                         precision=precision, mode=mode,
+                         max_rounds=max_rounds or DEFAULT_MAX_ROUNDS, backend=where,
+                         keep=keep)
+
     try:
-        result = with_progress(show_progress, games, lambda cb: run_games(
-            rules, seats, games, seed, on_batch=cb, backend=where))
+        result = with_progress(show_progress, games - done, job,
+                               with_totals=mode == "round" and where.local,
+                               unit="games" if mode == "round" else "matches")
+    except UnosimError:
+        # bad input found in play (a plug-in that raised or moved illegally): the same
+        # games would fail again, so a checkpoint this run started is of no use
+        if not keep.resumed:
+            keep.remove()
+        raise
     finally:
         where.close()
-    print_summary(*run_report(result, name, "round", "dask"), fmt, out_dir)
-    if result.partial:
-        sys.exit(130)
+    result = dataclasses.replace(result, elapsed_s=result.elapsed_s
+                                 + keep.stages.get("run.elapsed_s", 0.0))
+    keep.stages["run.elapsed_s"] = result.elapsed_s
+    print_summary(*run_report(result, name, mode, where.name, precision), fmt, out_dir)
+    finish(keep, result.partial, "run", f"{result.agg.games:,} of {games:,} "
+           f"{'games' if mode == 'round' else 'matches'}")
 
 
 def run_extended(

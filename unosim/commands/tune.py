@@ -3,7 +3,6 @@ studies/tune.py: objective, racing, re-evaluation; its files are reports/tune.py
 
 from __future__ import annotations
 
-import math
 import sys
 
 import click
@@ -92,9 +91,8 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
                       f"-{variant_label(variant)}")
     where = opt.open_backend(backend, workers, scheduler)
     try:
-        with StopSignals() as stop:  # a stop lands between two tasks of a trial
-            table = T.TrialTable(rules, field, mode, seed, where,
-                                 tick=stop.wrap(None, math.inf))
+        with StopSignals():  # a stop lands between two tasks of a trial
+            table = T.TrialTable(rules, field, mode, seed, where)
             setup = T.TuneSetup(name, space, table, games, sampler, against,
                                 variant_label(variant))
             study, result = T.run_study(setup, storage, study_name, trials,
