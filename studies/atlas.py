@@ -13,6 +13,7 @@ from typing import Any
 from unosim.errors import UnosimError
 from unosim.reports.atlas import Atlas, AtlasPlayers, effects_of
 from unosim.runs.backend import Backend
+from unosim.runs.modes import ROUND
 from unosim.runs.stopping import Stopped
 from unosim.runs.variants import VariantSpec
 from unosim.studies.compare import run_compare
@@ -54,7 +55,7 @@ def run_atlas(presets: list[str], players: list[int], games: int, seed: int,
             continue
         specs, refused = atlas_variants(presets, n, make)
         try:
-            cmp = run_compare(specs, games, seed, workers, "round", on_batch=on_batch,
+            cmp = run_compare(specs, games, seed, workers, ROUND, on_batch=on_batch,
                               limit=None, backend=backend, keep=keep, stage=f"compare@{n}")
             skill = None
             if strategy is not None and not cmp.partial:

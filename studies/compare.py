@@ -23,20 +23,13 @@ import numpy as np
 from unosim.errors import UnosimError
 from unosim.reports import metrics as MX
 from unosim.reports.compare import Comparison, summary_of
-from unosim.runs.aggregate import RunResult
+from unosim.runs import modes
 from unosim.runs.backend import Backend
 from unosim.runs.driver import Outcome, Study, drive
-from unosim.runs.match import DEFAULT_MAX_ROUNDS, MatchResult, check_match_rules
-from unosim.runs.runner import (
-    MATCH_ROUNDS_GUESS,
-    batch_size,
-    check_mode,
-    default_batch,
-    new_totals,
-    play_batch_into,
-    warm,
-)
-from unosim.runs.tables import Table, record_width
+from unosim.runs.match import DEFAULT_MAX_ROUNDS
+from unosim.runs.modes import Mode
+from unosim.runs.runner import batch_size, default_batch, new_totals, play_batch_into, warm
+from unosim.runs.tables import Table
 from unosim.runs.variants import MAX_VARIANTS, VariantSpec
 from unosim.simulate import layout as L
 
@@ -62,7 +55,7 @@ class CompareTotals:
     records: list[tuple[int, int, np.ndarray]] = field(default_factory=list)
 
     @classmethod
-    def empty(cls, tables: list[Table], mode: str) -> CompareTotals:
+    def empty(cls, tables: list[Table], mode: Mode) -> CompareTotals:
         side = L.MAX_PLAYERS + 1
         k = len(tables)
         return cls([new_totals(mode, t.players) for t in tables],
@@ -75,13 +68,13 @@ class CompareTotals:
     def games(self) -> int:
         return min(a.games for a in self.aggs)
 
-    def add(self, mode: str, vals: list[Any], wins: list[np.ndarray | None]) -> None:
+    def add(self, vals: list[Any], wins: list[np.ndarray | None]) -> None:
         """Fold one batch of every variant (their metric values and winners)."""
         for vi, v in enumerate(vals):
             self.moments[vi].add(v)
             if vi:
                 self.paired[vi].add(vals[0], v)  # type: ignore[union-attr]
-                if mode == "round":
+                if wins[0] is not None:  # rounds: who won which game
                     _add_joint(self.joint[vi], wins[0], wins[vi])  # type: ignore[arg-type]
 
     def merge(self, other: CompareTotals) -> CompareTotals:
@@ -101,26 +94,26 @@ def _add_joint(joint: np.ndarray, base: np.ndarray, other: np.ndarray) -> None:
     joint += np.bincount(base * side + other, minlength=side * side).reshape(side, side)
 
 
-def compare_range(tables: list[Table], mode: str, max_rounds: int, seed: int, start: int,
+def compare_range(tables: list[Table], mode: Mode, max_rounds: int, seed: int, start: int,
                   n: int, batch: int, chunks: int, keep: bool = False) -> CompareTotals:
     """The task of a comparison: games ``start .. start + n`` of every variant, batch
     by batch (the records too, as (variant, first game, rows), when ``keep``)."""
     totals = CompareTotals.empty(tables, mode)
-    extract = MX.extractor(mode)
+    extract = MX.extractor(mode.name)
     for first in range(start, start + n, batch):
         k = min(batch, start + n - first)
         vals, wins = [], []
         for vi, t in enumerate(tables):
             t0 = time.perf_counter()
-            rec = np.zeros((k, record_width(mode)), np.int32)
+            rec = np.zeros((k, mode.width), np.int32)
             play_batch_into(t, mode, seed, first, rec, chunks, max_rounds)
             totals.aggs[vi].add_records(rec)
             totals.elapsed[vi] += time.perf_counter() - t0
             vals.append(extract(rec, t.players))
-            wins.append(winners(rec) if mode == "round" else None)
+            wins.append(None if mode.by_rounds else winners(rec))
             if keep:
                 totals.records.append((vi, first, rec))
-        totals.add(mode, vals, wins)
+        totals.add(vals, wins)
     return totals
 
 
@@ -129,7 +122,7 @@ class CompareStudy(Study):
 
     task = staticmethod(compare_range)
 
-    def __init__(self, variants: list[VariantSpec], games: int, seed: int, mode: str,
+    def __init__(self, variants: list[VariantSpec], games: int, seed: int, mode: Mode,
                  max_rounds: int, batch: int | None,
                  on_records: Callable[[int, int, np.ndarray], None] | None,
                  stage: str) -> None:
@@ -141,8 +134,7 @@ class CompareStudy(Study):
             if len(v.seats) != v.rules["players"]:
                 raise UnosimError(f"{len(v.seats)} strategies given for {v.rules['players']} "
                                   "players")
-            if mode == "match":
-                check_match_rules(v.rules, max_rounds)
+            mode.check_rules(v.rules, max_rounds)
         self.compile_s = [0.0] * len(variants)
         self.chunks = 1
 
@@ -150,9 +142,8 @@ class CompareStudy(Study):
         if self.on_records is not None and not backend.local:
             raise UnosimError("per-game records are kept on this machine only "
                               "(--backend local)")
-        rounds = 1 if self.mode == "round" else MATCH_ROUNDS_GUESS
         self.batch = min(batch_size(v.seats, self.batch or default_batch(self.mode),
-                                    backend.workers, rounds) for v in self.variants)
+                                    backend.workers, self.mode.rounds) for v in self.variants)
         self.chunks = backend.chunks
         if backend.local:
             self.compile_s = [warm(t, self.mode, self.seed) for t in self.tables]
@@ -180,21 +171,14 @@ class CompareStudy(Study):
 
     def result(self, totals: CompareTotals, outcome: Outcome) -> Comparison:
         mode, partial = self.mode, outcome.stopped
-        results: list[Any] = []
-        for vi, v in enumerate(self.variants):
-            if mode == "round":
-                results.append(RunResult(v.rules, v.seats, self.seed, self.games,
-                                         totals.aggs[vi], totals.elapsed[vi], outcome.workers,
-                                         partial, self.compile_s[vi]))
-            else:
-                results.append(MatchResult(v.rules, v.seats, self.seed, self.games,
-                                           totals.aggs[vi], totals.elapsed[vi],
-                                           outcome.workers, self.max_rounds, partial,
-                                           self.compile_s[vi]))
-        cmp = Comparison(self.variants, mode, self.seed, self.games, outcome.workers,
+        results = [mode.make_result(v.rules, v.seats, self.seed, self.games, totals.aggs[vi],
+                                    totals.elapsed[vi], outcome.workers, self.max_rounds,
+                                    partial, self.compile_s[vi])
+                   for vi, v in enumerate(self.variants)]
+        cmp = Comparison(self.variants, mode.name, self.seed, self.games, outcome.workers,
                          self.max_rounds, results, totals.moments, totals.paired,
                          outcome.elapsed_s, partial, joint=totals.joint)
-        cmp.summaries = [summary_of(mode, r, v.name)
+        cmp.summaries = [summary_of(mode.name, r, v.name)
                          for r, v in zip(results, self.variants, strict=True)]
         return cmp
 
@@ -204,7 +188,7 @@ def run_compare(
     games: int,
     seed: int,
     workers: int | None = None,
-    mode: str = "round",
+    mode: str | Mode = "round",
     max_rounds: int | None = None,
     batch: int | None = None,
     on_batch: Callable[[int], None] | None = None,
@@ -225,7 +209,7 @@ def run_compare(
     games. ``keep`` (``checkpoints.Keeper``) holds what an earlier, interrupted run
     of this comparison finished under ``stage``, and is told of every finished task.
     """
-    check_mode(mode)
+    mode = modes.of(mode)
     if not 1 <= len(variants) <= (limit or len(variants)):
         raise UnosimError(f"compare takes 1..{limit} variants, got {len(variants)}")
     max_rounds = DEFAULT_MAX_ROUNDS if max_rounds is None else max_rounds

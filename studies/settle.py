@@ -20,6 +20,7 @@ from statistics import NormalDist
 from typing import Any
 
 from unosim.reports.settle import Cell, Verdict
+from unosim.runs import modes
 from unosim.runs.backend import Backend, Progress
 from unosim.runs.stopping import Stopped
 from unosim.studies.claims import Claim
@@ -127,7 +128,7 @@ def settle_claim(c: Claim, seed: int, backend: Backend, keep: Any,
         games=c.games, looks=c.looks,
         confidence=f"95% over {c.looks} looks (z = {z:.3f}, Bonferroni)",
         command=command, about=about(c, label), partial=partial,
-        elapsed_s=time.perf_counter() - t0, played="matches" if c.mode == "match" else "games")
+        elapsed_s=time.perf_counter() - t0, played=modes.of(c.mode).unit)
 
 
 def _label(c: Claim, metrics: list[Any]) -> tuple[str, str, float]:
@@ -169,7 +170,7 @@ def about(c: Claim, label: str | None = None) -> str:
         return f"{what}, each player count vs {c.players[0]}, {base}, {who}"
     vs = (f"{label_of(c.variant, c.variant_rules)} vs {base}" if c.variant is not None
           else f"{base}, against {ref or 0}")
-    mode = ", matches" if c.mode == "match" else ""
+    mode = ", matches" if modes.of(c.mode).by_rounds else ""
     return f"{what}, {vs}, {table}{mode}, {who}"
 
 

@@ -15,6 +15,7 @@ from unosim.errors import UnosimError
 from unosim.reports.skill import SkillResult, SkillTotals
 from unosim.runs.backend import Backend
 from unosim.runs.driver import Outcome, Study, drive
+from unosim.runs.modes import ROUND
 from unosim.runs.runner import batch_size, env_number, play_batch_into
 from unosim.runs.tables import Table
 from unosim.simulate import layout as L
@@ -52,7 +53,7 @@ def skill_range(tables: list[list[Table]], seed: int, lo: int, hi: int, block: i
         w = np.zeros((len(tables), n), np.int64)
         for vi, row in enumerate(tables):
             for k, table in enumerate(row):
-                play_batch_into(table, "round", seed, first, rec[:n], chunks)
+                play_batch_into(table, ROUND, seed, first, rec[:n], chunks)
                 won = (rec[:n, L.G_WINNER] == k) & (rec[:n, L.G_CAPPED] == 0)
                 w[vi] += won
                 totals[vi].seat_wins[k] += int(won.sum())

@@ -15,6 +15,7 @@ from unosim.errors import UnosimError
 from unosim.reports.tournament import Totals, TournamentResult, add_records
 from unosim.runs.backend import Backend
 from unosim.runs.driver import Outcome, Study, drive
+from unosim.runs.modes import ROUND
 from unosim.runs.runner import batch_size, default_batch, play_batch_into
 from unosim.runs.tables import Table
 from unosim.simulate import layout as L
@@ -67,7 +68,7 @@ def tournament_range(tables: list[Table], table: list[tuple[int, ...]], k: int, 
     for t, lineup in zip(tables, table, strict=True):
         for first in range(start, start + n, batch):
             rec = np.zeros((min(batch, start + n - first), L.N_G), np.int32)
-            play_batch_into(t, "round", seed, first, rec, chunks)
+            play_batch_into(t, ROUND, seed, first, rec, chunks)
             add_records(totals, lineup, rec, t.rules)
     return totals
 
@@ -116,7 +117,7 @@ class TournamentStudy(Study):
 
     def step(self, backend: Backend) -> int:
         # small batches for a search, so progress shows
-        batch = min(batch_size([self.strategies[i] for i in lineup], default_batch("round"),
+        batch = min(batch_size([self.strategies[i] for i in lineup], default_batch(ROUND),
                                backend.workers)
                     for lineup in self.table)
         return backend.task_games(batch)
@@ -125,7 +126,7 @@ class TournamentStudy(Study):
         return Totals(len(self.strategies), self.n)
 
     def tasks(self, step: int) -> Any:
-        inner = min(default_batch("round"), step)
+        inner = min(default_batch(ROUND), step)
         return ((s, (self.tables, self.table, len(self.strategies), self.seed, s,
                      min(step, self.per - s), inner, self.chunks))
                 for s in range(0, self.per, step))

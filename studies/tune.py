@@ -31,10 +31,12 @@ import numpy as np
 from unosim import ENGINE, __version__, provenance
 from unosim.common import wilson
 from unosim.errors import UnosimError
-from unosim.runs.backend import Backend, LocalBackend, run_tasks
+from unosim.runs import modes
+from unosim.runs.backend import Backend
+from unosim.runs.driver import Outcome, Study, drive
+from unosim.runs.modes import ROUND
 from unosim.runs.runner import batch_size, default_batch, play_batch_into
-from unosim.runs.tables import Table, record_width
-from unosim.simulate import layout as L
+from unosim.runs.tables import Table
 from unosim.simulate.rules import Rules
 from unosim.strategies.registry import STRATEGY_PARAMS, Param, SeatStrategy, parse_strategy
 
@@ -139,46 +141,66 @@ class TrialTable:
     def wins(self, cand: SeatStrategy, start: int, per_lineup: int) -> int | None:
         """Wins of ``cand`` over ``per_lineup`` games (from index ``start``) in each
         rotation; None when a stop cut them short (a trial is whole or not played)."""
-        backend = self.backend if self.backend is not None else LocalBackend()
-        seed = 0 if self.seed is None else int(self.seed)
-        won = [0]
-
-        def tasks():
-            for r, seats in self.lineups(cand):
-                batch = batch_size(seats, default_batch("round"), backend.workers)
-                step = backend.task_games(batch)
-                t = Table(self.rules, seats)
-                for s in range(start, start + per_lineup, step):
-                    yield s, (t, r, self.mode, seed, s, min(step, start + per_lineup - s),
-                              batch, backend.chunks, self.max_rounds)
-
-        def merge(part: int) -> None:
-            won[0] += part
-
-        def tick(part: int) -> None:
-            if self.tick is not None:
-                self.tick(1)
-
-        if run_tasks(backend, seat_wins, tasks(), merge, tick):
-            return None
-        return won[0]
+        return drive(TrialWins(self, cand, start, per_lineup), self.backend)
 
 
 def seat_wins(table: Table, seat: int, mode: str, seed: int, start: int, n: int,
               batch: int, chunks: int, max_rounds: int) -> int:
     """The task of a trial: rounds (or matches) ``start .. start + n`` of one rotation
     that seat ``seat`` won."""
-    from unosim.simulate import match_nb as M
-
     won = 0
     for first in range(start, start + n, batch):
-        rec = np.zeros((min(batch, start + n - first), record_width(mode)), np.int32)
+        rec = np.zeros((min(batch, start + n - first), modes.of(mode).width), np.int32)
         play_batch_into(table, mode, seed, first, rec, chunks, max_rounds)
-        if mode == "match":
-            won += int((rec[:, M.M_WINNER] == seat).sum())
-        else:
-            won += int(((rec[:, L.G_WINNER] == seat) & (rec[:, L.G_CAPPED] == 0)).sum())
+        won += modes.of(mode).seat_wins(rec, seat)
     return won
+
+
+class TrialWins(Study):
+    """One trial's play: ``per_lineup`` games from ``start`` in every rotation of the
+    candidate, counted as the candidate's wins; None when a stop cut it short."""
+
+    task = staticmethod(seat_wins)
+
+    def __init__(self, table: TrialTable, cand: SeatStrategy, start: int,
+                 per_lineup: int) -> None:
+        self.table, self.cand, self.start, self.per = table, cand, start, per_lineup
+        self.workers, self.chunks = 1, 1
+
+    def prepare(self, backend: Backend) -> None:
+        self.backend = backend
+
+    def step(self, backend: Backend) -> int:
+        return 1  # each rotation sizes its own tasks (tasks below)
+
+    def fresh(self) -> list[int]:
+        return [0]
+
+    def tasks(self, step: int) -> Any:
+        t, backend = self.table, self.backend
+        seed = 0 if t.seed is None else int(t.seed)
+        end = self.start + self.per
+        for r, seats in t.lineups(self.cand):
+            batch = batch_size(seats, default_batch(ROUND), backend.workers)
+            size = backend.task_games(batch)
+            table = Table(t.rules, seats)
+            for s in range(self.start, end, size):  # keyed apart per rotation
+                yield s * t.players + r, (table, r, t.mode, seed, s, min(size, end - s),
+                                          batch, backend.chunks, t.max_rounds)
+
+    def merge(self, totals: list[int], part: int) -> None:
+        totals[0] += part
+
+    def units(self, part: int) -> int:
+        if self.table.tick is not None:
+            self.table.tick(1)
+        return 1
+
+    def played(self, totals: list[int]) -> bool:
+        return True  # a cut trial is reported as None, not as an empty result
+
+    def result(self, totals: list[int], outcome: Outcome) -> int | None:
+        return None if outcome.stopped else totals[0]
 
 
 def rung_sizes(games_per_trial: int, players: int) -> list[int]:

@@ -43,8 +43,10 @@ def _run(games_text: str, players: int | None, variant: tuple[str, ...],
          save_games: str | None, report: bool, backend: str, scheduler: str | None,
          precision: float | None, saved: dict[str, Any], stages: dict[str, Any] | None
          ) -> None:
+    from unosim.runs import modes
     from unosim.runs.variants import variant_label
 
+    mode = modes.of(mode)  # the --mode word, as the object the run layer reads
     show = opt.show_progress(progress)
     games = opt.parse_games(games_text)
     rules = opt.resolve_rules(variant, (*rule, *opt.target_override(target_score, mode)),
@@ -56,14 +58,14 @@ def _run(games_text: str, players: int | None, variant: tuple[str, ...],
     seed = opt.pick_seed(seed, announce=False)  # the report shows it
     if precision is not None and not 0 < precision < 0.5:
         raise UnosimError(f"--precision must be between 0 and 0.5, got {precision}")
-    if mode == "match" and precision is not None:
+    if mode.by_rounds and precision is not None:
         raise UnosimError("--precision applies to rounds (--mode round)")
     if precision is not None and (save_path is not None or report):
         raise UnosimError("--precision cannot be combined with --save-games or --report")
     opt.check_scheduler(scheduler, backend)
     name = variant_label(variant)
     keep = keeper("run", out_dir, saved, seed, stages)
-    if backend == "dask" and (mode == "match" or save_path is not None or report):
+    if backend == "dask" and (mode.by_rounds or save_path is not None or report):
         raise UnosimError("--backend dask plays rounds and writes the summary; --mode match, "
                           "--save-games and --report run with --backend local")
     if save_path is not None or report:
@@ -81,7 +83,7 @@ def _run(games_text: str, players: int | None, variant: tuple[str, ...],
 
 def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
               workers: int | None, backend: str, scheduler: str | None, fmt: str,
-              out_dir: Path | None, mode: str, max_rounds: int | None,
+              out_dir: Path | None, mode: Any, max_rounds: int | None,
               precision: float | None, show_progress: bool, keep: Any) -> None:
     """Rounds or matches on this machine or a Dask cluster, kept in ``--out`` for
     ``--resume``; the report, then the epilogue of a stopped run."""
@@ -101,8 +103,8 @@ def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
 
     try:
         result = with_progress(show_progress, games - done, job,
-                               with_totals=mode == "round" and where.local,
-                               unit="games" if mode == "round" else "matches")
+                               with_totals=not mode.by_rounds and where.local,
+                               unit=mode.unit)
     except UnosimError:
         # bad input found in play (a plug-in that raised or moved illegally): the same
         # games would fail again, so a checkpoint this run started is of no use
@@ -115,13 +117,12 @@ def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
                                  + keep.stages.get("run.elapsed_s", 0.0))
     keep.stages["run.elapsed_s"] = result.elapsed_s
     print_summary(*run_report(result, name, mode, where.name, precision), fmt, out_dir)
-    finish(keep, result.partial, "run", f"{result.agg.games:,} of {games:,} "
-           f"{'games' if mode == 'round' else 'matches'}")
+    finish(keep, result.partial, "run", f"{result.agg.games:,} of {games:,} {mode.unit}")
 
 
 def run_extended(
     *, name: str, rules: Any, seats: list[Any], games: int, seed: int, workers: int | None,
-    fmt: str, out_dir: Path | None, mode: str, max_rounds: int | None,
+    fmt: str, out_dir: Path | None, mode: Any, max_rounds: int | None,
     save_games: Path | None, report: bool, show_progress: bool, keep: Any,
 ) -> None:
     """``unosim run`` with --save-games or --report (this machine): a one-variant
@@ -135,14 +136,14 @@ def run_extended(
     if report and out_dir is None:
         raise UnosimError("--report writes charts and report.html into --out DIR: add --out")
     spec = VariantSpec(name, rules, seats)
-    saver = RecordSaver(save_games, mode, resumed=keep.stage("compare") is not None)
+    saver = RecordSaver(save_games, mode.name, resumed=keep.stage("compare") is not None)
     ok = False
     try:
         cmp = with_progress(
             show_progress, games,
             lambda cb: run_compare([spec], games, seed, workers, mode, max_rounds,
                                    on_batch=cb, on_records=saver.records_hook, keep=keep),
-            unit="games" if mode == "round" else "matches")
+            unit=mode.unit)
         ok = True  # a stopped run keeps the records of its finished games
     finally:
         saver.close(ok)
@@ -151,5 +152,4 @@ def run_extended(
     print_summary(summary, text, fmt, out_dir)
     if report and out_dir is not None:
         write_report_files(cmp, out_dir, text)
-    finish(keep, result.partial, "run", f"{result.agg.games:,} of {games:,} "
-           f"{'games' if mode == 'round' else 'matches'}")
+    finish(keep, result.partial, "run", f"{result.agg.games:,} of {games:,} {mode.unit}")
