@@ -102,7 +102,9 @@ def _mean_label(cmp: Any, vi: int, metric: str) -> str:
 def fig_win_rates(cmp: Any) -> Figure:
     """Win rate by seat (rounds) or by player (matches): a dot per variant with its
     Wilson 95% error bar (dots, not bars, since the axis does not start at zero)."""
-    prefix = "seat_win_" if cmp.mode == "round" else "player_win_"
+    from unosim.runs import modes
+
+    prefix = "player_win_" if modes.of(cmp.mode).by_rounds else "seat_win_"
     fig, (ax,) = _figure(max(8.0, 1.1 * cmp.players + 4), 4.8)
     k = len(cmp.variants)
     step = min(0.18, 0.7 / k)
@@ -124,7 +126,7 @@ def fig_win_rates(cmp: Any) -> Figure:
     for f in fair:
         ax.axhline(f, color="#555555", linestyle="--", linewidth=1, zorder=0)
     ax.set_xticks(np.arange(cmp.players))
-    if cmp.mode == "round":
+    if not modes.of(cmp.mode).by_rounds:
         ax.set_xticklabels([f"seat {s}" + (" (first)" if s == 0 else "")
                             for s in range(cmp.players)])
         ax.set_xlabel("seat (seat 0 sits left of the dealer and plays first)")
@@ -370,7 +372,9 @@ def fig_comeback(cmp: Any) -> Figure:
 
 def figures(cmp: Any) -> dict[str, Figure]:
     """Every chart of a comparison (or of a one-variant run), by file stem."""
-    if cmp.mode == "round":
+    from unosim.runs import modes
+
+    if not modes.of(cmp.mode).by_rounds:
         figs = {
             "seat_win_rates": fig_win_rates(cmp),
             "round_length": fig_ecdf(cmp, "turns", "Round length", "turns per round (turns)",

@@ -21,6 +21,7 @@ from unosim.common import DOCS_URL
 from unosim.reports import metrics as MX
 from unosim.reports.numbers import decimals_for
 from unosim.reports.stats import Z95, diff_ci, mean_se, wilson
+from unosim.runs import modes
 from unosim.runs.variants import VariantSpec
 from unosim.simulate import layout as L
 
@@ -42,8 +43,8 @@ FEEL_PHRASES = {
 
 
 def method_note(mode: str) -> str:
-    unit = "game" if mode == "round" else "match"
-    first = "" if mode == "round" else " (its first round)"
+    unit = modes.of(mode).one
+    first = " (its first round)" if modes.of(mode).by_rounds else ""
     return (
         f"Common random numbers: every variant played {unit} i from the same seed and index, "
         f"and stream 0 of its generator deals, so variants with the same deck, players and "
@@ -92,7 +93,7 @@ class Comparison:
 
     @property
     def unit(self) -> str:
-        return "games" if self.mode == "round" else "matches"
+        return modes.of(self.mode).unit
 
     @property
     def players(self) -> int:
@@ -226,7 +227,7 @@ class Comparison:
         comeback, lead changes, first to UNO and seat balance, per variant against the
         baseline."""
         out = []
-        if self.mode != "round":
+        if modes.of(self.mode).by_rounds:
             return out
         for vi in range(1, len(self.variants)):
             for name in FEEL_VERDICTS:
@@ -259,7 +260,7 @@ class Comparison:
 
     def comparable(self, vi: int, name: str) -> bool:
         """Final scores of matches mean the same only under the same scoring and target."""
-        if self.mode != "match" or name != "winner_score":
+        if not modes.of(self.mode).by_rounds or name != "winner_score":
             return True
         a, b = self.variants[0].rules, self.variants[vi].rules
         return (a["scoring"], a["target_score"]) == (b["scoring"], b["target_score"])
@@ -344,7 +345,7 @@ class Comparison:
             "partial": self.partial,
             "seed": self.seed,
             "workers": self.workers,
-            "max_rounds": self.max_rounds if self.mode == "match" else None,
+            "max_rounds": self.max_rounds if modes.of(self.mode).by_rounds else None,
             "method": method_note(self.mode),
             "interval": "paired per-game difference, 95% normal (diff_ci_*); "
                         "independent samples for reference (indep_ci_*); Wilson for rates",
@@ -376,7 +377,7 @@ class Comparison:
         if self.partial:
             lines.append(f"PARTIAL RESULT: interrupted after {n:,} of {self.requested:,} "
                          f"{self.unit} per variant")
-        if self.mode == "match":
+        if modes.of(self.mode).by_rounds:
             r = self.variants[0].rules
             lines.append(f"matches: at most {self.max_rounds:,} rounds each; scoring and "
                          f"target per variant (baseline {r['scoring']} to {r['target_score']})")
@@ -388,7 +389,7 @@ class Comparison:
         lines.append("")
         w = max(26, max(len(m.label) for m in self.metrics) + 4)
         col = 26
-        head = "Per " + ("round" if self.mode == "round" else "match")
+        head = "Per " + modes.of(self.mode).name
         lines.append(f"{head:<{w}}" + "".join(f"{nm[:col - 2]:>{col}}" for nm in self.names))
         lines.append(f"{'':<{w}}" + "".join(f"{'mean ± se / rate [95% CI]':>{col}}"
                                               for _ in self.names)[: col * len(self.names)])
@@ -400,7 +401,7 @@ class Comparison:
         for vi in range(1, len(self.variants)):
             lines.append("")
             lines.append(f"{self.names[vi]} - {self.names[0]}  (paired per "
-                         f"{'game' if self.mode == 'round' else 'match'}; rates in "
+                         f"{modes.of(self.mode).one}; rates in "
                          "percentage points)")
             lines.append(f"{'':<{w}}{'difference':>14}{'95% CI (paired)':>24}"
                          f"{'95% CI (indep.)':>24}")
@@ -421,7 +422,7 @@ class Comparison:
         zero = self.all_zero()
         if zero:
             labels = ", ".join(self.metric(z).label for z in zero)
-            lines.append(f"0 in every {self.unit[:-1] if self.mode == 'round' else 'match'} "
+            lines.append(f"0 in every {modes.of(self.mode).one} "
                          f"of every variant (not shown): {labels}")
         lines.append("")
         lines.append("Verdicts (95% confidence intervals)")
@@ -436,8 +437,8 @@ class Comparison:
         capped = []
         for vi, r in enumerate(self.results):
             capped.append(f"{self.names[vi]} {r.agg.capped:,}")
-        what = ("rounds stopped at the turn cap (no winner)" if self.mode == "round"
-                else "matches stopped at the round cap (no winner)")
+        what = ("matches stopped at the round cap (no winner)" if modes.of(self.mode).by_rounds
+                else "rounds stopped at the turn cap (no winner)")
         lines.append(f"{what}: " + ", ".join(capped) + f" of {n:,} each")
         speed = ", ".join(
             f"{self.names[vi]} {r.elapsed_s:.2f} s"
@@ -485,7 +486,7 @@ def _cell(s: dict[str, float], m: MX.Metric) -> str:
 
 
 def summary_of(mode: str, res: Any, name: str) -> dict[str, Any]:
-    if mode == "round":
+    if not modes.of(mode).by_rounds:
         from unosim.reports.summary import summarize
 
         return summarize(res, name)

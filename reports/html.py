@@ -99,7 +99,9 @@ def comparison_html(cmp: Any, svgs: dict[str, str], text: str) -> str:
             body.append("<h2>How the round unfolds</h2><ul class=\"verdicts\">"
                         + "".join(f"<li>{e(v)}</li>" for v in feel) + "</ul>")
         body.append(f'<p class="note">{e(method_note(cmp.mode))}</p>')
-    body.append(f"<h2>Per {'round' if cmp.mode == 'round' else 'match'}</h2>")
+    from unosim.runs import modes
+
+    body.append(f"<h2>Per {modes.of(cmp.mode).name}</h2>")
     header = ["metric"] + [f"{n}: mean ± se / rate [95% CI]" for n in cmp.names]
     rows = []
     from unosim.reports.compare import _cell

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from unosim.runs import modes
 from unosim.runs.aggregate import HIST_BINS
 from unosim.runs.aggregate import METRICS as ROUND_COLUMNS
 from unosim.simulate import layout as L
@@ -122,7 +123,7 @@ def match_metrics(players: int) -> list[Metric]:
 
 
 def metrics_for(mode: str, players: int) -> list[Metric]:
-    return round_metrics(players) if mode == "round" else match_metrics(players)
+    return match_metrics(players) if modes.of(mode).by_rounds else round_metrics(players)
 
 
 Values = dict[str, tuple[np.ndarray, np.ndarray | None]]
@@ -166,7 +167,7 @@ def extract_match(rec: np.ndarray, players: int) -> Values:
 
 
 def extractor(mode: str) -> Callable[[np.ndarray, int], Values]:
-    return extract_round if mode == "round" else extract_match
+    return extract_match if modes.of(mode).by_rounds else extract_round
 
 
 @dataclass

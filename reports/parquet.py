@@ -143,10 +143,9 @@ class RecordSaver:
         self.variants = variants
         if path is None:
             return
-        from unosim.simulate.layout import GAME_FIELDS
-        from unosim.simulate.match_nb import MATCH_FIELDS
+        from unosim.runs import modes
 
-        fields = GAME_FIELDS if mode == "round" else MATCH_FIELDS
+        fields = modes.of(mode).fields
         consts = {"variant": ""} if variants else None
         self.writer = RecordWriter(path, fields, consts)
         if resumed:  # the rows the interrupted run kept come first

@@ -41,10 +41,12 @@ def summarize(r: Any) -> dict[str, Any]:
 
 
 def render(s: dict[str, Any]) -> str:
+    from unosim.runs import modes
+
     c = s["counts"]
     lines = [
         f"unosim tune {s['strategy']} · {s['players']} players · field {s['field']} · "
-        f"{'matches' if s['mode'] == 'match' else 'rounds'} · variant {s['variant']} · "
+        f"{'matches' if modes.of(s['mode']).by_rounds else 'rounds'} · variant {s['variant']} · "
         f"seed {s['seed']}",
         f"study {s['study']} in {s['storage']} · sampler {s['sampler']} · pruner {s['pruner']}",
         f"trials: {c['trials']} in the study: {c['complete']} complete, {c['pruned']} pruned, "

@@ -20,6 +20,8 @@ from typing import Any
 import numba
 
 from unosim.errors import UnosimError
+from unosim.runs import stopping
+from unosim.runs.stopping import StopRequest
 
 #: games one Dask task plays at most (a task of a searching table holds fewer)
 DEFAULT_TASK_GAMES = 1 << 18
@@ -57,6 +59,7 @@ class Backend:
     """
 
     name = "local"
+    cut = False  # the last map ended on a stop request with tasks left
     workers = 1
     chunks = 8
     local = True
@@ -64,8 +67,10 @@ class Backend:
     def task_games(self, batch: int) -> int:
         return batch
 
-    def map(self, fn: Callable[..., Any], tasks: Iterable[Task]) -> Iterator[tuple[int, Any]]:
-        """(key, result) of each task, as the results come."""
+    def map(self, fn: Callable[..., Any], tasks: Iterable[Task], stop: StopRequest | None = None
+            ) -> Iterator[tuple[int, Any]]:
+        """(key, result) of each task, as the results come; once ``stop`` is requested
+        no task is started and the map ends, ``cut`` telling whether tasks were left."""
         raise NotImplementedError
 
     def cancel(self) -> None:
@@ -87,8 +92,13 @@ class LocalBackend(Backend):
         self.workers = use_workers(workers)
         self.chunks = self.workers * 8
 
-    def map(self, fn: Callable[..., Any], tasks: Iterable[Task]) -> Iterator[tuple[int, Any]]:
+    def map(self, fn: Callable[..., Any], tasks: Iterable[Task], stop: StopRequest | None = None
+            ) -> Iterator[tuple[int, Any]]:
+        self.cut = False
         for key, args in tasks:
+            if stop is not None and stop.requested:
+                self.cut = True
+                return
             yield key, fn(*args)
 
 
@@ -111,23 +121,33 @@ class DaskBackend(Backend):
     def task_games(self, batch: int) -> int:
         return max(1, min(self.size, batch * TASK_BATCHES))
 
-    def map(self, fn: Callable[..., Any], tasks: Iterable[Task]) -> Iterator[tuple[int, Any]]:
+    def map(self, fn: Callable[..., Any], tasks: Iterable[Task], stop: StopRequest | None = None
+            ) -> Iterator[tuple[int, Any]]:
         from dask.distributed import as_completed
 
         from unosim.runs.tables import Table
 
+        self.cut = False
         tasks = list(tasks)
         for _, args in tasks:  # a table a worker cannot rebuild: one line, before submitting
             for t in _tables_in(args, Table):
                 t.payload()
         if not tasks:
             return
+        if stop is not None and stop.requested:
+            self.cut = True
+            return
         keys = [k for k, _ in tasks]
         self._futures = self.client.map(fn, *zip(*(a for _, a in tasks), strict=True),
                                         pure=False)
         key_of = {f.key: k for f, k in zip(self._futures, keys, strict=True)}
+        left = len(self._futures)
         for fut in as_completed(self._futures):
+            left -= 1
             yield key_of[fut.key], fut.result()
+            if left and stop is not None and stop.requested:
+                self.cut = True
+                return
 
     def cancel(self) -> None:
         if self._futures:
@@ -158,30 +178,28 @@ class Progress:
 def run_tasks(backend: Backend, fn: Callable[..., Any], tasks: Iterable[Task],
               merge: Callable[[Any], bool | None], tick: Callable[[Any], None] | None = None,
               progress: Progress | None = None,
-              on_progress: Callable[[Progress], None] | None = None) -> bool:
+              on_progress: Callable[[Progress], None] | None = None,
+              stop: StopRequest | None = None) -> bool:
     """Map ``tasks`` on ``backend`` and ``merge`` each result as it arrives; a merge
     that returns True ends the run there (a precision reached). With ``progress``,
     the tasks it holds as done are skipped and each merged one is noted there, then
     ``on_progress`` is told (a checkpoint). ``tick(result)`` comes last (the progress
-    bar): a stop (Ctrl-C or SIGTERM) raises KeyboardInterrupt there, between tasks.
-    Returns True when a stop cut the run short; what was merged stays."""
+    bar). ``stop`` (default: the current request, set by Ctrl-C or SIGTERM) is read
+    between tasks. Returns True when a stop cut the run short; what was merged stays."""
     todo = tasks if progress is None else ((k, a) for k, a in tasks if k not in progress.done)
-    try:
-        for key, part in backend.map(fn, todo):
-            stop = merge(part)
-            if progress is not None:
-                progress.done.add(key)
-                if on_progress is not None:
-                    on_progress(progress)
-            if tick is not None:
-                tick(part)
-            if stop:
-                break
-    except KeyboardInterrupt:
-        backend.cancel()
-        return True
+    stop = stop if stop is not None else stopping.current()
+    for key, part in backend.map(fn, todo, stop):
+        reached = merge(part)
+        if progress is not None:
+            progress.done.add(key)
+            if on_progress is not None:
+                on_progress(progress)
+        if tick is not None:
+            tick(part)
+        if reached:
+            break
     backend.cancel()
-    return False
+    return backend.cut
 
 
 def connect(address: str | None, task_games: int = DEFAULT_TASK_GAMES) -> DaskBackend:

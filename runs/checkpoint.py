@@ -1,28 +1,33 @@
-"""Checkpoints of an interrupted run, so ``unosim run --resume DIR`` can finish it.
+"""The checkpoint: what an interrupted command finished, kept in ``--out DIR`` so
+that ``--resume DIR`` plays only the rest and ends with exactly the uninterrupted
+result. One format for every command (``unosim run`` is a study like the others)
+and one :class:`Keeper`.
 
-A checkpoint holds what the run was (mode, rules, seats, seed, games requested,
-``max_rounds`` for matches) and what it has done so far: the run's totals
-(:class:`~unosim.runs.aggregate.Aggregate` or
-:class:`~unosim.runs.match.MatchAggregate`), whose ``games`` is the index of
-the next game to play. Game ``g`` is seeded from (seed, g) alone and the totals
-are integer sums, so finishing games ``next .. games`` on top of them gives
-exactly the totals of an uninterrupted run, on the same engine: the checkpoint
-keeps the unosim version and the engine fingerprint (``unosim.ENGINE``), and one of
-another is refused.
+The file is JSON (``checkpoint.json``) with a SHA-256 of its content, written to a
+temporary name and renamed into place: a reader sees either the previous complete
+checkpoint or the new one, and a file damaged later is refused rather than
+silently resumed. It holds the command and its options as given (the seed made
+explicit), the unosim version and the engine fingerprint (a checkpoint of another
+is refused: the rest would play differently), and per stage of the study the keys
+of its finished tasks with their merged totals. Game ``g`` is seeded from (seed,
+g) alone and the totals are integer sums, so finishing the tasks left on top of
+them gives exactly the totals of an uninterrupted run.
 
-The file is JSON (``checkpoint.json`` in the run's ``--out`` folder), written to
-a temporary name and renamed into place, with a SHA-256 of its content: a
-reader sees either the previous complete checkpoint or the new one, and a file
-damaged later is refused rather than silently resumed.
+Totals are written field by field from an allow-list of result types
+(:func:`keepable`), integer arrays compressed, floats as their exact decimal
+form, so loading runs no code and a total reads back bit for bit; a run's totals
+that no real run could give are refused (:func:`check_totals`). A checkpoint of
+an older format is refused with one line naming its format and version.
 """
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import hashlib
 import json
 import time
-from dataclasses import dataclass, field
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -32,133 +37,114 @@ from unosim import ENGINE, __version__
 from unosim.common import write_text_atomic
 from unosim.errors import UnosimError
 from unosim.runs.aggregate import Aggregate
-from unosim.runs.tables import load_plugin_seats, seat_text, seats_of  # noqa: F401
+from unosim.runs.backend import Progress
+from unosim.runs.match import MatchAggregate
 
 FILE_NAME = "checkpoint.json"
 FORMAT = "unosim-checkpoint"
-FORMAT_VERSION = 2  # 2: the totals carry the game-feel sums (docs/metrics.md#game-feel)
-MODES = ("round", "match")
+#: 3: one format for `run` and the studies (2 was `run`'s own, and the studies wrote
+#: "unosim-study-checkpoint" 1)
+FORMAT_VERSION = 3
+#: the types a checkpoint may hold, by name (the studies add theirs: ``keepable``)
+TYPES: dict[str, type] = {}
 
 
-@dataclass
-class Checkpoint:
-    """An unfinished run: its definition and its totals so far."""
-
-    mode: str
-    variant: str
-    rules: dict[str, Any]
-    seats: list[dict[str, Any]]  # {"name": ..., "params": {...}} per seat
-    seed: int
-    games: int
-    agg: Any  # Aggregate (rounds) or MatchAggregate (matches)
-    max_rounds: int | None = None
-    precision: float | None = None  # --precision: stop early (its batches must match)
-    batch: int = 0  # games per batch (decides where a --precision run stops)
-    elapsed_s: float = 0.0
-    unosim_version: str = field(default=__version__)
-    engine: str = field(default=ENGINE)  # the engine fingerprint (unosim.ENGINE)
-
-    @property
-    def next_game(self) -> int:
-        return int(self.agg.games)
-
-    def seat_texts(self) -> list[str]:
-        """Each seat as ``NAME:key=value,...`` with the exact parameter values
-        (``repr`` of a float reads back to the same float)."""
-        return [seat_text(s) for s in self.seats]
+def keepable(*classes: type) -> None:
+    """Allow these dataclasses in a checkpoint (a study's totals)."""
+    TYPES.update({c.__name__: c for c in classes})
 
 
-def load_seat_plugins(ck: Checkpoint) -> None:
-    """Load the plug-ins a checkpoint's seats use, refusing a changed file
-    (UnosimError): the same code is needed to finish the run exactly."""
-    load_plugin_seats(ck.seats, "since the run started, so the run cannot be finished "
-                      "exactly")
+keepable(Aggregate, MatchAggregate, Progress)
 
 
 def path_in(folder: Path | str) -> Path:
     return Path(folder) / FILE_NAME
 
 
-# ---------------------------------------------------------------- totals <-> JSON
+# ---------------------------------------------------------------- values <-> JSON
 
 
-def _aggregate_class(mode: str) -> type:
-    if mode == "round":
-        return Aggregate
-    from unosim.runs.match import MatchAggregate
-
-    return MatchAggregate
-
-
-def _array_to_json(a: np.ndarray) -> dict[str, Any]:
-    flat = np.asarray(a, dtype=np.int64).reshape(-1)
-    nz = np.nonzero(flat)[0]
-    return {"shape": list(a.shape), "nonzero": [[int(i), int(flat[i])] for i in nz]}
-
-
-def _array_from_json(obj: Any, like: np.ndarray, where: str) -> np.ndarray:
-    if not isinstance(obj, dict) or obj.get("shape") != list(like.shape):
-        raise ValueError(f"{where}: expected an array of shape {list(like.shape)}")
-    out = np.zeros(like.size, dtype=np.int64)
-    for pair in obj.get("nonzero", []):
-        if (not isinstance(pair, list) or len(pair) != 2
-                or not all(type(x) is int for x in pair) or not 0 <= pair[0] < like.size):
-            raise ValueError(f"{where}: bad entry {pair!r}")
-        out[pair[0]] = pair[1]
-    return out.reshape(like.shape)
+def encode(x: Any) -> Any:
+    """``x`` as JSON-ready data (see the module's text)."""
+    if dataclasses.is_dataclass(x) and type(x).__name__ in TYPES:
+        return {"__type__": type(x).__name__,
+                **{f.name: encode(getattr(x, f.name)) for f in dataclasses.fields(x)}}
+    if isinstance(x, np.ndarray):
+        raw = zlib.compress(np.ascontiguousarray(x).tobytes())
+        return {"__array__": str(x.dtype), "shape": list(x.shape),
+                "data": base64.b64encode(raw).decode("ascii")}
+    if isinstance(x, set):
+        return {"__set__": sorted(encode(v) for v in x)}
+    if isinstance(x, dict):
+        if not all(isinstance(k, str) for k in x):
+            raise TypeError("only string keys can be kept")
+        return {k: encode(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [encode(v) for v in x]
+    if isinstance(x, (np.integer, np.floating)):
+        return x.item()
+    if x is None or isinstance(x, (bool, int, float, str)):
+        return x
+    raise TypeError(f"a checkpoint cannot hold a {type(x).__name__}")
 
 
-def aggregate_to_json(agg: Any) -> dict[str, Any]:
-    """Every field of an Aggregate or MatchAggregate (integers, integer arrays and
-    dicts of them), arrays stored sparsely."""
-    out: dict[str, Any] = {}
+def decode(x: Any) -> Any:
+    """The inverse of ``encode``; ValueError for anything it did not write, and for
+    a run's totals that do not fit together."""
+    if isinstance(x, list):
+        return [decode(v) for v in x]
+    if not isinstance(x, dict):
+        return x
+    if "__array__" in x:
+        data = np.frombuffer(zlib.decompress(base64.b64decode(x["data"])),
+                             dtype=np.dtype(x["__array__"]))
+        return data.reshape(x["shape"]).copy()
+    if "__set__" in x:
+        return set(decode(x["__set__"]))
+    if "__type__" in x:
+        cls = TYPES.get(x["__type__"])
+        if cls is None:
+            raise ValueError(f"unknown type {x['__type__']!r}")
+        obj = cls.__new__(cls)
+        for f in dataclasses.fields(cls):
+            if f.name not in x:
+                raise ValueError(f"{cls.__name__}: field {f.name!r} missing")
+            setattr(obj, f.name, decode(x[f.name]))
+        if cls in (Aggregate, MatchAggregate):
+            _check_fields(obj)
+            check_totals(obj)
+        return obj
+    return {k: decode(v) for k, v in x.items()}
+
+
+def _check_fields(agg: Any) -> None:
+    """Every field of a run's totals of the type and shape a fresh one has."""
+    if type(agg.players) is not int or not 2 <= agg.players <= 10:
+        raise ValueError(f"totals: players={agg.players!r} is outside 2..10")
+    like = type(agg)(players=agg.players)
     for f in dataclasses.fields(agg):
-        v = getattr(agg, f.name)
-        if isinstance(v, np.ndarray):
-            out[f.name] = _array_to_json(v)
-        elif isinstance(v, dict):
-            out[f.name] = {k: _array_to_json(x) if isinstance(x, np.ndarray) else int(x)
-                           for k, x in v.items()}
-        else:
-            out[f.name] = int(v)
-    return out
+        want, got, where = getattr(like, f.name), getattr(agg, f.name), f"totals.{f.name}"
+        if isinstance(want, np.ndarray):
+            _check_array(got, want, where)
+        elif isinstance(want, dict):
+            if not isinstance(got, dict) or set(got) != set(want):
+                raise ValueError(f"{where}: expected the keys {sorted(want)}")
+            for k, w in want.items():
+                if isinstance(w, np.ndarray):
+                    _check_array(got[k], w, f"{where}.{k}")
+                elif type(got[k]) is not int:
+                    raise ValueError(f"{where}.{k}: expected an integer, got {got[k]!r}")
+        elif type(got) is not int:
+            raise ValueError(f"{where}: expected an integer, got {got!r}")
 
 
-def aggregate_from_json(mode: str, obj: Any) -> Any:
-    """The totals back; ValueError naming the field when something does not fit."""
-    cls = _aggregate_class(mode)
-    if not isinstance(obj, dict) or type(obj.get("players")) is not int:
-        raise ValueError("totals: 'players' missing")
-    if not 2 <= obj["players"] <= 10:
-        raise ValueError(f"totals: players={obj['players']} is outside 2..10")
-    agg = cls(players=obj["players"])
-    for f in dataclasses.fields(agg):
-        if f.name not in obj:
-            raise ValueError(f"totals: field {f.name!r} missing")
-        like, raw = getattr(agg, f.name), obj[f.name]
-        where = f"totals.{f.name}"
-        if isinstance(like, np.ndarray):
-            setattr(agg, f.name, _array_from_json(raw, like, where))
-        elif isinstance(like, dict):
-            if not isinstance(raw, dict) or set(raw) != set(like):
-                raise ValueError(f"{where}: expected the keys {sorted(like)}")
-            setattr(agg, f.name, {
-                k: _array_from_json(raw[k], x, f"{where}.{k}") if isinstance(x, np.ndarray)
-                else _int(raw[k], f"{where}.{k}") for k, x in like.items()})
-        else:
-            setattr(agg, f.name, _int(raw, where))
-    check_totals(mode, agg)
-    return agg
+def _check_array(got: Any, want: np.ndarray, where: str) -> None:
+    if not isinstance(got, np.ndarray) or got.shape != want.shape or got.dtype != want.dtype:
+        raise ValueError(f"{where}: expected an array of shape {list(want.shape)}")
 
 
-def _int(x: Any, where: str) -> int:
-    if type(x) is not int:
-        raise ValueError(f"{where}: expected an integer, got {x!r}")
-    return x
-
-
-def check_totals(mode: str, agg: Any) -> None:
-    """Totals that cannot come from a real run are refused (ValueError)."""
+def check_totals(agg: Any) -> None:
+    """A run's totals that cannot come from a real run are refused (ValueError)."""
     n = agg.games
     if n < 0 or not 0 <= agg.capped <= n:
         raise ValueError(f"totals: games={n}, capped={agg.capped} do not fit")
@@ -167,7 +153,7 @@ def check_totals(mode: str, agg: Any) -> None:
             raise ValueError(f"totals: histogram of {m} does not add up to its count")
         if (agg.hist[m] < 0).any():
             raise ValueError(f"totals: negative histogram entry for {m}")
-    if mode == "round":
+    if isinstance(agg, Aggregate):
         for m, c in agg.count.items():
             expect = n - agg.capped if m == "winner_points" else n
             if c != expect:
@@ -176,9 +162,8 @@ def check_totals(mode: str, agg: Any) -> None:
             raise ValueError("totals: wins do not add up to the games with a winner")
         if agg.feel_rounds != n - agg.capped:
             raise ValueError("totals: feel_rounds do not add up to the games with a winner")
-    else:
-        if agg.count["rounds"] != n or agg.count["score"] != n * agg.players:
-            raise ValueError(f"totals: the match counts do not fit {n} matches")
+    elif agg.count["rounds"] != n or agg.count["score"] != n * agg.players:
+        raise ValueError(f"totals: the match counts do not fit {n} matches")
     if int(agg.feel_hist.sum()) != agg.feel_rounds or (agg.feel_hist < 0).any():
         raise ValueError("totals: the winner_max_deficit histogram does not fit feel_rounds")
 
@@ -186,105 +171,77 @@ def check_totals(mode: str, agg: Any) -> None:
 # ---------------------------------------------------------------- files
 
 
-def _payload(ck: Checkpoint) -> dict[str, Any]:
-    return {
-        "unosim_version": ck.unosim_version,
-        "engine": ck.engine,
-        "mode": ck.mode,
-        "variant": ck.variant,
-        "rules": ck.rules,
-        "seats": ck.seats,
-        "seed": ck.seed,
-        "games": ck.games,
-        "max_rounds": ck.max_rounds,
-        "precision": ck.precision,
-        "batch": ck.batch,
-        "next_game": ck.next_game,
-        "elapsed_s": ck.elapsed_s,
-        "totals": aggregate_to_json(ck.agg),
-    }
+def digest(payload: Any) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()
 
 
-def _digest(payload: dict[str, Any]) -> str:
-    canon = json.dumps(payload, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+def save(folder: Path, command: str, params: dict[str, Any], stages: dict[str, Any]) -> None:
+    """Write the checkpoint of ``command`` (its options ``params``) atomically."""
+    payload = {"unosim_version": __version__, "engine": ENGINE, "command": command,
+               "params": params, "stages": encode(stages)}
+    doc = {"format": FORMAT, "format_version": FORMAT_VERSION, "checkpoint": payload,
+           "sha256": digest(payload)}
+    write_text_atomic(path_in(folder), json.dumps(doc) + "\n")
 
 
-def save(folder: Path | str, ck: Checkpoint) -> Path:
-    """Write ``folder/checkpoint.json`` atomically; return its path."""
-    payload = _payload(ck)
-    doc = {"format": FORMAT, "format_version": FORMAT_VERSION, "sha256": _digest(payload),
-           "checkpoint": payload}
-    path = path_in(folder)
-    write_text_atomic(path, json.dumps(doc, indent=1) + "\n")
-    return path
+def _read(folder: Path) -> dict[str, Any] | None:
+    try:
+        doc = json.loads(path_in(folder).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
 
 
-class Saver:
-    """Writes the checkpoint after the first batch, then every ``every`` seconds."""
-
-    def __init__(self, out_dir: Path | None, ck: Checkpoint, every: float) -> None:
-        self.out_dir = out_dir
-        self.ck = ck
-        self.every = every
-        self.base_elapsed = ck.elapsed_s
-        self.t0 = time.perf_counter()
-        self.last: float | None = None
-
-    def save(self, elapsed: float | None = None) -> None:
-        if self.out_dir is None:
-            return
-        spent = time.perf_counter() - self.t0 if elapsed is None else elapsed
-        self.ck.elapsed_s = self.base_elapsed + spent
-        save(self.out_dir, self.ck)
-        self.last = time.perf_counter()
-
-    def maybe_save(self) -> None:
-        if self.out_dir is not None and (
-                self.last is None or time.perf_counter() - self.last >= self.every):
-            self.save()
+def unfinished(folder: Path | None) -> str | None:
+    """The command whose checkpoint (of any unosim format) is in ``folder``, or None;
+    "" when the file cannot tell."""
+    if folder is None or not path_in(folder).is_file():
+        return None
+    doc = _read(folder) or {}
+    inner = doc.get("checkpoint")
+    if doc.get("format") == "unosim-checkpoint" and isinstance(inner, dict):
+        return str(inner.get("command", "run"))  # format 2 held only runs
+    return ""
 
 
-def exists(folder: Path | str) -> bool:
-    return path_in(folder).is_file()
-
-
-def remove(folder: Path | str) -> None:
-    path_in(folder).unlink(missing_ok=True)
-
-
-def load(folder: Path | str, label: str | None = None) -> Checkpoint:
-    """Read and check ``folder/checkpoint.json``; every problem is one UnosimError
-    that starts with ``label`` (default ``--resume FOLDER``)."""
-    label = label or f"--resume {folder}"
+def load(folder: str | Path, command: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(options, stages) of the unfinished ``command`` in ``folder``; every problem is
+    one UnosimError naming ``--resume FOLDER``."""
+    label = f"--resume {folder}"
     folder = Path(folder)
     if not folder.is_dir():
         raise UnosimError(f"{label}: no such folder")
     path = path_in(folder)
     if not path.is_file():
-        raise UnosimError(
-            f"{label}: no {FILE_NAME} there (the run finished, or was never started "
-            "with --out there)"
-        )
+        raise UnosimError(f"{label}: no {FILE_NAME} there (the {command} finished, or was "
+                          "never started with --out there)")
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise UnosimError(f"{label}: cannot read {FILE_NAME} ({e})") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+    if not isinstance(doc, dict) or doc.get("format") not in (FORMAT,
+                                                              "unosim-study-checkpoint"):
         raise UnosimError(f"{label}: {FILE_NAME} is not a unosim checkpoint")
-    if doc.get("format_version") != FORMAT_VERSION:
+    if doc.get("format") != FORMAT or doc.get("format_version") != FORMAT_VERSION:
         raise UnosimError(
-            f"{label}: checkpoint format {doc.get('format_version')!r} is not supported "
-            f"(this unosim reads format {FORMAT_VERSION})"
-        )
+            f"{label}: {FILE_NAME} is a checkpoint of format {doc.get('format')} version "
+            f"{doc.get('format_version')!r}, written by an older unosim; this one reads "
+            f"version {FORMAT_VERSION} only: start the {command} again without --resume")
     payload = doc.get("checkpoint")
-    if not isinstance(payload, dict) or doc.get("sha256") != _digest(payload):
+    if not isinstance(payload, dict) or doc.get("sha256") != digest(payload):
         raise UnosimError(f"{label}: {FILE_NAME} is damaged (its checksum does not match)")
-    check_provenance(payload, label, "the run")
+    if payload.get("command") != command:
+        raise UnosimError(f"{label}: {FILE_NAME} belongs to `unosim {payload.get('command')}`"
+                          f"; finish it with `unosim {payload.get('command')} --resume "
+                          f"{folder}`")
+    check_provenance(payload, label, f"the {command}")
     try:
-        return _from_payload(payload)
-    except (ValueError, KeyError, TypeError) as e:
+        params, stages = payload["params"], decode(payload["stages"])
+        if not isinstance(params, dict) or not isinstance(stages, dict):
+            raise ValueError("options or stages missing")
+    except (ValueError, KeyError, TypeError, AttributeError, zlib.error) as e:
         raise UnosimError(f"{label}: {FILE_NAME} is inconsistent ({e})") from None
+    return params, stages
 
 
 def check_provenance(p: dict[str, Any], label: str, what: str) -> None:
@@ -301,31 +258,41 @@ def check_provenance(p: dict[str, Any], label: str, what: str) -> None:
             "again without --resume")
 
 
-def _from_payload(p: dict[str, Any]) -> Checkpoint:
-    mode = p["mode"]
-    if mode not in MODES:
-        raise ValueError(f"mode {mode!r}")
-    for key in ("seed", "games", "next_game", "batch"):
-        if type(p[key]) is not int or p[key] < 0:
-            raise ValueError(f"{key} must be a whole number, got {p[key]!r}")
-    if mode == "match" and type(p["max_rounds"]) is not int:
-        raise ValueError("max_rounds missing")
-    prec = p["precision"]
-    if prec is not None and (type(prec) not in (int, float) or not 0 < prec < 0.5):
-        raise ValueError(f"precision {prec!r}")
-    if not isinstance(p["rules"], dict) or not isinstance(p["seats"], list):
-        raise ValueError("rules or seats missing")
-    for s in p["seats"]:
-        if not isinstance(s, dict) or not isinstance(s.get("name"), str) or not isinstance(
-                s.get("params"), dict):
-            raise ValueError(f"bad seat {s!r}")
-    agg = aggregate_from_json(mode, p["totals"])
-    if agg.games != p["next_game"] or not 0 <= agg.games <= p["games"]:
-        raise ValueError(f"next game {p['next_game']} does not fit {p['games']} games")
-    if len(p["seats"]) != agg.players:
-        raise ValueError(f"{len(p['seats'])} seats for {agg.players} players")
-    return Checkpoint(mode=mode, variant=str(p["variant"]), rules=p["rules"],
-                      seats=p["seats"], seed=p["seed"], games=p["games"], agg=agg,
-                      max_rounds=p["max_rounds"], precision=prec, batch=p["batch"],
-                      elapsed_s=float(p.get("elapsed_s", 0.0)),
-                      unosim_version=p["unosim_version"], engine=p["engine"])
+class Keeper:
+    """Keeps a command's checkpoint in ``folder`` (nothing without one): at most every
+    ``every`` seconds while it plays, at once when it stops, removed when it ends."""
+
+    def __init__(self, folder: Path | None, command: str, params: dict[str, Any],
+                 stages: dict[str, Any] | None = None, every: float = 5.0) -> None:
+        self.folder = folder
+        self.command = command
+        self.params = params
+        self.stages: dict[str, Any] = stages if stages is not None else {}
+        self.resumed = stages is not None
+        self.every = every
+        self.last: float | None = None
+
+    def stage(self, name: str) -> Any:
+        """The progress kept for stage ``name``, or None."""
+        return self.stages.get(name)
+
+    def note(self, name: str, progress: Any) -> None:
+        """Stage ``name`` has got this far (saved at once the first time, then when
+        ``every`` seconds have passed)."""
+        self.stages[name] = progress
+        if self.folder is not None and (
+                self.last is None or time.monotonic() - self.last >= self.every):
+            self.save()
+
+    def save(self) -> None:
+        if self.folder is not None:
+            save(self.folder, self.command, self.params, self.stages)
+            self.last = time.monotonic()
+
+    def refuse(self, reason: str) -> UnosimError:
+        """The error of a kept stage that does not fit the command's options."""
+        return UnosimError(f"--resume {self.folder}: {FILE_NAME} is inconsistent ({reason})")
+
+    def remove(self) -> None:
+        if self.folder is not None:
+            path_in(self.folder).unlink(missing_ok=True)

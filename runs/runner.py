@@ -17,29 +17,30 @@ from typing import Any
 import numpy as np
 
 from unosim.errors import UnosimError
-from unosim.runs.aggregate import Aggregate, RunResult
+from unosim.runs import modes
+from unosim.runs.aggregate import Aggregate
 from unosim.runs.backend import (  # noqa: F401 - the run layer's names, kept here too
     Backend,
     LocalBackend,
+    Progress,
     check_workers,
     max_workers,
     run_tasks,
     use_workers,
 )
+from unosim.runs.driver import Outcome, Study, drive
 from unosim.runs.match import (
-    DEFAULT_MATCH_BATCH,
     DEFAULT_MAX_ROUNDS,
-    MATCH_ROUNDS_GUESS,
     MatchAggregate,
     MatchResult,
-    check_match_rules,
 )
-from unosim.runs.tables import Table, base_seed, game_template, record_width  # noqa: F401
+from unosim.runs.modes import MATCH, ROUND, Mode, record_width  # noqa: F401
+from unosim.runs.tables import Table, base_seed, game_template  # noqa: F401
 from unosim.simulate.rules import Rules
 from unosim.strategies.registry import SeatStrategy
 
-DEFAULT_BATCH = 1 << 16
-MODES = ("round", "match")
+DEFAULT_BATCH = ROUND.batch
+MODES = tuple(modes.MODES)
 #: rollouts one batch holds per worker: about a second of ``search`` on one core
 SEARCH_BATCH_ROLLOUTS = 250_000
 #: decisions a search seat searches per round (measured 6 to 8 at 2 to 4 players)
@@ -72,20 +73,18 @@ def env_number(name: str, default: Any, kind: type = float) -> Any:
     return v
 
 
-def default_batch(mode: str) -> int:
+def default_batch(mode: str | Mode) -> int:
     """Games (or matches) per batch: the granularity of stopping, progress and
     checkpoints, never of the results; ``UNOSIM_BATCH`` sets it."""
-    return env_number("UNOSIM_BATCH", DEFAULT_BATCH if mode == "round" else DEFAULT_MATCH_BATCH,
-                      int)
+    return env_number("UNOSIM_BATCH", modes.of(mode).batch, int)
 
 
-def check_mode(mode: str) -> None:
-    if mode not in MODES:
-        raise UnosimError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
+def check_mode(mode: str | Mode) -> None:
+    modes.of(mode)
 
 
-def new_totals(mode: str, players: int) -> Aggregate | MatchAggregate:
-    return Aggregate(players=players) if mode == "round" else MatchAggregate(players=players)
+def new_totals(mode: str | Mode, players: int) -> Aggregate | MatchAggregate:
+    return modes.of(mode).new_totals(players)
 
 
 @dataclass
@@ -99,17 +98,15 @@ class Played:
     elapsed_s: float = 0.0
 
 
-def play_batch_into(table: Table, mode: str, seed: int, first: int, rec: np.ndarray,
+def play_batch_into(table: Table, mode: str | Mode, seed: int, first: int, rec: np.ndarray,
                     chunks: int, max_rounds: int = DEFAULT_MAX_ROUNDS) -> None:
     """Fill ``rec`` with the records of games (or matches) ``first ..``."""
-    kernel = table.kernel(mode, seed)
-    if mode == "round":
-        kernel(table.template, base_seed(seed), first, rec, chunks)
-    else:
-        kernel(table.template, base_seed(seed), first, max_rounds, rec, chunks)
+    m = modes.of(mode)
+    m.play(table.kernel(m, seed), table.template, base_seed(seed), first, rec, chunks,
+           max_rounds)
 
 
-def play_range(table: Table, mode: str, seed: int, start: int, n: int, batch: int,
+def play_range(table: Table, mode: str | Mode, seed: int, start: int, n: int, batch: int,
                chunks: int, max_rounds: int = DEFAULT_MAX_ROUNDS, keep: bool = False
                ) -> Played:
     """The task of a run: games ``start .. start + n`` in batches of at most ``batch``,
@@ -118,7 +115,7 @@ def play_range(table: Table, mode: str, seed: int, start: int, n: int, batch: in
     agg = new_totals(mode, table.players)
     out = Played(start, agg)
     for first in range(start, start + n, batch):
-        rec = np.zeros((min(batch, start + n - first), record_width(mode)), np.int32)
+        rec = np.zeros((min(batch, start + n - first), modes.of(mode).width), np.int32)
         play_batch_into(table, mode, seed, first, rec, chunks, max_rounds)
         agg.add_records(rec)
         if keep:
@@ -130,16 +127,102 @@ def play_range(table: Table, mode: str, seed: int, start: int, n: int, batch: in
 def play_records(rules: Rules, seats: list[SeatStrategy], seed: int, start: int, n: int,
                  chunks: int = 1) -> np.ndarray:
     """Per-game records for games ``start .. start + n`` (columns: layout.GAME_FIELDS)."""
-    rec = np.zeros((n, record_width("round")), dtype=np.int32)
-    play_batch_into(Table(rules, seats), "round", seed, start, rec, max(1, chunks))
+    rec = np.zeros((n, ROUND.width), dtype=np.int32)
+    play_batch_into(Table(rules, seats), ROUND, seed, start, rec, max(1, chunks))
     return rec
 
 
-def warm(table: Table, mode: str, seed: int) -> float:
+def warm(table: Table, mode: str | Mode, seed: int) -> float:
     """Compile (or load from cache) the table's kernel; the seconds it took."""
     t0 = time.perf_counter()
-    play_batch_into(table, mode, seed, 0, np.zeros((1, record_width(mode)), np.int32), 1, 1)
+    play_batch_into(table, mode, seed, 0, np.zeros((1, modes.of(mode).width), np.int32), 1, 1)
     return time.perf_counter() - t0
+
+
+class RunStudy(Study):
+    """``unosim run``, the simplest study: one table, game ranges folded into its
+    totals, stopped early when ``precision`` is reached."""
+
+    stage = "run"
+    task = staticmethod(play_range)
+
+    def __init__(self, rules: Rules, seats: list[SeatStrategy], games: int, seed: int,
+                 batch: int | None, on_records: Callable[[int, np.ndarray], None] | None,
+                 resume_from: Any, on_totals: Callable[[Any], None] | None,
+                 precision: float | None, mode: str | Mode, max_rounds: int) -> None:
+        mode = modes.of(mode)
+        if len(seats) != rules["players"]:
+            raise UnosimError(f"{len(seats)} strategies given for {rules['players']} players")
+        mode.check_rules(rules, max_rounds)
+        self.rules, self.seats, self.games, self.seed = rules, seats, games, seed
+        self.batch, self.on_records, self.on_totals = batch, on_records, on_totals
+        self.resume_from, self.precision = resume_from, precision
+        self.mode, self.max_rounds = mode, max_rounds
+        self.table = Table(rules, seats)
+        self.start = resume_from.games if resume_from is not None else 0
+        self.reached = False
+        self.compile_s = 0.0
+        self.chunks = 1
+
+    def prepare(self, backend: Backend) -> None:
+        if self.on_records is not None and not backend.local:
+            raise UnosimError("per-game records are kept on this machine only "
+                              "(--backend local)")
+        self.batch = batch_size(self.seats, self.batch or default_batch(self.mode),
+                                backend.workers,
+                                rounds=self.mode.rounds)
+        self.chunks = backend.chunks
+        if backend.local:
+            self.compile_s = warm(self.table, self.mode, self.seed)
+
+    def check(self, progress: Progress) -> None:
+        totals, step, done = progress.totals, progress.step, progress.done
+        want = new_totals(self.mode, self.table.players)
+        if type(totals) is not type(want) or totals.players != want.players:
+            raise ValueError(f"totals of {type(totals).__name__} for {totals.players} "
+                             f"players, but the run plays {self.mode.unit} at "
+                             f"{want.players} players")
+        if type(step) is not int or step < 1 or not isinstance(done, set):
+            raise ValueError(f"bad task size {step!r}")
+        covered = sum(min(step, self.games - k) for k in done)
+        if not done <= set(range(0, self.games, step)) or covered != totals.games:
+            raise ValueError(f"next game {totals.games} does not fit the finished tasks "
+                             f"of {self.games} games")
+
+    def step(self, backend: Backend) -> int:
+        return backend.task_games(self.batch)
+
+    def fresh(self) -> Any:
+        if self.resume_from is not None:
+            return self.resume_from
+        return new_totals(self.mode, self.table.players)
+
+    def tasks(self, step: int) -> Any:
+        return ((s, (self.table, self.mode, self.seed, s, min(step, self.games - s),
+                     min(self.batch, step), self.chunks, self.max_rounds,
+                     self.on_records is not None))
+                for s in range(self.start, self.games, step))
+
+    def merge(self, totals: Any, part: Played) -> bool:
+        if self.on_records is not None:
+            for first, rec in part.records:
+                self.on_records(first, rec)
+        totals.merge(part.agg)
+        if self.on_totals is not None:
+            self.on_totals(totals)
+        self.reached = self.precision is not None and seat0_half_width(totals) <= self.precision
+        return self.reached
+
+    def units(self, part: Played) -> int:
+        return part.agg.games
+
+    def played(self, totals: Any) -> bool:
+        return totals.games > self.start
+
+    def result(self, totals: Any, outcome: Outcome) -> Any:
+        return self.mode.make_result(self.rules, self.seats, self.seed, self.games, totals,
+                                     outcome.elapsed_s, outcome.workers, self.max_rounds,
+                                     outcome.stopped, self.compile_s, self.reached)
 
 
 def run(
@@ -155,9 +238,10 @@ def run(
     on_totals: Callable[[Any], None] | None = None,
     precision: float | None = None,
     *,
-    mode: str = "round",
+    mode: str | Mode = "round",
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     backend: Backend | None = None,
+    keep: Any = None,
 ) -> Any:
     """Play ``games`` rounds (or matches, ``mode="match"``) and fold them into their
     totals; a ``RunResult`` (a ``MatchResult`` for matches).
@@ -166,63 +250,23 @@ def run(
     ``--save-games``, this machine only). ``resume_from`` continues an interrupted
     run: its games are kept and play goes on from game ``resume_from.games``; since
     the totals are integer sums, the final figures equal an uninterrupted run's.
-    ``on_totals(agg)`` sees the running totals after each batch (progress
-    estimates, checkpoints). With ``precision``, the run stops after the first
-    batch at which the 95% Wilson interval of seat 0's win rate is at most
-    ``precision`` wide on each side (``games`` is then an upper bound); the
-    stopping rule looks only at the sample size and the interval's width.
-    A stop (Ctrl-C, SIGTERM) between batches keeps the finished ones and marks the
-    result ``partial``.
+    ``keep`` (a ``checkpoints.Keeper``) does the same from a checkpoint and keeps
+    one. ``on_totals(agg)`` sees the running totals after each batch (progress
+    estimates). With ``precision``, the run stops after the first batch at which
+    the 95% Wilson interval of seat 0's win rate is at most ``precision`` wide on
+    each side (``games`` is then an upper bound); the stopping rule looks only at
+    the sample size and the interval's width. A stop (Ctrl-C, SIGTERM) between
+    batches keeps the finished ones and marks the result ``partial``.
     """
-    check_mode(mode)
-    if len(seats) != rules["players"]:
-        raise UnosimError(f"{len(seats)} strategies given for {rules['players']} players")
-    if mode == "match":
-        check_match_rules(rules, max_rounds)
-    backend = backend if backend is not None else LocalBackend(workers)
-    if on_records is not None and not backend.local:
-        raise UnosimError("per-game records are kept on this machine only (--backend local)")
-    batch = batch_size(seats, batch or default_batch(mode), backend.workers,
-                       rounds=1 if mode == "round" else MATCH_ROUNDS_GUESS)
-    table = Table(rules, seats)
-    agg = resume_from if resume_from is not None else new_totals(mode, table.players)
-    compile_s = warm(table, mode, seed) if backend.local else 0.0
-    if on_batch is not None and backend.local:
-        on_batch(0)  # a stop while the engine compiled ends the run before it plays
-    step = backend.task_games(batch)
-    tasks = ((s, (table, mode, seed, s, min(step, games - s), batch, backend.chunks,
-                  max_rounds, on_records is not None)) for s in range(agg.games, games, step))
-    reached = False
-
-    def merge(part: Played) -> bool:
-        nonlocal reached
-        if on_records is not None:
-            for first, rec in part.records:
-                on_records(first, rec)
-        agg.merge(part.agg)
-        reached = precision is not None and seat0_half_width(agg) <= precision
-        return reached
-
-    def tick(part: Played) -> None:
-        if on_totals is not None:
-            on_totals(agg)
-        if on_batch is not None:
-            on_batch(part.agg.games)
-
-    t0 = time.perf_counter()
-    partial = run_tasks(backend, play_range, tasks, merge, tick)
-    elapsed = time.perf_counter() - t0
-    if mode == "match":
-        return MatchResult(rules, seats, seed, games, agg, elapsed, backend.workers,
-                           max_rounds, partial, compile_s)
-    return RunResult(rules, seats, seed, games, agg, elapsed, backend.workers, partial,
-                     compile_s, precision_reached=reached)
+    study = RunStudy(rules, seats, games, seed, batch, on_records, resume_from, on_totals,
+                     precision, mode, max_rounds)
+    return drive(study, backend, workers, on_batch, keep)
 
 
 def run_matches(rules: Rules, seats: list[SeatStrategy], games: int, seed: int,
                 workers: int | None = None, **kw: Any) -> MatchResult:
     """``run`` of whole matches."""
-    return run(rules, seats, games, seed, workers, mode="match", **kw)
+    return run(rules, seats, games, seed, workers, mode=MATCH, **kw)
 
 
 def seat0_half_width(agg: Aggregate) -> float:

@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from unosim.errors import UnosimError
-from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules, lower, resolve
 from unosim.strategies.registry import SeatStrategy, parse_strategy, seat_template
 
@@ -54,15 +53,13 @@ class Table:
             self._template = game_template(self.rules, self.seats)
         return self._template
 
-    def kernel(self, mode: str, seed: int | None) -> Callable[..., None]:
-        """The batch of this table (rounds or matches): the built-in batch, with the
-        search only where a seat searches, or the plug-in one (plugin_batch.py)."""
-        from unosim.runs.plugin_batch import batch_for, match_batch_for
-
-        key = (mode, seed)
+    def kernel(self, mode: Any, seed: int | None) -> Callable[..., None]:
+        """The batch of this table in ``mode`` (a ``modes.Mode``): the built-in
+        batch, with the search only where a seat searches, or the plug-in one
+        (plugin_batch.py)."""
+        key = (mode.name, seed)
         if key not in self._kernels:
-            make = batch_for if mode == "round" else match_batch_for
-            self._kernels[key] = make(self.seats, seed)
+            self._kernels[key] = mode.kernel(self.seats, seed)
         return self._kernels[key]
 
     def payload(self) -> dict[str, Any]:
@@ -91,13 +88,7 @@ def check_portable(seats: list[SeatStrategy]) -> None:
                               "loaded from a file, so Dask workers cannot load it")
 
 
-def record_width(mode: str) -> int:
-    """Columns of one record: a round's (layout.N_G) or a match's (match_nb.N_M)."""
-    if mode == "round":
-        return L.N_G
-    from unosim.simulate import match_nb as M
 
-    return M.N_M
 
 
 def seat_text(seat: dict[str, Any]) -> str:

@@ -13,6 +13,8 @@ from typing import Any
 from unosim.errors import UnosimError
 from unosim.reports.atlas import Atlas, AtlasPlayers, effects_of
 from unosim.runs.backend import Backend
+from unosim.runs.modes import ROUND
+from unosim.runs.stopping import Stopped
 from unosim.runs.variants import VariantSpec
 from unosim.studies.compare import run_compare
 from unosim.studies.skill import run_skill
@@ -53,13 +55,13 @@ def run_atlas(presets: list[str], players: list[int], games: int, seed: int,
             continue
         specs, refused = atlas_variants(presets, n, make)
         try:
-            cmp = run_compare(specs, games, seed, workers, "round", on_batch=on_batch,
+            cmp = run_compare(specs, games, seed, workers, ROUND, on_batch=on_batch,
                               limit=None, backend=backend, keep=keep, stage=f"compare@{n}")
             skill = None
             if strategy is not None and not cmp.partial:
                 skill = run_skill(specs, strategy, games, seed, workers, on_batch,
                                   backend=backend, keep=keep, stage=f"skill@{n}")
-        except KeyboardInterrupt:
+        except Stopped:
             break
         values, effects = effects_of(cmp, skill)
         partial = cmp.partial or bool(skill is not None and skill.partial)
@@ -73,5 +75,5 @@ def run_atlas(presets: list[str], players: list[int], games: int, seed: int,
             keep.stages.pop(f"skill@{n}", None)
             keep.note(f"atlas@{n}", figures)
     if not atlas.by_players:
-        raise KeyboardInterrupt
+        raise Stopped
     return atlas

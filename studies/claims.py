@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from unosim.errors import UnosimError, did_you_mean
+from unosim.runs import modes
 
 STUDIES = ("compare", "tournament", "skill", "sweep")
 DIRECTIONS = ("higher", "lower", "same")
@@ -129,7 +130,7 @@ def parse_claim(data: dict[str, Any], where: str, default_name: str) -> Claim:
     if not 1 <= looks <= MAX_LOOKS:
         raise _bad(where, "looks", f"must be within 1..{MAX_LOOKS}, got {looks}")
     mode = data.get("mode", "round")
-    if mode not in ("round", "match"):
+    if mode not in modes.MODES:
         raise _bad(where, "mode", f"must be round or match, got {mode!r}")
     claim = Claim(
         name=name, sentence=data["claim"].strip(), source=data["source"].strip(),
@@ -232,7 +233,7 @@ def check_claim(c: Claim, where: str) -> None:
     if isinstance(c.value, str) and c.value != "fair":
         raise _bad(where, "value", f"must be a number or \"fair\" (the fair share 1/P), got "
                                    f"{c.value!r}")
-    if c.mode == "match" and c.study != "compare":
+    if modes.of(c.mode).by_rounds and c.study != "compare":
         raise _bad(where, "mode", "matches are compared by the compare study only")
 
 
@@ -240,7 +241,7 @@ def _check_metric(c: Claim, where: str, names: set[str]) -> None:
     """A compare or sweep metric: one the reports know at the table's player count;
     seats only with seat_win / seat_edge (round mode)."""
     per_seat = ("seat_win", "seat_edge")
-    if c.mode == "round":
+    if not modes.of(c.mode).by_rounds:
         names |= {f"seat_edge_{s}" for s in range(min(c.players))} | set(per_seat)
     if c.metric not in names:
         raise _bad(where, "metric", f"unknown metric {c.metric!r} for {c.mode}s at "

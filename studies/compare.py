@@ -23,19 +23,13 @@ import numpy as np
 from unosim.errors import UnosimError
 from unosim.reports import metrics as MX
 from unosim.reports.compare import Comparison, summary_of
-from unosim.runs.aggregate import RunResult
-from unosim.runs.backend import Backend, LocalBackend, Progress, run_tasks
-from unosim.runs.match import DEFAULT_MAX_ROUNDS, MatchResult, check_match_rules
-from unosim.runs.runner import (
-    MATCH_ROUNDS_GUESS,
-    batch_size,
-    check_mode,
-    default_batch,
-    new_totals,
-    play_batch_into,
-    warm,
-)
-from unosim.runs.tables import Table, record_width
+from unosim.runs import modes
+from unosim.runs.backend import Backend
+from unosim.runs.driver import Outcome, Study, drive
+from unosim.runs.match import DEFAULT_MAX_ROUNDS
+from unosim.runs.modes import Mode
+from unosim.runs.runner import batch_size, default_batch, new_totals, play_batch_into, warm
+from unosim.runs.tables import Table
 from unosim.runs.variants import MAX_VARIANTS, VariantSpec
 from unosim.simulate import layout as L
 
@@ -61,7 +55,7 @@ class CompareTotals:
     records: list[tuple[int, int, np.ndarray]] = field(default_factory=list)
 
     @classmethod
-    def empty(cls, tables: list[Table], mode: str) -> CompareTotals:
+    def empty(cls, tables: list[Table], mode: Mode) -> CompareTotals:
         side = L.MAX_PLAYERS + 1
         k = len(tables)
         return cls([new_totals(mode, t.players) for t in tables],
@@ -74,13 +68,13 @@ class CompareTotals:
     def games(self) -> int:
         return min(a.games for a in self.aggs)
 
-    def add(self, mode: str, vals: list[Any], wins: list[np.ndarray | None]) -> None:
+    def add(self, vals: list[Any], wins: list[np.ndarray | None]) -> None:
         """Fold one batch of every variant (their metric values and winners)."""
         for vi, v in enumerate(vals):
             self.moments[vi].add(v)
             if vi:
                 self.paired[vi].add(vals[0], v)  # type: ignore[union-attr]
-                if mode == "round":
+                if wins[0] is not None:  # rounds: who won which game
                     _add_joint(self.joint[vi], wins[0], wins[vi])  # type: ignore[arg-type]
 
     def merge(self, other: CompareTotals) -> CompareTotals:
@@ -100,27 +94,93 @@ def _add_joint(joint: np.ndarray, base: np.ndarray, other: np.ndarray) -> None:
     joint += np.bincount(base * side + other, minlength=side * side).reshape(side, side)
 
 
-def compare_range(tables: list[Table], mode: str, max_rounds: int, seed: int, start: int,
+def compare_range(tables: list[Table], mode: Mode, max_rounds: int, seed: int, start: int,
                   n: int, batch: int, chunks: int, keep: bool = False) -> CompareTotals:
     """The task of a comparison: games ``start .. start + n`` of every variant, batch
     by batch (the records too, as (variant, first game, rows), when ``keep``)."""
     totals = CompareTotals.empty(tables, mode)
-    extract = MX.extractor(mode)
+    extract = MX.extractor(mode.name)
     for first in range(start, start + n, batch):
         k = min(batch, start + n - first)
         vals, wins = [], []
         for vi, t in enumerate(tables):
             t0 = time.perf_counter()
-            rec = np.zeros((k, record_width(mode)), np.int32)
+            rec = np.zeros((k, mode.width), np.int32)
             play_batch_into(t, mode, seed, first, rec, chunks, max_rounds)
             totals.aggs[vi].add_records(rec)
             totals.elapsed[vi] += time.perf_counter() - t0
             vals.append(extract(rec, t.players))
-            wins.append(winners(rec) if mode == "round" else None)
+            wins.append(None if mode.by_rounds else winners(rec))
             if keep:
                 totals.records.append((vi, first, rec))
-        totals.add(mode, vals, wins)
+        totals.add(vals, wins)
     return totals
+
+
+class CompareStudy(Study):
+    """Every variant over the same game indices (see the module's text)."""
+
+    task = staticmethod(compare_range)
+
+    def __init__(self, variants: list[VariantSpec], games: int, seed: int, mode: Mode,
+                 max_rounds: int, batch: int | None,
+                 on_records: Callable[[int, int, np.ndarray], None] | None,
+                 stage: str) -> None:
+        self.variants, self.games, self.seed, self.mode = variants, games, seed, mode
+        self.max_rounds, self.batch, self.on_records = max_rounds, batch, on_records
+        self.stage = stage
+        self.tables = [Table(v.rules, v.seats) for v in variants]
+        for v in variants:
+            if len(v.seats) != v.rules["players"]:
+                raise UnosimError(f"{len(v.seats)} strategies given for {v.rules['players']} "
+                                  "players")
+            mode.check_rules(v.rules, max_rounds)
+        self.compile_s = [0.0] * len(variants)
+        self.chunks = 1
+
+    def prepare(self, backend: Backend) -> None:
+        if self.on_records is not None and not backend.local:
+            raise UnosimError("per-game records are kept on this machine only "
+                              "(--backend local)")
+        self.batch = min(batch_size(v.seats, self.batch or default_batch(self.mode),
+                                    backend.workers, self.mode.rounds) for v in self.variants)
+        self.chunks = backend.chunks
+        if backend.local:
+            self.compile_s = [warm(t, self.mode, self.seed) for t in self.tables]
+
+    def step(self, backend: Backend) -> int:
+        return backend.task_games(self.batch)
+
+    def fresh(self) -> CompareTotals:
+        return CompareTotals.empty(self.tables, self.mode)
+
+    def tasks(self, step: int) -> Any:
+        return ((s, (self.tables, self.mode, self.max_rounds, self.seed, s,
+                     min(step, self.games - s), min(self.batch, step), self.chunks,
+                     self.on_records is not None))
+                for s in range(0, self.games, step))
+
+    def merge(self, totals: CompareTotals, part: CompareTotals) -> None:
+        if self.on_records is not None:
+            for vi, first, rec in part.records:
+                self.on_records(vi, first, rec)
+        totals.merge(part)
+
+    def units(self, part: CompareTotals) -> int:
+        return part.games * len(self.variants)
+
+    def result(self, totals: CompareTotals, outcome: Outcome) -> Comparison:
+        mode, partial = self.mode, outcome.stopped
+        results = [mode.make_result(v.rules, v.seats, self.seed, self.games, totals.aggs[vi],
+                                    totals.elapsed[vi], outcome.workers, self.max_rounds,
+                                    partial, self.compile_s[vi])
+                   for vi, v in enumerate(self.variants)]
+        cmp = Comparison(self.variants, mode.name, self.seed, self.games, outcome.workers,
+                         self.max_rounds, results, totals.moments, totals.paired,
+                         outcome.elapsed_s, partial, joint=totals.joint)
+        cmp.summaries = [summary_of(mode.name, r, v.name)
+                         for r, v in zip(results, self.variants, strict=True)]
+        return cmp
 
 
 def run_compare(
@@ -128,7 +188,7 @@ def run_compare(
     games: int,
     seed: int,
     workers: int | None = None,
-    mode: str = "round",
+    mode: str | Mode = "round",
     max_rounds: int | None = None,
     batch: int | None = None,
     on_batch: Callable[[int], None] | None = None,
@@ -143,67 +203,15 @@ def run_compare(
 
     ``on_records(variant_index, first_game, records)`` sees each variant's batches
     (for ``--save-games``, this machine only); ``on_batch(n)`` is told of the games
-    of every finished task over all variants (progress, and the stop check).
-    ``limit`` caps the variants (the charts have a colour for eight); a sweep or the
-    atlas lifts it with None. A stop keeps the finished tasks: every variant then
-    holds the same games. ``keep`` (``checkpoints.Keeper``) holds what an earlier,
-    interrupted run of this comparison finished under ``stage``, and is told of
-    every finished task.
+    of every finished task over all variants (progress). ``limit`` caps the
+    variants (the charts have a colour for eight); a sweep or the atlas lifts it
+    with None. A stop keeps the finished tasks: every variant then holds the same
+    games. ``keep`` (``checkpoints.Keeper``) holds what an earlier, interrupted run
+    of this comparison finished under ``stage``, and is told of every finished task.
     """
-    check_mode(mode)
+    mode = modes.of(mode)
     if not 1 <= len(variants) <= (limit or len(variants)):
         raise UnosimError(f"compare takes 1..{limit} variants, got {len(variants)}")
     max_rounds = DEFAULT_MAX_ROUNDS if max_rounds is None else max_rounds
-    backend = backend if backend is not None else LocalBackend(workers)
-    if on_records is not None and not backend.local:
-        raise UnosimError("per-game records are kept on this machine only (--backend local)")
-    tables = [Table(v.rules, v.seats) for v in variants]
-    for v in variants:
-        if len(v.seats) != v.rules["players"]:
-            raise UnosimError(f"{len(v.seats)} strategies given for {v.rules['players']} "
-                              "players")
-        if mode == "match":
-            check_match_rules(v.rules, max_rounds)
-    rounds = 1 if mode == "round" else MATCH_ROUNDS_GUESS
-    batch = min(batch_size(v.seats, batch or default_batch(mode), backend.workers, rounds)
-                for v in variants)
-    compile_s = [warm(t, mode, seed) if backend.local else 0.0 for t in tables]
-    if on_batch is not None and backend.local:
-        on_batch(0)  # a stop while the engine compiled ends the study before it plays
-    progress = keep.stage(stage) if keep is not None else None
-    if progress is None:
-        progress = Progress(backend.task_games(batch), CompareTotals.empty(tables, mode))
-    totals, step = progress.totals, progress.step
-    tasks = ((s, (tables, mode, max_rounds, seed, s, min(step, games - s), min(batch, step),
-                  backend.chunks, on_records is not None)) for s in range(0, games, step))
-
-    def merge(part: CompareTotals) -> None:
-        if on_records is not None:
-            for vi, first, rec in part.records:
-                on_records(vi, first, rec)
-        totals.merge(part)
-
-    def tick(part: CompareTotals) -> None:
-        if on_batch is not None:
-            on_batch(part.games * len(variants))
-
-    t0 = time.perf_counter()
-    partial = run_tasks(backend, compare_range, tasks, merge, tick, progress,
-                        None if keep is None else lambda p: keep.note(stage, p))
-    if totals.games == 0 and partial:
-        raise KeyboardInterrupt
-    total = time.perf_counter() - t0
-    workers_used = backend.workers
-    results: list[Any] = []
-    for vi, v in enumerate(variants):
-        if mode == "round":
-            results.append(RunResult(v.rules, v.seats, seed, games, totals.aggs[vi],
-                                     totals.elapsed[vi], workers_used, partial, compile_s[vi]))
-        else:
-            results.append(MatchResult(v.rules, v.seats, seed, games, totals.aggs[vi],
-                                       totals.elapsed[vi], workers_used, max_rounds, partial,
-                                       compile_s[vi]))
-    cmp = Comparison(variants, mode, seed, games, workers_used, max_rounds, results,
-                     totals.moments, totals.paired, total, partial, joint=totals.joint)
-    cmp.summaries = [summary_of(mode, r, v.name) for r, v in zip(results, variants, strict=True)]
-    return cmp
+    study = CompareStudy(variants, games, seed, mode, max_rounds, batch, on_records, stage)
+    return drive(study, backend, workers, on_batch, keep)

@@ -20,7 +20,9 @@ from statistics import NormalDist
 from typing import Any
 
 from unosim.reports.settle import Cell, Verdict
+from unosim.runs import modes
 from unosim.runs.backend import Backend, Progress
+from unosim.runs.stopping import Stopped
 from unosim.studies.claims import Claim
 from unosim.studies.settle_stages import (
     first_look_units,
@@ -100,7 +102,7 @@ def settle_claim(c: Claim, seed: int, backend: Backend, keep: Any,
             units = u0 << (look - 1)
             try:
                 result = st.play(units, keep)
-            except KeyboardInterrupt:
+            except Stopped:
                 partial = True
                 break
             got = [Cell(where, x, lo, hi, games, look, decide(c.direction, c.margin, lo, hi),
@@ -116,10 +118,7 @@ def settle_claim(c: Claim, seed: int, backend: Backend, keep: Any,
             break
     planned = sum(s.units_of(u0 << (c.looks - 1)) for s in stages)
     if not partial and on_batch is not None and planned > played:
-        try:
-            on_batch(planned - played)  # the looks not needed
-        except KeyboardInterrupt:
-            partial = True
+        on_batch(planned - played)  # the looks not needed
     every = [x for st in stages for x in cells.get(st.key, [])]
     label, unit, scale = _label(c, metrics_for(c.mode, min(c.players)))
     return Verdict(
@@ -129,7 +128,7 @@ def settle_claim(c: Claim, seed: int, backend: Backend, keep: Any,
         games=c.games, looks=c.looks,
         confidence=f"95% over {c.looks} looks (z = {z:.3f}, Bonferroni)",
         command=command, about=about(c, label), partial=partial,
-        elapsed_s=time.perf_counter() - t0, played="matches" if c.mode == "match" else "games")
+        elapsed_s=time.perf_counter() - t0, played=modes.of(c.mode).unit)
 
 
 def _label(c: Claim, metrics: list[Any]) -> tuple[str, str, float]:
@@ -171,7 +170,7 @@ def about(c: Claim, label: str | None = None) -> str:
         return f"{what}, each player count vs {c.players[0]}, {base}, {who}"
     vs = (f"{label_of(c.variant, c.variant_rules)} vs {base}" if c.variant is not None
           else f"{base}, against {ref or 0}")
-    mode = ", matches" if c.mode == "match" else ""
+    mode = ", matches" if modes.of(c.mode).by_rounds else ""
     return f"{what}, {vs}, {table}{mode}, {who}"
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from unosim.common import mean_se, wilson
 from unosim.runs.backend import Backend
+from unosim.runs.modes import ROUND
 from unosim.runs.variants import VariantSpec
 from unosim.simulate.rules import parse_assignment, resolve
 from unosim.strategies.registry import parse_strategy
@@ -246,7 +247,7 @@ def _sweep_stage(c: Claim, seed: int, backend: Backend, on_batch: Any) -> Stage:
 
     return Stage(key, play, read, lambda u: u * len(specs),
                  lambda step: CompareTotals.empty([Table(v.rules, v.seats) for v in specs],
-                                                  "round"))
+                                                  ROUND))
 
 
 def stages_of(c: Claim, seed: int, backend: Backend, on_batch: Any) -> list[Stage]:

@@ -6,7 +6,6 @@ integer, so the totals do not depend on the split into blocks or tasks.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +13,9 @@ import numpy as np
 
 from unosim.errors import UnosimError
 from unosim.reports.skill import SkillResult, SkillTotals
-from unosim.runs.backend import Backend, LocalBackend, Progress, run_tasks
+from unosim.runs.backend import Backend
+from unosim.runs.driver import Outcome, Study, drive
+from unosim.runs.modes import ROUND
 from unosim.runs.runner import batch_size, env_number, play_batch_into
 from unosim.runs.tables import Table
 from unosim.simulate import layout as L
@@ -52,7 +53,7 @@ def skill_range(tables: list[list[Table]], seed: int, lo: int, hi: int, block: i
         w = np.zeros((len(tables), n), np.int64)
         for vi, row in enumerate(tables):
             for k, table in enumerate(row):
-                play_batch_into(table, "round", seed, first, rec[:n], chunks)
+                play_batch_into(table, ROUND, seed, first, rec[:n], chunks)
                 won = (rec[:n, L.G_WINNER] == k) & (rec[:n, L.G_CAPPED] == 0)
                 w[vi] += won
                 totals[vi].seat_wins[k] += int(won.sum())
@@ -84,33 +85,53 @@ def run_skill(
     ``backend``. A stop keeps every finished block (the same deals in every lineup
     and variant); ``keep`` (``checkpoints.Keeper``) holds what an interrupted run
     finished under ``stage`` and is told of every finished block."""
-    p = players_of(variants)
-    deals = max(1, -(-games // p))
-    backend = backend if backend is not None else LocalBackend(workers)
-    tables = [[Table(v.rules, lineup(strategy, p, k)) for k in range(p)] for v in variants]
-    block = block or env_number("UNOSIM_BATCH", BLOCK, int)
-    block = min(block, batch_size(lineup(strategy, p, 0), block, backend.workers))
-    progress = keep.stage(stage) if keep is not None else None
-    if progress is None:
-        progress = Progress(max(block, backend.task_games(block * p) // p),
-                            [SkillTotals(p) for _ in variants])
-    totals, step = progress.totals, progress.step
-    tasks = ((lo, (tables, seed, lo, min(deals, lo + step), min(block, step), backend.chunks))
-             for lo in range(0, deals, step))
+    study = SkillStudy(variants, strategy, games, seed, block, stage)
+    return drive(study, backend, workers, on_batch, keep)
 
-    def merge(part: list[SkillTotals]) -> None:
+
+class SkillStudy(Study):
+    """Every lineup of every variant over the same deals, block by block."""
+
+    task = staticmethod(skill_range)
+
+    def __init__(self, variants: list[Any], strategy: SeatStrategy, games: int, seed: int,
+                 block: int | None, stage: str) -> None:
+        self.p = p = players_of(variants)
+        self.variants, self.strategy, self.games, self.seed = variants, strategy, games, seed
+        self.deals = max(1, -(-games // p))
+        self.tables = [[Table(v.rules, lineup(strategy, p, k)) for k in range(p)]
+                       for v in variants]
+        self.block = block or env_number("UNOSIM_BATCH", BLOCK, int)
+        self.stage = stage
+        self.chunks = 1
+
+    def prepare(self, backend: Backend) -> None:
+        self.block = min(self.block, batch_size(lineup(self.strategy, self.p, 0), self.block,
+                                                backend.workers))
+        self.chunks = backend.chunks
+
+    def step(self, backend: Backend) -> int:
+        return max(self.block, backend.task_games(self.block * self.p) // self.p)
+
+    def fresh(self) -> list[SkillTotals]:
+        return [SkillTotals(self.p) for _ in self.variants]
+
+    def tasks(self, step: int) -> Any:
+        return ((lo, (self.tables, self.seed, lo, min(self.deals, lo + step),
+                      min(self.block, step), self.chunks))
+                for lo in range(0, self.deals, step))
+
+    def merge(self, totals: list[SkillTotals], part: list[SkillTotals]) -> None:
         for a, b in zip(totals, part, strict=True):
             a.merge(b)
 
-    def tick(part: list[SkillTotals]) -> None:
-        if on_batch is not None:
-            on_batch(part[0].deals * p * len(variants))
+    def units(self, part: list[SkillTotals]) -> int:
+        return part[0].deals * self.p * len(self.variants)
 
-    t0 = time.perf_counter()
-    partial = run_tasks(backend, skill_range, tasks, merge, tick, progress,
-                        None if keep is None else lambda pr: keep.note(stage, pr))
-    if totals[0].deals == 0 and partial:
-        raise KeyboardInterrupt
-    return SkillResult([v.name for v in variants], [v.rules for v in variants], strategy,
-                       seed, games, deals, totals, time.perf_counter() - t0, backend.workers,
-                       partial)
+    def played(self, totals: list[SkillTotals]) -> bool:
+        return totals[0].deals > 0
+
+    def result(self, totals: list[SkillTotals], outcome: Outcome) -> SkillResult:
+        return SkillResult([v.name for v in self.variants], [v.rules for v in self.variants],
+                           self.strategy, self.seed, self.games, self.deals, totals,
+                           outcome.elapsed_s, outcome.workers, outcome.stopped)

@@ -17,6 +17,7 @@ from typing import Any
 from unosim.errors import UnosimError
 from unosim.reports.sweep import Dim, Point, SweepResult
 from unosim.runs.backend import Backend
+from unosim.runs.modes import ROUND
 from unosim.runs.variants import VariantSpec
 from unosim.studies.compare import run_compare
 
@@ -46,6 +47,6 @@ def run_sweep(points: list[Point], dims: list[Dim], games: int, seed: int,
     """Play every point that was not refused, ``games`` rounds each, on one seed (a
     stop keeps the same games at every point; ``keep``: see ``run_compare``)."""
     specs = [p.spec for p in points if p.spec is not None]
-    cmp = run_compare(specs, games, seed, workers, "round", on_batch=on_batch, limit=None,
+    cmp = run_compare(specs, games, seed, workers, ROUND, on_batch=on_batch, limit=None,
                       backend=backend, keep=keep, stage=stage)
     return SweepResult(dims, points, cmp, seed, games)

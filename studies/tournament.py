@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +13,9 @@ import numpy as np
 
 from unosim.errors import UnosimError
 from unosim.reports.tournament import Totals, TournamentResult, add_records
-from unosim.runs.backend import Backend, LocalBackend, Progress, run_tasks
+from unosim.runs.backend import Backend
+from unosim.runs.driver import Outcome, Study, drive
+from unosim.runs.modes import ROUND
 from unosim.runs.runner import batch_size, default_batch, play_batch_into
 from unosim.runs.tables import Table
 from unosim.simulate import layout as L
@@ -67,7 +68,7 @@ def tournament_range(tables: list[Table], table: list[tuple[int, ...]], k: int, 
     for t, lineup in zip(tables, table, strict=True):
         for first in range(start, start + n, batch):
             rec = np.zeros((min(batch, start + n - first), L.N_G), np.int32)
-            play_batch_into(t, "round", seed, first, rec, chunks)
+            play_batch_into(t, ROUND, seed, first, rec, chunks)
             add_records(totals, lineup, rec, t.rules)
     return totals
 
@@ -88,38 +89,55 @@ def run_tournament(
     """Play every lineup for the same ``ceil(games / lineups)`` games of ``seed``, lineup
     by lineup (a stop keeps the finished tasks and marks the result partial; ``keep``,
     a ``checkpoints.Keeper``, holds what an interrupted run finished under ``stage``)."""
-    labels = [s.label() for s in strategies]
-    dup = sorted({x for x in labels if labels.count(x) > 1})
-    if dup:
-        raise UnosimError(f"each strategy once in a tournament; repeated: {', '.join(dup)}")
-    n = int(rules["players"])
-    table = lineups(len(strategies), n, seating)
-    per = max(1, -(-games // len(table)))
-    backend = backend if backend is not None else LocalBackend(workers)
-    k = len(strategies)
-    progress = keep.stage(stage) if keep is not None else None
-    if progress is None:  # small batches for a search, so progress shows
-        batch = min(batch_size([strategies[i] for i in lineup], default_batch("round"),
+    study = TournamentStudy(rules, strategies, games, seed, seating, variant, stage)
+    return drive(study, backend, workers, on_batch, keep)
+
+
+class TournamentStudy(Study):
+    """Every lineup over the same games, lineup by lineup."""
+
+    task = staticmethod(tournament_range)
+
+    def __init__(self, rules: Rules, strategies: list[SeatStrategy], games: int, seed: int,
+                 seating: str, variant: str, stage: str) -> None:
+        labels = [s.label() for s in strategies]
+        dup = sorted({x for x in labels if labels.count(x) > 1})
+        if dup:
+            raise UnosimError(f"each strategy once in a tournament; repeated: {', '.join(dup)}")
+        self.rules, self.strategies, self.games, self.seed = rules, strategies, games, seed
+        self.seating, self.variant, self.stage = seating, variant, stage
+        self.n = int(rules["players"])
+        self.table = lineups(len(strategies), self.n, seating)
+        self.per = max(1, -(-games // len(self.table)))
+        self.tables = [Table(rules, [strategies[i] for i in lineup]) for lineup in self.table]
+        self.chunks = 1
+
+    def prepare(self, backend: Backend) -> None:
+        self.chunks = backend.chunks
+
+    def step(self, backend: Backend) -> int:
+        # small batches for a search, so progress shows
+        batch = min(batch_size([self.strategies[i] for i in lineup], default_batch(ROUND),
                                backend.workers)
-                    for lineup in table)
-        progress = Progress(backend.task_games(batch), Totals(k, n))
-    totals, step = progress.totals, progress.step
-    tables = [Table(rules, [strategies[i] for i in lineup]) for lineup in table]
-    inner = min(default_batch("round"), step)
-    tasks = ((s, (tables, table, k, seed, s, min(step, per - s), inner, backend.chunks))
-             for s in range(0, per, step))
+                    for lineup in self.table)
+        return backend.task_games(batch)
 
-    def merge(part: Totals) -> None:
-        totals.merge(part)
+    def fresh(self) -> Totals:
+        return Totals(len(self.strategies), self.n)
 
-    def tick(part: Totals) -> None:
-        if on_batch is not None:
-            on_batch(int(part.seat_counts.sum()) // n)
+    def tasks(self, step: int) -> Any:
+        inner = min(default_batch(ROUND), step)
+        return ((s, (self.tables, self.table, len(self.strategies), self.seed, s,
+                     min(step, self.per - s), inner, self.chunks))
+                for s in range(0, self.per, step))
 
-    t0 = time.perf_counter()
-    partial = run_tasks(backend, tournament_range, tasks, merge, tick, progress,
-                        None if keep is None else lambda p: keep.note(stage, p))
-    if partial and totals.games.max() == 0:
-        raise KeyboardInterrupt
-    return TournamentResult(rules, strategies, seating, table, per, games, seed, totals,
-                            time.perf_counter() - t0, backend.workers, variant, partial)
+    def units(self, part: Totals) -> int:
+        return int(part.seat_counts.sum()) // self.n
+
+    def played(self, totals: Totals) -> bool:
+        return bool(totals.games.max() > 0)
+
+    def result(self, totals: Totals, outcome: Outcome) -> TournamentResult:
+        return TournamentResult(self.rules, self.strategies, self.seating, self.table,
+                                self.per, self.games, self.seed, totals, outcome.elapsed_s,
+                                outcome.workers, self.variant, outcome.stopped)

@@ -31,10 +31,12 @@ import numpy as np
 from unosim import ENGINE, __version__, provenance
 from unosim.common import wilson
 from unosim.errors import UnosimError
-from unosim.runs.backend import Backend, LocalBackend, run_tasks
+from unosim.runs import modes
+from unosim.runs.backend import Backend
+from unosim.runs.driver import Outcome, Study, drive
+from unosim.runs.modes import ROUND
 from unosim.runs.runner import batch_size, default_batch, play_batch_into
-from unosim.runs.tables import Table, record_width
-from unosim.simulate import layout as L
+from unosim.runs.tables import Table
 from unosim.simulate.rules import Rules
 from unosim.strategies.registry import STRATEGY_PARAMS, Param, SeatStrategy, parse_strategy
 
@@ -136,49 +138,69 @@ class TrialTable:
         base = [cand] + [self.field[i % len(self.field)] for i in range(n - 1)]
         return [(r, base[n - r:] + base[:n - r]) for r in range(n)]
 
-    def wins(self, cand: SeatStrategy, start: int, per_lineup: int) -> int:
+    def wins(self, cand: SeatStrategy, start: int, per_lineup: int) -> int | None:
         """Wins of ``cand`` over ``per_lineup`` games (from index ``start``) in each
-        rotation; a stop raises KeyboardInterrupt (a trial is whole or not played)."""
-        backend = self.backend if self.backend is not None else LocalBackend()
-        seed = 0 if self.seed is None else int(self.seed)
-        won = [0]
-
-        def tasks():
-            for r, seats in self.lineups(cand):
-                batch = batch_size(seats, default_batch("round"), backend.workers)
-                step = backend.task_games(batch)
-                t = Table(self.rules, seats)
-                for s in range(start, start + per_lineup, step):
-                    yield s, (t, r, self.mode, seed, s, min(step, start + per_lineup - s),
-                              batch, backend.chunks, self.max_rounds)
-
-        def merge(part: int) -> None:
-            won[0] += part
-
-        def tick(part: int) -> None:
-            if self.tick is not None:
-                self.tick(1)
-
-        if run_tasks(backend, seat_wins, tasks(), merge, tick):
-            raise KeyboardInterrupt
-        return won[0]
+        rotation; None when a stop cut them short (a trial is whole or not played)."""
+        return drive(TrialWins(self, cand, start, per_lineup), self.backend)
 
 
 def seat_wins(table: Table, seat: int, mode: str, seed: int, start: int, n: int,
               batch: int, chunks: int, max_rounds: int) -> int:
     """The task of a trial: rounds (or matches) ``start .. start + n`` of one rotation
     that seat ``seat`` won."""
-    from unosim.simulate import match_nb as M
-
     won = 0
     for first in range(start, start + n, batch):
-        rec = np.zeros((min(batch, start + n - first), record_width(mode)), np.int32)
+        rec = np.zeros((min(batch, start + n - first), modes.of(mode).width), np.int32)
         play_batch_into(table, mode, seed, first, rec, chunks, max_rounds)
-        if mode == "match":
-            won += int((rec[:, M.M_WINNER] == seat).sum())
-        else:
-            won += int(((rec[:, L.G_WINNER] == seat) & (rec[:, L.G_CAPPED] == 0)).sum())
+        won += modes.of(mode).seat_wins(rec, seat)
     return won
+
+
+class TrialWins(Study):
+    """One trial's play: ``per_lineup`` games from ``start`` in every rotation of the
+    candidate, counted as the candidate's wins; None when a stop cut it short."""
+
+    task = staticmethod(seat_wins)
+
+    def __init__(self, table: TrialTable, cand: SeatStrategy, start: int,
+                 per_lineup: int) -> None:
+        self.table, self.cand, self.start, self.per = table, cand, start, per_lineup
+        self.workers, self.chunks = 1, 1
+
+    def prepare(self, backend: Backend) -> None:
+        self.backend = backend
+
+    def step(self, backend: Backend) -> int:
+        return 1  # each rotation sizes its own tasks (tasks below)
+
+    def fresh(self) -> list[int]:
+        return [0]
+
+    def tasks(self, step: int) -> Any:
+        t, backend = self.table, self.backend
+        seed = 0 if t.seed is None else int(t.seed)
+        end = self.start + self.per
+        for r, seats in t.lineups(self.cand):
+            batch = batch_size(seats, default_batch(ROUND), backend.workers)
+            size = backend.task_games(batch)
+            table = Table(t.rules, seats)
+            for s in range(self.start, end, size):  # keyed apart per rotation
+                yield s * t.players + r, (table, r, t.mode, seed, s, min(size, end - s),
+                                          batch, backend.chunks, t.max_rounds)
+
+    def merge(self, totals: list[int], part: int) -> None:
+        totals[0] += part
+
+    def units(self, part: int) -> int:
+        if self.table.tick is not None:
+            self.table.tick(1)
+        return 1
+
+    def played(self, totals: list[int]) -> bool:
+        return True  # a cut trial is reported as None, not as an empty result
+
+    def result(self, totals: list[int], outcome: Outcome) -> int | None:
+        return None if outcome.stopped else totals[0]
 
 
 def rung_sizes(games_per_trial: int, players: int) -> list[int]:
@@ -300,12 +322,14 @@ def open_study(setup: TuneSetup, storage: str, study_name: str,
 
 
 def make_objective(setup: TuneSetup, study: Any,
-                   on_trial: Callable[[], None] | None = None) -> Callable[[Any], float]:
+                   on_trial: Callable[[], None] | None = None
+                   ) -> Callable[[Any], float | None]:
     optuna = require_optuna()
     rungs = rung_sizes(setup.games_per_trial, setup.table.players)
     n = setup.table.players
 
-    def objective(trial: Any) -> float:
+    def objective(trial: Any) -> float | None:
+        """The trial's win rate; None when a stop cut its play short."""
         values: dict[str, float] = {}
         for key, (lo, hi, p) in setup.space.items():
             if lo == hi:
@@ -326,7 +350,10 @@ def make_objective(setup: TuneSetup, study: Any,
         won = 0
         done = 0
         for step, m in enumerate(rungs):
-            won += setup.table.wins(cand, done, m - done)
+            part = setup.table.wins(cand, done, m - done)
+            if part is None:
+                return None
+            won += part
             done = m
             rate = won / (done * n)
             if step < len(rungs) - 1:
@@ -414,9 +441,10 @@ def history(study: Any) -> TuneHistory:
 
 
 def reevaluate(setup: TuneSetup, study: Any, top: int = REEVAL_TOP,
-               games: int | None = None) -> list[dict[str, Any]]:
+               games: int | None = None) -> list[dict[str, Any]] | None:
     """Play the best ``top`` finished trials and the defaults on game indices from
-    REEVAL_START (deals no trial saw): win rate with its 95% interval."""
+    REEVAL_START (deals no trial saw): win rate with its 95% interval; None when a
+    stop cut the play short."""
     optuna = require_optuna()
     done = [t for t in study.get_trials(deepcopy=False,
                                         states=(optuna.trial.TrialState.COMPLETE,))
@@ -430,6 +458,8 @@ def reevaluate(setup: TuneSetup, study: Any, top: int = REEVAL_TOP,
     rows = []
     for text, number, value in cands:
         won = setup.table.wins(parse_strategy(text), REEVAL_START, per)
+        if won is None:
+            return None
         lo, hi = wilson(won, per * n)
         rows.append({"strategy": text, "trial": number, "search_win_rate": value,
                      "games": per * n, "wins": won, "win_rate": won / (per * n),
@@ -438,10 +468,10 @@ def reevaluate(setup: TuneSetup, study: Any, top: int = REEVAL_TOP,
     return rows
 
 
-def _optimize(study: Any, objective: Callable[[Any], float], trials: int) -> bool:
+def _optimize(study: Any, objective: Callable[[Any], float | None], trials: int) -> bool:
     """Ask, play and tell ``trials`` trials; True if a stop cut them short. A stop
-    arrives as KeyboardInterrupt from the objective's play, between two tasks, never
-    inside Optuna's storage code: the trial it cut is told FAIL with the user
+    is read by the backend between two tasks, never inside Optuna's storage code, and
+    the objective then returns None: the trial it cut is told FAIL with the user
     attribute ``interrupted``, so the study keeps no RUNNING trial."""
     optuna = require_optuna()
     S = optuna.trial.TrialState
@@ -452,7 +482,7 @@ def _optimize(study: Any, objective: Callable[[Any], float], trials: int) -> boo
         except optuna.TrialPruned:
             study.tell(trial, state=S.PRUNED)
             continue
-        except KeyboardInterrupt:
+        if value is None:
             trial.set_user_attr("interrupted", True)
             study.tell(trial, state=S.FAIL)
             return True
@@ -478,11 +508,12 @@ def run_study(setup: TuneSetup, storage: str, study_name: str, trials: int,
     counts = trial_counts(study)
     result = TuneResult(study_name, storage, setup, counts, interrupted=interrupted)
     if not interrupted and counts["complete"] > 0:
-        try:
-            result.reeval = reevaluate(setup, study)
-            result.best = result.reeval[0]["strategy"]
-        except KeyboardInterrupt:  # stopped while re-evaluating: the trials stay
+        rows = reevaluate(setup, study)
+        if rows is None:  # stopped while re-evaluating: the trials stay
             result.interrupted = True
+        else:
+            result.reeval = rows
+            result.best = rows[0]["strategy"]
     if not result.best and counts["complete"] > 0:
         result.best = study.best_trial.user_attrs["strategy"]
     result.elapsed_s = time.perf_counter() - t0

@@ -461,7 +461,9 @@ def test_bench_stopped_keeps_what_it_measured(capsys, monkeypatch):
         partial = True
 
     monkeypatch.setattr("unosim.runs.runner.run", lambda *a, **k: Cut())
-    with pytest.raises(KeyboardInterrupt):
+    from unosim.runs.stopping import Stopped
+
+    with pytest.raises(Stopped):
         bench._rate("official", 4, 1000, 1)
 
 # ---------------------------------------------------------------- real processes

@@ -219,3 +219,36 @@ def test_a_tuning_trial_plays_the_same_games_on_dask(client):
     there = TrialTable(rules, field, seed=3, backend=DaskBackend(client, 500)).wins(
         cand, 100, 2_000)
     assert here == there > 0
+
+
+@pytest.mark.parametrize(("sig", "expect"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
+                         ids=["SIGINT", "SIGTERM"])
+def test_a_stopped_dask_run_exits_like_a_local_one(tmp_path, sig, expect):
+    """`run --backend dask` stopped by a signal: the finished tasks' partial report,
+    the checkpoint kept in --out, exit 130 after SIGINT and 143 after SIGTERM (it was
+    130 for both)."""
+    import json
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "UNOSIM_BATCH": "500", "UNOSIM_CHECKPOINT_SECONDS": "0.001"}
+    env.pop("COLUMNS", None)
+    out = tmp_path / "out"
+    argv = ["--games", "3000000", "--seed", "3", "--backend", "dask", "--format", "json"]
+    proc = subprocess.Popen([sys.executable, "-m", "unosim", "run", *argv, "--out", str(out),
+                             "--no-progress"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=repo)
+    t0 = time.monotonic()
+    while not (out / "checkpoint.json").exists():
+        assert proc.poll() is None, proc.communicate()[1][-2000:]
+        assert time.monotonic() - t0 < 300, "no checkpoint"
+        time.sleep(0.01)
+    proc.send_signal(sig)
+    stdout, err = proc.communicate(timeout=300)
+    assert proc.returncode == expect, err[-2000:]
+    assert "Traceback" not in stdout + err and "interrupted after" in err
+    partial = json.loads(stdout)
+    assert partial["partial"] is True and 0 < partial["games"] < 3_000_000

@@ -14,7 +14,7 @@ from reference_engine import FEEL_METRICS, run_many
 from unosim.cli import main
 from unosim.reports.feel import feel_figures, seat_balance
 from unosim.runs.aggregate import Aggregate
-from unosim.runs.checkpoint import aggregate_from_json, aggregate_to_json
+from unosim.runs.checkpoint import decode, encode
 from unosim.runs.runner import play_records, run, run_matches
 from unosim.simulate import layout as L
 from unosim.simulate import match_nb as M
@@ -91,12 +91,12 @@ def test_match_and_round_feel_agree_statistically():
 def test_checkpoint_json_carries_the_feel_totals():
     rules = resolve(["stacking"])
     agg = run(rules, RANDOM4, 3_000, seed=6, workers=1).agg
-    back = aggregate_from_json("round", json.loads(json.dumps(aggregate_to_json(agg))))
+    back = decode(json.loads(json.dumps(encode(agg))))
     assert back.same_as(agg) and _feel_of(back) == _feel_of(agg)
-    bad = aggregate_to_json(agg)
+    bad = encode(agg)
     bad["feel_rounds"] += 1
     with pytest.raises(ValueError, match="feel_rounds"):
-        aggregate_from_json("round", bad)
+        decode(bad)
 
 
 # ------------------------------------------------------------ reference engine

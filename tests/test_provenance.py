@@ -152,18 +152,22 @@ def _edit_engine(folder: Path, digest) -> None:
 
 
 def test_a_run_checkpoint_of_another_engine_is_refused(capsys, tmp_path):
-    from unosim.runs import checkpoint as ck
+    from unosim.runs.backend import Progress
     from unosim.runs.runner import run
     from unosim.simulate.rules import resolve
     from unosim.strategies.registry import parse_strategy
+    from unosim.studies import checkpoints as ck
 
     rules = resolve()
     seats = [parse_strategy("random")] * 4
     res = run(rules, seats, 200, seed=1, workers=1)
-    ck.save(tmp_path, ck.Checkpoint(mode="round", variant="official", rules=rules.as_dict(),
-                                    seats=ck.seats_of(seats), seed=1, games=500, agg=res.agg))
-    assert ck.load(tmp_path).engine == unosim.ENGINE
-    _edit_engine(tmp_path, ck._digest)
+    params = {"games_text": "500", "players": None, "variant": [], "rule": [],
+              "strategy": "random", "seat": [], "seed": 1, "out": None, "mode": "round",
+              "target_score": None, "max_rounds": None, "save_games": None, "report": False,
+              "precision": None}
+    ck.save(tmp_path, "run", params, {"run": Progress(200, res.agg, {0})})
+    assert ck.load(tmp_path, "run")[0] == params
+    _edit_engine(tmp_path, ck.digest)
     err = _one_line_refusal(capsys, ["run", "--resume", str(tmp_path)], tmp_path)
     assert "another engine (0123456789ab" in err and "cannot be finished exactly" in err
 
@@ -173,6 +177,6 @@ def test_a_study_checkpoint_of_another_engine_is_refused(capsys, tmp_path):
 
     checkpoints.save(tmp_path, "compare", {}, {})
     assert checkpoints.load(tmp_path, "compare") == ({}, {})
-    _edit_engine(tmp_path, checkpoints._digest)
+    _edit_engine(tmp_path, checkpoints.digest)
     err = _one_line_refusal(capsys, ["compare", "--resume", str(tmp_path)], tmp_path)
     assert "another engine (0123456789ab" in err and "the compare cannot be finished" in err

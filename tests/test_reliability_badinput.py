@@ -183,7 +183,7 @@ CATALOGUE: list[tuple[list[str], list[str]]] = [
     (["compare", "official", "stacking", "--backend", "grid"], ["--backend", "grid"]),
     (["compare", "--resume", "{tmp}/no-such-folder"], ["--resume", "no such folder"]),
     (["compare", "--resume", "{tmp}/empty"], ["--resume", "no checkpoint.json"]),
-    (["compare", "--resume", "{tmp}/unfinished"], ["--resume", "not the checkpoint of a study",
+    (["compare", "--resume", "{tmp}/unfinished"], ["--resume", "belongs to `unosim run`",
                                                     "unosim run --resume"]),
     (["compare", "official", "stacking", "--resume", "{tmp}/empty"], ["--resume",
                                                                       "drop VARIANT"]),
@@ -291,25 +291,28 @@ def bad_files(tmp_path: Path) -> Path:
     _checkpoint(t / "unfinished")
     _checkpoint(t / "edited")
     doc = json.loads((t / "edited" / "checkpoint.json").read_text())
-    doc["checkpoint"]["games"] += 1  # edited by hand: the checksum no longer matches
+    doc["checkpoint"]["params"]["seed"] += 1  # edited by hand: the checksum no longer matches
     (t / "edited" / "checkpoint.json").write_text(json.dumps(doc))
     return t
 
 
 def _checkpoint(folder: Path) -> None:
     """A real, valid checkpoint: 64 of 1000 games of seed 3."""
-    from unosim.runs import checkpoint as ck
+    from unosim.runs.backend import Progress
     from unosim.runs.runner import run
     from unosim.simulate.rules import resolve
     from unosim.strategies.registry import parse_strategy
+    from unosim.studies import checkpoints as ck
 
     folder.mkdir()
     rules = resolve()
     seats = [parse_strategy("random")] * 4
     res = run(rules, seats, 64, 3, workers=1)
-    state = ck.Checkpoint(mode="round", variant="official", rules=rules.as_dict(),
-                          seats=ck.seats_of(seats), seed=3, games=1000, agg=res.agg, batch=64)
-    ck.Saver(folder, state, 1.0).save()
+    params = {"games_text": "1000", "players": None, "variant": [], "rule": [],
+              "strategy": "random", "seat": [], "seed": 3, "out": None, "mode": "round",
+              "target_score": None, "max_rounds": None, "save_games": None, "report": False,
+              "precision": None}
+    ck.Keeper(folder, "run", params, {"run": Progress(64, res.agg, {0})}, 1.0).save()
 
 
 def _argv(entry: list[str], tmp: Path) -> list[str]:

@@ -27,10 +27,11 @@ import numpy as np
 import pytest
 from test_cli import TIMING_KEYS, invoke
 
-from unosim.runs import checkpoint as ck
+from unosim.runs.backend import Progress
 from unosim.runs.runner import run
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
+from unosim.studies import checkpoints as ck
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE_PLUGINS = REPO / "strategies" / "examples" / "plugins.py"
@@ -41,6 +42,27 @@ GAMES = 300_000
 def stats(summary: dict) -> dict:
     """A summary without its timings (``matches_per_sec`` in match mode)."""
     return {k: v for k, v in summary.items() if k not in (*TIMING_KEYS, "matches_per_sec")}
+
+
+def next_game(folder: Path) -> int:
+    """The next game of the run whose checkpoint is in ``folder``."""
+    _, stages = ck.load(folder, "run")
+    return stages["run"].totals.games
+
+
+def run_params(games: int, seed: int, variant: tuple[str, ...] = (), players: int | None = None,
+               mode: str = "round", **extra) -> dict:
+    """The options of `unosim run` as its checkpoint keeps them."""
+    return {"games_text": str(games), "players": players, "variant": list(variant),
+            "rule": [], "strategy": "random", "seat": [], "seed": seed, "out": None,
+            "mode": mode, "target_score": None, "max_rounds": None, "save_games": None,
+            "report": False, "precision": None, **extra}
+
+
+def save_run(folder: Path, params: dict, agg, step: int) -> None:
+    """A checkpoint of a run of ``params`` that finished the tasks ``agg`` holds."""
+    ck.save(folder, "run", params,
+            {"run": Progress(step, agg, set(range(0, agg.games, step)))})
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -101,8 +123,7 @@ def interrupt_and_resume(capsys, tmp_path: Path, sig: int, expect: int, argv: li
     assert "interrupted after" in err and f"--resume {out_dir}" in err
     written = json.loads((out_dir / "summary.json").read_text())
     assert stats(written) == stats(partial)
-    state = ck.load(out_dir)
-    assert state.next_game == partial[unit]
+    assert next_game(out_dir) == partial[unit]
     assert not [p for p in out_dir.iterdir() if p.name.endswith(".tmp")]
 
     done = finish(["run", "--resume", str(out_dir), "--format", "json", "--workers", "2"])
@@ -151,7 +172,7 @@ def test_kill_9_loses_at_most_the_games_since_the_last_checkpoint(capsys, tmp_pa
     time.sleep(0.2)
     proc.kill()
     proc.communicate(timeout=60)
-    assert ck.load(out_dir).next_game > 0
+    assert next_game(out_dir) > 0
     done = finish(["run", "--resume", str(out_dir), "--format", "json", "--workers", "2"])
     assert done.returncode == 0, done.stderr
     assert stats(json.loads(done.stdout)) == stats(uninterrupted(capsys, argv))
@@ -176,20 +197,20 @@ def test_resume_twice_and_resume_of_a_finished_run(capsys, tmp_path):
     wait_for(out_dir / ck.FILE_NAME, proc)
     proc.send_signal(signal.SIGINT)
     proc.communicate(timeout=120)
-    first = ck.load(out_dir).next_game
+    first = next_game(out_dir)
     proc = subprocess.Popen([sys.executable, "-m", "unosim", "run", "--resume", str(out_dir),
                              "--workers", "1", "--no-progress"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=REPO,
                             env=_env(UNOSIM_BATCH=str(BATCH)))
     t0 = time.monotonic()
-    while ck.load(out_dir).next_game == first and proc.poll() is None:
+    while next_game(out_dir) == first and proc.poll() is None:
         assert time.monotonic() - t0 < 300, "the resumed run wrote no checkpoint"
         time.sleep(0.01)  # until the resumed run's own first checkpoint
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode in (0, 130), err
     if proc.returncode == 130:
-        assert ck.load(out_dir).next_game > first
+        assert next_game(out_dir) > first
     done = finish(["run", "--resume", str(out_dir), "--format", "json"])
     assert done.returncode == 0, done.stderr
     assert stats(json.loads(done.stdout)) == stats(uninterrupted(capsys, argv))
@@ -209,26 +230,32 @@ def test_checkpoint_round_trip_is_exact(tmp_path):
              ("random", "first:bluff=0.123456789", "defensive:challenge=informed",
               "offensive:forget=0.3", "random")]
     res = run(rules, seats, 3000, seed=9, workers=1, batch=1000)
-    state = ck.Checkpoint(mode="round", variant="elimination", rules=rules.as_dict(),
-                          seats=ck.seats_of(seats), seed=9, games=10_000, agg=res.agg,
-                          batch=1000)
-    ck.save(tmp_path, state)
-    back = ck.load(tmp_path)
-    assert back.agg.same_as(res.agg)
-    assert np.array_equal(back.agg.place_counts, res.agg.place_counts)
-    assert back.rules == rules.as_dict() and back.seed == 9 and back.games == 10_000
-    # parameters survive exactly (a label's %g would round 0.123456789)
-    assert [parse_strategy(s) for s in back.seat_texts()] == seats
+    params = run_params(10_000, 9, ("elimination",), 5,
+                        seat=["1=first:bluff=0.123456789", "2=defensive:challenge=informed",
+                              "3=offensive:forget=0.3"])
+    save_run(tmp_path, params, res.agg, 1000)
+    doc = json.loads((tmp_path / ck.FILE_NAME).read_text())
+    assert (doc["format"], doc["format_version"]) == ("unosim-checkpoint", 3)
+    back_params, stages = ck.load(tmp_path, "run")
+    back = stages["run"].totals
+    assert back.same_as(res.agg)
+    assert np.array_equal(back.place_counts, res.agg.place_counts)
+    assert stages["run"].done == {0, 1000, 2000} and stages["run"].step == 1000
+    # the options as given survive exactly (a label's %g would round 0.123456789)
+    assert back_params == params
 
 
 def test_resume_from_a_checkpoint_equals_one_run(tmp_path):
     rules = resolve(["stacking"])
     whole = run(rules, RANDOM4, 20_000, seed=3, workers=1, batch=4096)
     head = run(rules, RANDOM4, 7_000, seed=3, workers=1, batch=1000)
-    ck.save(tmp_path, ck.Checkpoint(mode="round", variant="stacking", rules=rules.as_dict(),
-                                    seats=ck.seats_of(RANDOM4), seed=3, games=20_000,
-                                    agg=head.agg))
-    rest = run(rules, RANDOM4, 20_000, seed=3, workers=2, resume_from=ck.load(tmp_path).agg)
+    save_run(tmp_path, run_params(20_000, 3, ("stacking",)), head.agg, 1000)
+    params, stages = ck.load(tmp_path, "run")
+    rest = run(rules, RANDOM4, 20_000, seed=3, workers=2,
+               keep=ck.Keeper(None, "run", params, stages))
+    assert rest.agg.same_as(whole.agg)
+    head = run(rules, RANDOM4, 7_000, seed=3, workers=1, batch=1000)
+    rest = run(rules, RANDOM4, 20_000, seed=3, workers=2, resume_from=head.agg)
     assert rest.agg.same_as(whole.agg)
 
 
@@ -237,54 +264,73 @@ def test_match_checkpoint_round_trip(tmp_path):
 
     rules = resolve(["game-101"])
     res = run_matches(rules, RANDOM4, 300, seed=2, workers=1)
-    ck.save(tmp_path, ck.Checkpoint(mode="match", variant="game-101", rules=rules.as_dict(),
-                                    seats=ck.seats_of(RANDOM4), seed=2, games=1000,
-                                    agg=res.agg, max_rounds=1000))
-    back = ck.load(tmp_path).agg
-    assert ck.aggregate_to_json(back) == ck.aggregate_to_json(res.agg)
+    save_run(tmp_path, run_params(1000, 2, ("game-101",), mode="match"), res.agg, 100)
+    back = ck.load(tmp_path, "run")[1]["run"].totals
+    assert json.dumps(ck.encode(back)) == json.dumps(ck.encode(res.agg))
 
 
 def _saved(tmp_path: Path) -> dict:
     rules = resolve()
     res = run(rules, RANDOM4, 500, seed=1, workers=1)
-    ck.save(tmp_path, ck.Checkpoint(mode="round", variant="official", rules=rules.as_dict(),
-                                    seats=ck.seats_of(RANDOM4), seed=1, games=900,
-                                    agg=res.agg))
+    save_run(tmp_path, run_params(900, 1), res.agg, 100)
     return json.loads((tmp_path / ck.FILE_NAME).read_text())
 
 
 def _rewrite(tmp_path: Path, doc: dict, fix_checksum: bool = True) -> None:
     if fix_checksum:
-        doc["sha256"] = ck._digest(doc["checkpoint"])
+        doc["sha256"] = ck.digest(doc["checkpoint"])
     (tmp_path / ck.FILE_NAME).write_text(json.dumps(doc))
 
 
-@pytest.mark.parametrize(("change", "words"), [
-    (lambda c: c["totals"].update(games=c["totals"]["games"] + 1), "inconsistent"),
-    (lambda c: c["totals"]["sums"].update(turns="many"), "expected an integer"),
-    (lambda c: c["totals"]["hist"]["turns"].update(shape=[3]), "shape"),
-    (lambda c: c["totals"]["wins"]["nonzero"].append([0, 10**6]), "wins"),
-    (lambda c: c.update(next_game=c["next_game"] + 1), "next game"),
-    (lambda c: c.update(games=10), "next game"),
-    (lambda c: c.update(mode="tournament"), "mode"),
-    (lambda c: c.update(unosim_version="0.0.1"), "written by unosim 0.0.1"),
-    (lambda c: c["seats"].pop(), "seats"),
-    (lambda c: c.update(seed=-1), "seed"),
-    (lambda c: c["totals"].pop("capped"), "capped"),
-])
-def test_a_damaged_or_impossible_checkpoint_is_refused(tmp_path, change, words):
-    from unosim.errors import UnosimError
+def _totals(c: dict) -> dict:
+    return c["stages"]["run"]["totals"]
 
+
+def _array(c: dict, name: str, change) -> None:
+    """Rewrite the kept array ``name`` of the run's totals through ``change``."""
+    a = ck.decode(_totals(c)[name])
+    change(a)
+    _totals(c)[name] = ck.encode(a)
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda c: _totals(c).update(games=_totals(c)["games"] + 1), "inconsistent"),
+    (lambda c: _totals(c)["sums"].update(turns="many"), "expected an integer"),
+    (lambda c: _totals(c)["hist"]["turns"].update(shape=[3]), "shape"),
+    (lambda c: _array(c, "wins", lambda a: a.__setitem__(0, a[0] + 10**6)), "wins"),
+    (lambda c: c["stages"]["run"]["done"]["__set__"].append(500), "next game"),
+    (lambda c: c["params"].update(games_text="10"), "next game"),
+    (lambda c: c["params"].update(mode="tournament"), "mode"),
+    (lambda c: c.update(unosim_version="0.0.1"), "written by unosim 0.0.1"),
+    (lambda c: c["params"].update(players=3), "players"),
+    (lambda c: c["params"].update(seed=-1), "seed"),
+    (lambda c: _totals(c).pop("capped"), "capped"),
+])
+def test_a_damaged_or_impossible_checkpoint_is_refused(capsys, tmp_path, change, words):
     doc = _saved(tmp_path)
     change(doc["checkpoint"])
     _rewrite(tmp_path, doc)
-    with pytest.raises(UnosimError, match=words):
-        ck.load(tmp_path)
+    code, out, err = invoke(capsys, ["run", "--resume", str(tmp_path)])
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"unosim: error: --resume {tmp_path}: ") and words in err, err
+
+
+@pytest.mark.parametrize(("fmt", "version"), [("unosim-checkpoint", 2),
+                                              ("unosim-study-checkpoint", 1)])
+def test_a_checkpoint_of_an_older_format_is_refused(capsys, tmp_path, fmt, version):
+    """The two formats before the one: one line naming the format and its version."""
+    (tmp_path / ck.FILE_NAME).write_text(json.dumps(
+        {"format": fmt, "format_version": version, "sha256": "0", "checkpoint": {}}))
+    for argv in (["run", "--resume", str(tmp_path)], ["compare", "--resume", str(tmp_path)]):
+        code, out, err = invoke(capsys, argv)
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert err.startswith(f"unosim: error: --resume {tmp_path}: ")
+        assert f"format {fmt} version {version}" in err and "reads version 3" in err
 
 
 def test_resume_refuses_a_checkpoint_whose_rules_are_no_longer_valid(capsys, tmp_path):
     doc = _saved(tmp_path)
-    doc["checkpoint"]["rules"]["stacking"] = "sideways"
+    doc["checkpoint"]["params"]["rule"] = ["stacking=sideways"]
     _rewrite(tmp_path, doc)
     code, out, err = invoke(capsys, ["run", "--resume", str(tmp_path)])
     assert code == 2 and out == ""
@@ -296,9 +342,7 @@ def test_resume_of_a_finished_count_just_reports(capsys, tmp_path):
     """A checkpoint of a run that finished but crashed before removing it."""
     rules = resolve()
     res = run(rules, RANDOM4, 800, seed=6, workers=1)
-    ck.save(tmp_path, ck.Checkpoint(mode="round", variant="official", rules=rules.as_dict(),
-                                    seats=ck.seats_of(RANDOM4), seed=6, games=800,
-                                    agg=res.agg))
+    save_run(tmp_path, run_params(800, 6), res.agg, 400)
     code, out, err = invoke(capsys, ["run", "--resume", str(tmp_path), "--format", "json"])
     assert code == 0, err
     s = json.loads(out)
@@ -311,51 +355,62 @@ def test_resume_of_a_finished_count_just_reports(capsys, tmp_path):
 # ---------------------------------------------------------------- stop between batches
 
 
-def test_stop_signals_defer_to_the_batch_boundary():
+def test_stop_signals_set_the_stop_request():
     from unosim.interrupt import StopNow, StopSignals
+    from unosim.runs import stopping
 
     before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     with StopSignals() as stop:
-        cb = stop.wrap(None, total=100)
-        cb(10)  # nothing asked yet
+        assert stopping.current() is stop.request and not stop.requested
         os.kill(os.getpid(), signal.SIGTERM)  # recorded, not raised here
-        assert stop.requested
-        with pytest.raises(KeyboardInterrupt):
-            cb(10)  # raised at the next batch boundary
+        assert stop.requested and stop.request.signum == signal.SIGTERM
         with pytest.raises(StopNow):
             os.kill(os.getpid(), signal.SIGINT)  # a second signal: stop at once
             time.sleep(1)
     assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+    assert not stopping.current().requested
 
 
 def test_the_last_batch_is_never_reported_partial():
-    from unosim.interrupt import StopSignals
+    """A stop asked for after the last batch finds no task left: not partial."""
+    from unosim.runs import stopping
+    from unosim.runs.stopping import StopRequest
 
-    with StopSignals() as stop:
-        cb = stop.wrap(None, total=20)
-        os.kill(os.getpid(), signal.SIGINT)
-        cb(20)  # the run is complete: no KeyboardInterrupt
+    stop = StopRequest()
+    seen: list[int] = []
+
+    def on_batch(n: int) -> None:
+        seen.append(n)
+        if sum(seen) == 2000:
+            stop.set()
+
+    with stopping.listening(stop):
+        res = run(resolve(), RANDOM4, 2000, seed=1, workers=1, batch=1000, on_batch=on_batch)
+    assert stop.requested and not res.partial and res.agg.games == 2000
 
 
 def test_runner_keeps_whole_batches_when_stopped():
-    """The stop raised from on_batch leaves totals of whole batches only."""
-    from unosim.interrupt import StopSignals
+    """A stop asked for while batch 3 is folded in ends the run before batch 4:
+    totals of whole batches only; nothing in the package raises to stop it."""
+    from unosim.runs import stopping
+    from unosim.runs.stopping import Stopped, StopRequest
 
     rules = resolve()
     calls = []
-    with StopSignals() as stop:
-        stop_check = stop.wrap(None, 10_000)
+    stop = StopRequest()
 
-        def on_batch(n: int) -> None:
-            if n:  # on_batch(0) comes once before play: a stop while compiling
-                calls.append(n)
-            if len(calls) == 3:
-                os.kill(os.getpid(), signal.SIGINT)  # arrives while batch 3 is folded in
-            stop_check(n)
+    def on_batch(n: int) -> None:
+        if n:
+            calls.append(n)
+        if len(calls) == 3:
+            stop.set(signal.SIGINT)  # arrives while batch 3 is folded in
 
+    with stopping.listening(stop):
         res = run(rules, RANDOM4, 10_000, seed=1, workers=1, batch=1000, on_batch=on_batch)
     assert res.partial and res.agg.games == 3000
     assert res.agg.same_as(run(rules, RANDOM4, 3000, seed=1, workers=1).agg)
+    with stopping.listening(stop), pytest.raises(Stopped):  # stopped before it played
+        run(rules, RANDOM4, 10_000, seed=1, workers=1, batch=1000)
 
 
 # ---------------------------------------------------------------- atomic files

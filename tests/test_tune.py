@@ -115,15 +115,19 @@ def test_ctrl_c_keeps_the_finished_trials(tmp_path):
     space = T.search_space("weighted", ["wild=-5..5"])
     setup = T.TuneSetup("weighted", space, T.TrialTable(rules, [parse_strategy("random")], seed=1),
                         900)
+    from unosim.runs import stopping
+
     calls = []
+    stop = stopping.StopRequest()
 
     def stop_on_second() -> None:
         calls.append(1)
         if len(calls) == 2:
-            raise KeyboardInterrupt
+            stop.set()  # as Ctrl-C does: read before the next task
 
     storage = f"sqlite:///{tmp_path / 'c.db'}"
-    study, result = T.run_study(setup, storage, "c", 10, on_trial=stop_on_second)
+    with stopping.listening(stop):
+        study, result = T.run_study(setup, storage, "c", 10, on_trial=stop_on_second)
     assert result.interrupted
     assert result.counts["complete"] >= 1 and result.counts["trials"] < 10
     assert result.best

@@ -24,7 +24,7 @@ import pandas as pd
 
 from unosim.errors import UnosimError
 from unosim.reports.compare import Comparison
-from unosim.runs.runner import MODES
+from unosim.runs import modes
 from unosim.runs.variants import build_variants, split_variant
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules, resolve
@@ -55,8 +55,8 @@ def seats_for(players: int, strategy: str = "random",
 
 
 def _check_mode(mode: str) -> None:
-    if mode not in MODES:
-        raise UnosimError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if mode not in modes.MODES:
+        raise UnosimError(f"mode must be one of {', '.join(modes.MODES)}, got {mode!r}")
 
 
 def simulate(variant: str = "official", games: int = 10_000, *, seed: int = 0,
@@ -80,10 +80,7 @@ def simulate(variant: str = "official", games: int = 10_000, *, seed: int = 0,
     cmp = run_compare(build_variants([variant], lambda _p: r, lambda _n: spec), games, seed,
                       workers, mode, max_rounds, on_records=keep)
     rec = np.concatenate(chunks) if chunks else np.zeros((0, 1), np.int32)
-    if mode == "round":
-        fields = L.GAME_FIELDS
-    else:
-        from unosim.simulate.match_nb import MATCH_FIELDS as fields
+    fields = modes.of(mode).fields
     df = pd.DataFrame(rec[:, : len(fields)], columns=list(fields))
     for c in fields:
         if c in L.FIXED_POINT_FIELDS:  # game-feel fractions, recorded in fixed point

@@ -15,6 +15,7 @@ import click
 
 from unosim import __version__
 from unosim.errors import UnosimError, did_you_mean
+from unosim.runs.stopping import Stopped
 
 #: command name -> "module:function" under unosim/commands/ (loaded on first use, so
 #: `unosim variants` never imports the engine); a new command adds one line here
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
     except UnosimError as e:
         click.echo(f"unosim: error: {e}".replace("\n", " "), err=True)
         sys.exit(2)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Stopped):  # a signal outside a run, or a run stopped empty
         click.echo("unosim: interrupted", err=True)
         sys.exit(interrupt.exit_code())
     except Exception:

@@ -1,25 +1,26 @@
-"""Ctrl-C and SIGTERM during a run: stop between batches, never inside one.
+"""Ctrl-C and SIGTERM during a run: stop between tasks, never inside one.
 
 Python's default Ctrl-C raises ``KeyboardInterrupt`` wherever the main thread
 happens to be, which could be halfway through folding a batch into the totals
 (or through writing a file). While a run is going, :class:`StopSignals` instead
-only *records* SIGINT or SIGTERM; the run's per-batch callback then raises
-``KeyboardInterrupt`` at a clean point, after a batch has been folded in, and the
-runners turn that into a ``partial`` result. Numba's parallel region cannot be
-interrupted anyway, so a signal always takes effect between batches. A second
-signal stops at once with :class:`StopNow`, which the runners do not catch: the
-totals in memory are then abandoned (they may be half updated), the last
-checkpoint on disk is kept, and since files are only ever replaced atomically,
-none is left half written.
+only *sets* a :class:`~unosim.runs.stopping.StopRequest`; the backend reads it
+before it hands out the next task, so the run ends at a clean point with the
+finished tasks kept and the study returns its partial result. Numba's parallel
+region cannot be interrupted anyway, so a signal always takes effect between
+tasks. A second signal stops at once with :class:`StopNow`, which the runners do
+not catch: the totals in memory are then abandoned (they may be half updated), the
+last checkpoint on disk is kept, and since files are only ever replaced
+atomically, none is left half written.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Callable
 from types import FrameType
 from typing import Any
+
+from unosim.runs.stopping import StopRequest, listening
 
 #: exit status of a run stopped by a signal: 128 + the signal's number
 EXIT_INTERRUPTED = 128 + signal.SIGINT  # 130
@@ -45,18 +46,21 @@ def reset() -> None:
 
 
 class StopSignals:
-    """Context manager: while active, SIGINT and SIGTERM set a flag that
-    :meth:`check` turns into ``KeyboardInterrupt`` between batches.
+    """Context manager: while active, SIGINT and SIGTERM set its stop request, which
+    it makes the current one (``runs.stopping.current``) for the backend to read.
 
-    Outside the main thread (where handlers cannot be installed) it does nothing
-    and Ctrl-C keeps Python's default behaviour.
+    Outside the main thread (where handlers cannot be installed) the request is
+    still current, and Ctrl-C keeps Python's default behaviour.
     """
 
     def __init__(self) -> None:
-        self.signum: int | None = None
+        self.request = StopRequest()
         self._old: dict[int, Any] = {}
+        self._listen: Any = None
 
     def __enter__(self) -> StopSignals:
+        self._listen = listening(self.request)
+        self._listen.__enter__()
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 self._old[sig] = signal.signal(sig, self._handler)
@@ -66,39 +70,22 @@ class StopSignals:
         for sig, old in self._old.items():
             signal.signal(sig, old)
         self._old.clear()
+        self._listen.__exit__(*exc)
 
     def _handler(self, signum: int, frame: FrameType | None) -> None:
-        first = self.signum is None
-        self.signum = signum if first else self.signum
+        first = not self.request.requested
+        self.request.set(signum)
         _note(signum)
         if not first:
             raise StopNow  # a second signal: stop now
 
     @property
+    def signum(self) -> int | None:
+        return self.request.signum
+
+    @property
     def requested(self) -> bool:
-        return self.signum is not None
-
-    def check(self) -> None:
-        """Raise ``KeyboardInterrupt`` if a stop was requested."""
-        if self.signum is not None:
-            raise KeyboardInterrupt
-
-    def wrap(self, on_batch: Callable[[int], None] | None, total: int
-             ) -> Callable[[int], None]:
-        """A per-batch callback: call ``on_batch(n)``, then stop if asked to, unless
-        this was the last batch (``total`` units in all), so a finished run is
-        never reported as partial."""
-        seen = 0
-
-        def cb(n: int) -> None:
-            nonlocal seen
-            seen += n
-            if on_batch is not None:
-                on_batch(n)
-            if seen < total:
-                self.check()
-
-        return cb
+        return self.request.requested
 
 
 def terminate_as_interrupt(signum: int, frame: FrameType | None) -> None:

@@ -377,15 +377,22 @@ def target_override(target_score: int | None, mode: str) -> list[str]:
     """``--target-score N`` as a ``--rule`` assignment (checked here for a clear message)."""
     if target_score is None:
         return []
-    if mode != "match":
+    if not _mode(mode).by_rounds:
         raise UnosimError("--target-score applies to matches: add --mode match")
     if not 1 <= target_score <= MAX_TARGET:
         raise UnosimError(f"--target-score must be within 1..{MAX_TARGET}, got {target_score}")
     return [f"target_score={target_score}"]
 
 
-def check_mode_options(mode: str, max_rounds: int | None) -> int | None:
-    if max_rounds is not None and mode != "match":
+def _mode(mode: Any) -> Any:
+    """The ``--mode`` word as its ``runs.modes.Mode`` (imported only when asked)."""
+    from unosim.runs import modes
+
+    return modes.of(mode)
+
+
+def check_mode_options(mode: Any, max_rounds: int | None) -> int | None:
+    if max_rounds is not None and not _mode(mode).by_rounds:
         raise UnosimError("--max-rounds applies to matches: add --mode match")
     if max_rounds is not None and not 1 <= max_rounds <= 1_000_000:
         raise UnosimError(f"--max-rounds must be within 1..1000000, got {max_rounds}")

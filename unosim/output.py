@@ -25,8 +25,9 @@ def run_report(result: Any, name: str, mode: str, backend: str,
     """(summary, table text) of a run of rounds or of matches; the summary carries
     its provenance (version, engine, schema) first."""
     from unosim import provenance
+    from unosim.runs import modes
 
-    if mode == "round":
+    if not modes.of(mode).by_rounds:
         from unosim.reports.render import render_table
         from unosim.reports.summary import run_summary
 

@@ -1,6 +1,6 @@
 """The progress bar on stderr, shared by every long command: games done, ETA and,
-for plain runs, the running estimate of seat 0's win rate. Ctrl-C and SIGTERM take
-effect between batches only, through the batch callback (see unosim/interrupt.py)."""
+for plain runs, the running estimate of seat 0's win rate. Ctrl-C and SIGTERM set
+the run's stop request, which the backend reads between tasks (unosim/interrupt.py)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ def with_progress(show: bool, total: int, job: Callable[..., Any],
     progress bar on stderr when ``show``, counting ``unit`` (games or matches)."""
     from unosim.interrupt import StopSignals
 
-    with StopSignals() as stop:
-        return _with_progress_bar(show, total, job, with_totals, stop, unit)
+    with StopSignals():
+        return _with_progress_bar(show, total, job, with_totals, unit)
 
 
 def on_backend(name: str, workers: int | None, scheduler: str | None, show: bool,
@@ -31,11 +31,14 @@ def on_backend(name: str, workers: int | None, scheduler: str | None, show: bool
         where.close()
 
 
+def _ignore(n: int) -> None:
+    """The batch callback without a bar."""
+
+
 def _with_progress_bar(show: bool, total: int, job: Callable[..., Any], with_totals: bool,
-                       stop: Any, unit: str) -> Any:
+                       unit: str) -> Any:
     if not show:
-        cb = stop.wrap(None, total)
-        return job(cb, None) if with_totals else job(cb)
+        return job(_ignore, None) if with_totals else job(_ignore)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -60,6 +63,8 @@ def _with_progress_bar(show: bool, total: int, job: Callable[..., Any], with_tot
             half = seat0_half_width(agg)
             bar.update(task, description=f"seat 0 wins {100 * rate:.2f}% ± {100 * half:.2f}")
 
-        advance = stop.wrap(lambda n: bar.advance(task, n), total)
+        def advance(n: int) -> None:
+            bar.advance(task, n)
+
         with listening(compiling):
             return job(advance, totals) if with_totals else job(advance)

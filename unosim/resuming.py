@@ -1,13 +1,18 @@
-"""``--resume DIR`` for the study commands (compare, sweep, atlas, skill, tournament).
+"""``--out DIR`` and ``--resume DIR`` for every command that plays games (run,
+compare, sweep, atlas, skill, tournament, settle): one keeper, one resume path,
+one list of options a resume takes and one epilogue.
 
-A study run with ``--out DIR`` keeps ``DIR/checkpoint.json`` up to date while it
-plays (``studies/checkpoints.py``): its options as given, with the seed made
-explicit, and what each stage finished. Ctrl-C or SIGTERM stops it between tasks:
-the partial result is printed and written (marked PARTIAL), the checkpoint is
-written, and the exit status is 130 (SIGINT) or 143 (SIGTERM). The same command
-with ``--resume DIR`` plays only the rest; since every game is seeded from (seed,
-index) and the totals are integer sums, the result equals an uninterrupted run's.
-A finished study removes its checkpoint.
+A command run with ``--out DIR`` keeps ``DIR/checkpoint.json`` up to date while it
+plays (``runs/checkpoint.py``; after the first task, then at most every
+``UNOSIM_CHECKPOINT_SECONDS``, default 5 s, and always when it is stopped): its
+options as given, with the seed made explicit, and what each stage finished.
+Ctrl-C or SIGTERM stops it between tasks: the partial result is printed and
+written (marked PARTIAL), the checkpoint is written, and the exit status is 130
+(SIGINT) or 143 (SIGTERM). The same command with ``--resume DIR`` plays only the
+rest; since every game is seeded from (seed, index) and the totals are integer
+sums, the result equals an uninterrupted run's.
+A finished study removes its checkpoint; a crash or ``kill -9`` loses at most the
+games played since the last checkpoint.
 """
 
 from __future__ import annotations
@@ -25,6 +30,14 @@ from unosim.errors import UnosimError
 #: what a resumed command still takes from its command line; the rest comes from the
 #: checkpoint
 KEPT = ("resume_dir", "workers", "fmt", "progress", "backend", "scheduler")
+CHECKPOINT_SECONDS = 5.0
+
+
+def checkpoint_seconds() -> float:
+    """How often a checkpoint is written while a command plays (UNOSIM_CHECKPOINT_SECONDS)."""
+    from unosim.runs.runner import env_number
+
+    return env_number("UNOSIM_CHECKPOINT_SECONDS", CHECKPOINT_SECONDS)
 
 
 def resume_option(command: str) -> Callable[[Any], Any]:
@@ -65,30 +78,61 @@ def start(ctx: click.Context, command: str, params: dict[str, Any],
     resume_dir = params.pop("resume_dir", None)
     if resume_dir is None:
         out = params.get("out")
-        if out is not None and checkpoints.exists(Path(out)):
-            raise UnosimError(f"--out {out} holds an unfinished {command}: finish it with "
-                              f"`unosim {command} --resume {out}`, or delete "
+        held = checkpoints.unfinished(Path(out)) if out is not None else None
+        if held is not None:
+            held = held or command
+            raise UnosimError(f"--out {out} holds an unfinished {held}: finish it with "
+                              f"`unosim {held} --resume {out}`, or delete "
                               f"{Path(out) / 'checkpoint.json'}")
         return body(**params, saved=dict(params), stages=None)
     refuse_with_resume(ctx)
     saved, stages = checkpoints.load(resume_dir, command)
-    values = {k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()}
+    label = f"--resume {resume_dir}"
+    _load_plugins(saved, command, label)
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()
+              if k != "plugins"}
     for k in KEPT[1:]:
         if k in params:
             values[k] = params[k]
     values["out"] = str(resume_dir)
-    return body(**values, saved=saved, stages=stages)
+    try:
+        return body(**values, saved=saved, stages=stages)
+    except UnosimError as e:
+        if str(e).startswith(label):
+            raise
+        raise UnosimError(f"{label}: the saved {command} is no longer valid ({e})") from None
+
+
+def _plugin_files() -> list[dict[str, Any]]:
+    """The plug-ins loaded from files (--strategy-file): name, ``PATH:NAME`` and the
+    file's SHA-256, so a resumed command loads the same code or refuses."""
+    from unosim.runs.tables import seats_of
+    from unosim.strategies.registry import PLUGINS, parse_strategy
+
+    files = [n for n, p in sorted(PLUGINS.items()) if not p.source.startswith("<python>")]
+    return [{"name": n, **seats_of([parse_strategy(n)])[0]["plugin"]} for n in files]
+
+
+def _load_plugins(saved: dict[str, Any], command: str, label: str) -> None:
+    """Load the plug-ins a checkpoint names, refusing a changed or missing file."""
+    from unosim.runs.tables import load_plugin_seats
+
+    try:
+        load_plugin_seats([{"name": p["name"], "plugin": p} for p in saved.get("plugins", [])],
+                          f"since the {command} started, so it cannot be finished exactly")
+    except (UnosimError, KeyError, TypeError) as e:
+        raise UnosimError(f"{label}: the saved {command} is no longer valid ({e})") from None
 
 
 def keeper(command: str, out_dir: Path | None, saved: dict[str, Any], seed: int,
            stages: dict[str, Any] | None) -> Any:
     """The study's checkpoint keeper (writes nothing without --out)."""
-    from unosim.commands.resume import checkpoint_seconds
     from unosim.studies.checkpoints import Keeper
 
     params = {k: list(v) if isinstance(v, tuple) else v for k, v in saved.items()
               if k not in KEPT}
     params["seed"] = seed
+    params["plugins"] = _plugin_files()
     return Keeper(out_dir, command, params, stages, checkpoint_seconds())
 
 

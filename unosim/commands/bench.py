@@ -27,6 +27,7 @@ import click
 
 from unosim import interrupt
 from unosim import options as opt
+from unosim.runs.stopping import Stopped
 
 TARGETS = {
     "games_per_sec_1_core": 400_000,  # official, 4 players, random (issue 6; issue 2: 350,000)
@@ -110,7 +111,7 @@ def _rate(variant: str, players: int, games: int, workers: int) -> tuple[float, 
     rules = resolve([variant], [("players", players)])
     res = run(rules, [parse_strategy("random")] * players, games, seed=1, workers=workers)
     if res.partial:  # a stop between its batches: the rate of a cut run means nothing
-        raise KeyboardInterrupt
+        raise Stopped
     return res.agg.games / res.elapsed_s, res.agg
 
 
@@ -178,7 +179,7 @@ def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
                               "partial": False}
     try:
         _measure(report, games, measure_cold, matrix, memory_games, repeat)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Stopped):  # a signal mid-compile, or a cut run
         report["partial"] = True
     return report
 

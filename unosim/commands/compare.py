@@ -83,9 +83,11 @@ def compare_variants(
     from unosim.reports.export import write_compare_outputs
     from unosim.reports.parquet import RecordSaver
     from unosim.reports.render import render_json
+    from unosim.runs import modes
     from unosim.studies.compare import run_compare
 
-    saver = RecordSaver(save_games, mode, [v.name for v in variants],
+    mode = modes.of(mode)  # the --mode word, as the object the run layer reads
+    saver = RecordSaver(save_games, mode.name, [v.name for v in variants],
                         resumed=keep is not None and keep.stage("compare") is not None)
     ok = False
     try:
@@ -94,7 +96,7 @@ def compare_variants(
             lambda cb: run_compare(variants, games, seed, workers, mode, max_rounds,
                                    on_batch=cb, on_records=saver.records_hook, backend=backend,
                                    keep=keep),
-            unit="games" if mode == "round" else "matches")
+            unit=mode.unit)
         ok = True  # a partial comparison keeps the records of its finished games
     finally:
         saver.close(ok)
@@ -105,7 +107,7 @@ def compare_variants(
         click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}",
                    err=True)
     if save_games is not None:
-        click.echo(f"wrote per-{'game' if mode == 'round' else 'match'} records of every "
+        click.echo(f"wrote per-{mode.one} records of every "
                    f"variant to {save_games}", err=True)
     if keep is not None:
         finish(keep, cmp.partial, "compare", f"{cmp.games:,} of {games:,} {cmp.unit} per "

@@ -3,7 +3,7 @@ machine with checkpoints, with per-game records or charts, or on a Dask cluster.
 
 from __future__ import annotations
 
-import sys
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +12,7 @@ import click
 from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.progress import with_progress
-from unosim.resuming import finish, keeper, refuse_with_resume, start
-
-#: the options `run --resume DIR` takes; the others come from the checkpoint
-_RESUME_OPTIONS = ("resume_dir", "workers", "fmt", "progress")
+from unosim.resuming import finish, keeper, resume_option, start
 
 
 @click.command(epilog=opt.METRICS_HELP)
@@ -30,28 +27,12 @@ _RESUME_OPTIONS = ("resume_dir", "workers", "fmt", "progress")
 @click.option("--precision", type=float, default=None, metavar="X",
               help="Stop once seat 0's win-rate 95% CI half-width is at most X (e.g. 0.001); "
                    "--games is then the most to play.")
-@click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
-              metavar="DIR",
-              help="Finish the interrupted run whose checkpoint is in DIR (kept there by "
-                   "--out DIR): same seed, rules and games; takes only --workers, --format "
-                   "and --progress.")
+@resume_option("run")
 @click.pass_context
 def run(ctx: click.Context, **params: Any) -> None:
     """Simulate rounds (or whole matches, --mode match) under a variant and report the
     statistics. Ctrl-C or SIGTERM stops between batches with the partial report; with
     --out DIR a checkpoint is kept there, and --resume DIR finishes the run."""
-    from unosim.commands import resume as resumable
-    from unosim.studies import checkpoints
-
-    resume_dir = params.get("resume_dir")
-    if resume_dir is not None and not checkpoints.exists(Path(resume_dir)):
-        params.pop("resume_dir")
-        refuse_with_resume(ctx, _RESUME_OPTIONS)
-        resumable.resume(resume_dir, params["workers"], params["fmt"],
-                         opt.show_progress(params["progress"]))
-        return
-    # --report and --save-games keep a study's checkpoint (the per-game totals of the
-    # charts, and the records written so far)
     start(ctx, "run", params, _run)
 
 
@@ -62,9 +43,10 @@ def _run(games_text: str, players: int | None, variant: tuple[str, ...],
          save_games: str | None, report: bool, backend: str, scheduler: str | None,
          precision: float | None, saved: dict[str, Any], stages: dict[str, Any] | None
          ) -> None:
-    from unosim.commands import resume as resumable
+    from unosim.runs import modes
     from unosim.runs.variants import variant_label
 
+    mode = modes.of(mode)  # the --mode word, as the object the run layer reads
     show = opt.show_progress(progress)
     games = opt.parse_games(games_text)
     rules = opt.resolve_rules(variant, (*rule, *opt.target_override(target_score, mode)),
@@ -72,62 +54,75 @@ def _run(games_text: str, players: int | None, variant: tuple[str, ...],
     opt.check_mode_options(mode, max_rounds)
     seats = opt.seats_for(rules["players"], strategy, seat)
     out_dir = opt.prepare_out(out)
-    if stages is None:
-        resumable.refuse_unfinished(out_dir)
     save_path = opt.check_save_games(save_games)
     seed = opt.pick_seed(seed, announce=False)  # the report shows it
     if precision is not None and not 0 < precision < 0.5:
         raise UnosimError(f"--precision must be between 0 and 0.5, got {precision}")
-    if mode == "match" and precision is not None:
+    if mode.by_rounds and precision is not None:
         raise UnosimError("--precision applies to rounds (--mode round)")
     if precision is not None and (save_path is not None or report):
         raise UnosimError("--precision cannot be combined with --save-games or --report")
     opt.check_scheduler(scheduler, backend)
     name = variant_label(variant)
-    if backend == "local" and save_path is None and not report:
-        # on this machine: Ctrl-C/SIGTERM keep a checkpoint in --out for --resume
-        resumable.run_checkpointed(
-            name=name, mode=mode, rules=rules, seats=seats, games=games, seed=seed,
-            workers=workers, fmt=fmt, out_dir=out_dir, max_rounds=max_rounds,
-            precision=precision, show_progress=show)
-        return
-    if backend == "dask" and (mode == "match" or save_path is not None or report):
+    keep = keeper("run", out_dir, saved, seed, stages)
+    if backend == "dask" and (mode.by_rounds or save_path is not None or report):
         raise UnosimError("--backend dask plays rounds and writes the summary; --mode match, "
                           "--save-games and --report run with --backend local")
     if save_path is not None or report:
         run_extended(name=name, rules=rules, seats=seats, games=games, seed=seed,
                      workers=workers, fmt=fmt, out_dir=out_dir, mode=mode,
                      max_rounds=max_rounds, save_games=save_path, report=report,
-                     show_progress=show, keep=keeper("run", out_dir, saved, seed, stages))
+                     show_progress=show, keep=keep)
         return
-    if precision is not None:
+    if precision is not None and backend != "local":
         raise UnosimError("--precision works with --backend local only")
-    run_on_dask(name=name, rules=rules, seats=seats, games=games, seed=seed,
-                scheduler=scheduler, fmt=fmt, out_dir=out_dir, show_progress=show)
+    run_plain(name=name, rules=rules, seats=seats, games=games, seed=seed, workers=workers,
+              backend=backend, scheduler=scheduler, fmt=fmt, out_dir=out_dir, mode=mode,
+              max_rounds=max_rounds, precision=precision, show_progress=show, keep=keep)
 
 
-def run_on_dask(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
-                scheduler: str | None, fmt: str, out_dir: Path | None,
-                show_progress: bool) -> None:
-    """``--backend dask``: rounds on a cluster, the same totals as on this machine."""
+def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
+              workers: int | None, backend: str, scheduler: str | None, fmt: str,
+              out_dir: Path | None, mode: Any, max_rounds: int | None,
+              precision: float | None, show_progress: bool, keep: Any) -> None:
+    """Rounds or matches on this machine or a Dask cluster, kept in ``--out`` for
+    ``--resume``; the report, then the epilogue of a stopped run."""
     from unosim.output import print_summary, run_report
-    from unosim.runs.backend import connect
+    from unosim.runs.match import DEFAULT_MAX_ROUNDS
     from unosim.runs.runner import run as run_games
 
-    where = connect(scheduler)
+    kept = keep.stage("run")
+    done = kept.totals.games if kept is not None else 0
+    where = opt.open_backend(backend, workers, scheduler)
+
+    def job(progress: Any, totals: Any = None) -> Any:
+        return run_games(rules, seats, games, seed, on_batch=progress, on_totals=totals,
+                         precision=precision, mode=mode,
+                         max_rounds=max_rounds or DEFAULT_MAX_ROUNDS, backend=where,
+                         keep=keep)
+
     try:
-        result = with_progress(show_progress, games, lambda cb: run_games(
-            rules, seats, games, seed, on_batch=cb, backend=where))
+        result = with_progress(show_progress, games - done, job,
+                               with_totals=not mode.by_rounds and where.local,
+                               unit=mode.unit)
+    except UnosimError:
+        # bad input found in play (a plug-in that raised or moved illegally): the same
+        # games would fail again, so a checkpoint this run started is of no use
+        if not keep.resumed:
+            keep.remove()
+        raise
     finally:
         where.close()
-    print_summary(*run_report(result, name, "round", "dask"), fmt, out_dir)
-    if result.partial:
-        sys.exit(130)
+    result = dataclasses.replace(result, elapsed_s=result.elapsed_s
+                                 + keep.stages.get("run.elapsed_s", 0.0))
+    keep.stages["run.elapsed_s"] = result.elapsed_s
+    print_summary(*run_report(result, name, mode, where.name, precision), fmt, out_dir)
+    finish(keep, result.partial, "run", f"{result.agg.games:,} of {games:,} {mode.unit}")
 
 
 def run_extended(
     *, name: str, rules: Any, seats: list[Any], games: int, seed: int, workers: int | None,
-    fmt: str, out_dir: Path | None, mode: str, max_rounds: int | None,
+    fmt: str, out_dir: Path | None, mode: Any, max_rounds: int | None,
     save_games: Path | None, report: bool, show_progress: bool, keep: Any,
 ) -> None:
     """``unosim run`` with --save-games or --report (this machine): a one-variant
@@ -141,14 +136,14 @@ def run_extended(
     if report and out_dir is None:
         raise UnosimError("--report writes charts and report.html into --out DIR: add --out")
     spec = VariantSpec(name, rules, seats)
-    saver = RecordSaver(save_games, mode, resumed=keep.stage("compare") is not None)
+    saver = RecordSaver(save_games, mode.name, resumed=keep.stage("compare") is not None)
     ok = False
     try:
         cmp = with_progress(
             show_progress, games,
             lambda cb: run_compare([spec], games, seed, workers, mode, max_rounds,
                                    on_batch=cb, on_records=saver.records_hook, keep=keep),
-            unit="games" if mode == "round" else "matches")
+            unit=mode.unit)
         ok = True  # a stopped run keeps the records of its finished games
     finally:
         saver.close(ok)
@@ -157,5 +152,4 @@ def run_extended(
     print_summary(summary, text, fmt, out_dir)
     if report and out_dir is not None:
         write_report_files(cmp, out_dir, text)
-    finish(keep, result.partial, "run", f"{result.agg.games:,} of {games:,} "
-           f"{'games' if mode == 'round' else 'matches'}")
+    finish(keep, result.partial, "run", f"{result.agg.games:,} of {games:,} {mode.unit}")

@@ -3,7 +3,6 @@ studies/tune.py: objective, racing, re-evaluation; its files are reports/tune.py
 
 from __future__ import annotations
 
-import math
 import sys
 
 import click
@@ -65,7 +64,7 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     T.check_storage(storage, study_name)  # before any game: a study lost at exit, no name
     from unosim.reports import tune as report
     from unosim.reports.render import render_json
-    from unosim.runs.match import check_match_rules
+    from unosim.runs import modes
     from unosim.runs.variants import variant_label
     from unosim.strategies.registry import parse_strategy
 
@@ -80,8 +79,7 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
         raise UnosimError("--against needs at least one strategy")
     games = opt.parse_games(games_text, "--games-per-trial")
     rules = opt.resolve_rules(variant, rule, players)
-    if mode == "match":
-        check_match_rules(rules, 1000)
+    modes.of(mode).check_rules(rules, 1000)
     opt.check_backend(backend, workers, scheduler)
     if seed is not None:
         seed = opt.pick_seed(seed, announce=False)  # checked
@@ -92,9 +90,8 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
                       f"-{variant_label(variant)}")
     where = opt.open_backend(backend, workers, scheduler)
     try:
-        with StopSignals() as stop:  # a stop lands between two tasks of a trial
-            table = T.TrialTable(rules, field, mode, seed, where,
-                                 tick=stop.wrap(None, math.inf))
+        with StopSignals():  # a stop lands between two tasks of a trial
+            table = T.TrialTable(rules, field, mode, seed, where)
             setup = T.TuneSetup(name, space, table, games, sampler, against,
                                 variant_label(variant))
             study, result = T.run_study(setup, storage, study_name, trials,

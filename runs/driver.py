@@ -1,0 +1,114 @@
+"""The study driver: what every study does around its own play, written once.
+
+A study is its tasks, how a finished task merges into its totals and how a result
+is made of them (:class:`Study`). :func:`drive` owns the rest, as pgx's
+``Env.step`` owns terminal and illegal states before calling ``_step``: the
+backend (this machine's threads by default), the keep (a checkpoint's finished
+tasks are skipped, each newly finished one noted), the progress callback and the
+stop request. A stop leaves the finished tasks merged and the study makes its
+partial result from them; a stop before anything finished has nothing to show
+and raises :class:`~unosim.runs.stopping.Stopped` (the command says
+"interrupted").
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from unosim.runs.backend import Backend, LocalBackend, Progress, Task, run_tasks
+from unosim.runs.stopping import Stopped, StopRequest
+
+
+@dataclass
+class Outcome:
+    """How a study's play ended: cut short by a stop, the seconds it played here,
+    and the workers of the backend it played on."""
+
+    stopped: bool
+    elapsed_s: float
+    workers: int
+
+
+class Study:
+    """One study as the driver plays it; subclasses fill in the parts below.
+
+    ``task`` is a module-level function (Dask ships it to its workers by name);
+    ``stage`` names the study's part of a checkpoint.
+    """
+
+    stage = "study"
+    task: Callable[..., Any]
+
+    def prepare(self, backend: Backend) -> None:
+        """Checks and compiles before play, knowing the backend (batch sizes)."""
+
+    def check(self, progress: Progress) -> None:
+        """A kept progress that does not fit this study's options: ValueError."""
+
+    def step(self, backend: Backend) -> int:
+        """Games (deals, matches) a task holds; kept with the progress on resuming."""
+        raise NotImplementedError
+
+    def fresh(self) -> Any:
+        """Empty totals."""
+        raise NotImplementedError
+
+    def tasks(self, step: int) -> Iterable[Task]:
+        """The keyed tasks, every one of them (the finished ones are skipped)."""
+        raise NotImplementedError
+
+    def merge(self, totals: Any, part: Any) -> bool | None:
+        """Fold a finished task into ``totals``; True ends the study there."""
+        totals.merge(part)
+        return None
+
+    def units(self, part: Any) -> int:
+        """What a finished task adds to the progress bar."""
+        return 0
+
+    def played(self, totals: Any) -> bool:
+        """Whether ``totals`` hold anything to report."""
+        return bool(totals.games)
+
+    def result(self, totals: Any, outcome: Outcome) -> Any:
+        raise NotImplementedError
+
+
+def drive(study: Study, backend: Backend | None = None, workers: int | None = None,
+          on_batch: Callable[[int], None] | None = None, keep: Any = None,
+          stop: StopRequest | None = None) -> Any:
+    """Play ``study`` on ``backend`` and return its result (see the module's text).
+    ``keep`` (a ``checkpoints.Keeper``) holds what an interrupted run finished under
+    ``study.stage`` and is told of every finished task; ``stop`` defaults to the
+    current stop request."""
+    backend = backend if backend is not None else LocalBackend(workers)
+    study.prepare(backend)
+    progress = keep.stage(study.stage) if keep is not None else None
+    if progress is not None:
+        try:
+            study.check(progress)
+        except (ValueError, TypeError, AttributeError) as e:
+            raise keep.refuse(str(e)) from None
+    else:
+        progress = Progress(study.step(backend), study.fresh())
+    totals = progress.totals
+
+    def merge(part: Any) -> bool | None:
+        return study.merge(totals, part)
+
+    def tick(part: Any) -> None:
+        if on_batch is not None:
+            on_batch(study.units(part))
+
+    def note(p: Progress) -> None:
+        keep.note(study.stage, p)
+
+    t0 = time.perf_counter()
+    stopped = run_tasks(backend, study.task, study.tasks(progress.step), merge, tick,
+                        progress, None if keep is None else note, stop)
+    if stopped and not study.played(totals):
+        raise Stopped
+    return study.result(totals, Outcome(stopped, time.perf_counter() - t0, backend.workers))
