@@ -190,6 +190,7 @@ def run_tasks(backend: Backend, fn: Callable[..., Any], tasks: Iterable[Task],
     stop = stop if stop is not None else stopping.current()
     for key, part in backend.map(fn, todo, stop):
         reached = merge(part)
+        stop.merged += 1
         if progress is not None:
             progress.done.add(key)
             if on_progress is not None:

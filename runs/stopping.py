@@ -19,6 +19,8 @@ class StopRequest:
 
     def __init__(self) -> None:
         self.signum: int | None = None
+        #: tasks merged in this process: with none, a stop has nothing to keep
+        self.merged = 0
 
     def set(self, signum: int = signal.SIGINT) -> None:
         """Ask the run to stop at its next task boundary (the first signal counts)."""

@@ -459,3 +459,25 @@ def test_a_stop_swallowed_by_the_compiler_is_still_an_interruption(capsys, monke
     from unosim.cli import main
     with pytest.raises(RuntimeError, match="no compiled object"):
         main(["bench", "--quick", "--skip-compile"])
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_during_a_first_compile_ends_the_process_at_once(tmp_path, sig):
+    """Nothing is played while the engine compiles, so a stop then has nothing to keep:
+    the process ends at once (not when the compile ends, a minute away) with 143 or
+    130, says so in one line, and leaves no helper process compiling behind it."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    proc = subprocess.Popen([sys.executable, "-m", "unosim", "--games", "1000", "--seed", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+                            cwd=tmp_path)
+    first = proc.stderr.readline()
+    assert "compiling the engine for this machine (rounds)" in first
+    time.sleep(2.0)  # well inside the compile, which takes tens of seconds
+    t0 = time.perf_counter()
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    waited = time.perf_counter() - t0
+    assert proc.returncode == 128 + sig, err
+    assert "stopped while compiling the engine (rounds); no game was played yet" in err
+    assert waited < 10, f"the stop took {waited:.1f} s"
+    assert out == ""

@@ -102,6 +102,7 @@ def main(argv: list[str] | None = None) -> None:
     from unosim import interrupt
 
     interrupt.reset()
+    interrupt.watch_compiles()
     old: dict[int, object] = {}
     if threading.current_thread() is threading.main_thread():
         # outside a run's batches (start-up, compiling, writing) a stop raises

@@ -15,7 +15,9 @@ atomically, none is left half written.
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
 from types import FrameType
 from typing import Any
@@ -94,6 +96,53 @@ def terminate_as_interrupt(signum: int, frame: FrameType | None) -> None:
     that a stop the compiler swallowed is still told from a failure (cli.main)."""
     _note(signum)
     raise KeyboardInterrupt
+
+
+def _stop_during_compile(signum: int) -> None:
+    """A stop while the engine compiles and before this process finished any task:
+    there is nothing to keep (a checkpoint on disk stays as it is, and what Numba
+    compiled so far is in its cache), so end now instead of when the compile ends,
+    which can be a minute away."""
+    from unosim.compiler import compiling
+    from unosim.runs import stopping
+
+    path = compiling.compiling_now()
+    if path is None or stopping.current().merged:
+        return
+    _note(signum)
+    compiling.abandon()
+    sys.stderr.write(f"\nunosim: stopped while compiling the engine ({path}); no game was "
+                     "played yet, and what compiled so far stays in the cache\n")
+    sys.stderr.flush()
+    os._exit(EXIT_TERMINATED if signum == signal.SIGTERM else EXIT_INTERRUPTED)
+
+
+_watching: list[bool] = []
+
+
+def watch_compiles() -> None:
+    """Hear SIGINT and SIGTERM at once, even while Numba's compiler is inside LLVM
+    (where the main thread runs no Python for seconds and a Python handler waits):
+    the C-level handler writes the signal to a pipe (``signal.set_wakeup_fd``) that a
+    thread reads. Installed once per process, from the main thread; the Python
+    handlers still run as before for everything but a stop during a compile."""
+    if _watching or threading.current_thread() is not threading.main_thread():
+        return
+    r, w = os.pipe()
+    os.set_blocking(w, False)
+    try:
+        signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+    except ValueError:  # not the main thread of the main interpreter
+        return
+    _watching.append(True)
+
+    def watch() -> None:
+        while True:
+            for signum in os.read(r, 64):
+                if signum in (signal.SIGINT, signal.SIGTERM):
+                    _stop_during_compile(signum)
+
+    threading.Thread(target=watch, name="unosim-stop-watch", daemon=True).start()
 
 
 def exit_code() -> int:
