@@ -635,11 +635,17 @@ MATCH_MARGINS: dict[str, float] = {
 }
 
 
-def default_margin(metric: str, mode: str = "round") -> float:
-    """The smallest difference that matters for ``metric`` (per-seat and per-player
-    metrics such as seat_win_2 or player_win_0 share their family's margin)."""
-    if mode == "match" and metric in MATCH_MARGINS:
-        return MATCH_MARGINS[metric]
+#: the margins that differ by mode, by the mode's name (runs/modes.py)
+MODE_MARGINS: dict[str, dict[str, float]] = {"round": {}, "match": MATCH_MARGINS}
+
+
+def default_margin(metric: str, mode: object = "round") -> float:
+    """The smallest difference that matters for ``metric`` in ``mode`` (a mode or its
+    name; per-seat and per-player metrics such as seat_win_2 or player_win_0 share
+    their family's margin)."""
+    own = MODE_MARGINS[str(mode)]
+    if metric in own:
+        return own[metric]
     if metric in MARGINS:
         return MARGINS[metric]
     base, _, tail = metric.rpartition("_")
