@@ -75,25 +75,45 @@ _DEFENSIVE = np.int64(DEFENSIVE)
 _OFFENSIVE = np.int64(OFFENSIVE)
 
 
+#: every colour, as a mask of ``_most_held_in`` (an int64 value, not a constant: see above)
+_ALL_COLOURS = np.int64(15)
+
+
 @kernel
-def most_held_colour(G, p, rng):
-    """The colour ``p`` holds most cards of; ties (and an empty hand) at random."""
+def _most_held_in(G, p, mask):
+    """The most cards ``p`` holds of one colour among the colours of ``mask`` (bit c
+    for colour c), and how many of those colours tie at that count."""
     best = -1
     ties = 0
     for c in range(4):
-        k = G[hu(p, L.HC_COLOUR + c)]
-        if k > best:
-            best = k
-            ties = 1
-        elif k == best:
-            ties += 1
+        if mask & (1 << c):
+            k = G[hu(p, L.HC_COLOUR + c)]
+            if k > best:
+                best = k
+                ties = 1
+            elif k == best:
+                ties += 1
+    return best, ties
+
+
+@kernel
+def _pick_most_held(G, p, mask, best, ties, rng):
+    """One of the ``ties`` colours of ``mask`` that ``p`` holds ``best`` cards of, at
+    random (no draw when there is one)."""
     pick = rand_below(rng, 1, ties) if ties > 1 else 0
     for c in range(4):
-        if G[hu(p, L.HC_COLOUR + c)] == best:
+        if mask & (1 << c) and G[hu(p, L.HC_COLOUR + c)] == best:
             if pick == 0:
                 return c
             pick -= 1
     return 0
+
+
+@kernel
+def most_held_colour(G, p, rng):
+    """The colour ``p`` holds most cards of; ties (and an empty hand) at random."""
+    best, ties = _most_held_in(G, p, _ALL_COLOURS)
+    return _pick_most_held(G, p, _ALL_COLOURS, best, ties, rng)
 
 
 @kernel
@@ -139,25 +159,10 @@ def attack_colour(G, p, rng):
     lacks = G[hu(v, L.HC_LACKS)]
     if lacks == 0:
         return most_held_colour(G, p, rng)
-    best = -1
-    ties = 0
-    for c in range(4):
-        if lacks & (1 << c):
-            k = G[hu(p, L.HC_COLOUR + c)]
-            if k > best:
-                best = k
-                ties = 1
-            elif k == best:
-                ties += 1
+    best, ties = _most_held_in(G, p, lacks)
     if best == 0 and G[hu(v, L.HC_SIZE)] > THREAT_CARDS:
         return most_held_colour(G, p, rng)
-    pick = rand_below(rng, 1, ties) if ties > 1 else 0
-    for c in range(4):
-        if lacks & (1 << c) and G[hu(p, L.HC_COLOUR + c)] == best:
-            if pick == 0:
-                return c
-            pick -= 1
-    return 0
+    return _pick_most_held(G, p, lacks, best, ties, rng)
 
 
 @kernel
