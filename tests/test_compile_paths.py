@@ -9,24 +9,15 @@ compiles from an entry point; timing the compile itself belongs to ``unosim benc
 
 from __future__ import annotations
 
-import types
-
 from click.testing import CliRunner
 
 from unosim.cli import cli
 from unosim.compiler import compiling
+from unosim.compiler.prime import _names
 from unosim.runs import entries_nb as E
 from unosim.simulate import match_nb as M
 from unosim.strategies import builtin_nb as B
 from unosim.strategies import search_nb as S
-
-
-def _names(code: types.CodeType) -> set[str]:
-    out = set(code.co_names)
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            out |= _names(c)
-    return out
 
 
 def reachable(entry: object) -> set[str]:
