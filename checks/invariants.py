@@ -9,7 +9,7 @@ batch of matches (:func:`check_matches`): decided or capped, and independent of
 chunks and offsets.
 
 They live in the engine side, not in the ``selfcheck`` command, because the tests
-(tests/test_playouts.py, tests/test_properties.py) run the same checks, and a test
+(tests/simulate/test_playouts.py, tests/simulate/test_properties.py) run the same checks, and a test
 should not reach into a command module for them.
 """
 
@@ -34,7 +34,7 @@ class CheckFailure(AssertionError):
 def check_state(g: Any, deck_size: int) -> None:
     """The per-move invariants: cards conserved, each hand's derived columns
     (colour and wild counts, size, points) agree with its cards, the O(1)
-    playable count agrees with the legal-move list (tests/test_playouts.py
+    playable count agrees with the legal-move list (tests/simulate/test_playouts.py
     runs the same checks)."""
     from unosim.simulate.step_nb import count_playable, legal_moves, wd4_is_legal
 

@@ -14,7 +14,7 @@ rollouts call; this module imports it and ``step_nb``, and its ``choose_move``
 other id to ``_choose``. Strategies may import the engine's kernels (builtin_nb
 does) and the engine imports no strategy, so this makes no import circle.
 
-What it reads (the observation; nothing else, which tests/test_search.py checks
+What it reads (the observation; nothing else, which tests/strategies/test_search.py checks
 by changing the hidden cards): its own hand; the discard pile since the last
 reshuffle; every hand size, place and stage; the draw pile's size; the public
 inference ``OFF_PUB`` (never ``HC_LACKS``, which is set from the hand itself);

@@ -122,3 +122,17 @@ class Browser:
         self.proc.wait()
         os.close(self.wfd)
         os.close(self.rfd)
+
+
+def not_blank(png: bytes) -> None:
+    """A screenshot that shows something: large, many colours, some dark ink."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    img = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+    assert img.shape[0] > 100 and img.shape[1] > 100
+    colours = np.unique(img.reshape(-1, 3), axis=0)
+    assert len(colours) > 50, "the screenshot is (nearly) one colour"
+    assert (img < 128).any(axis=2).mean() > 0.005, "almost nothing dark is drawn"

@@ -15,7 +15,7 @@ pytest.register_assert_rewrite("scenario")
 def engine_compiled():
     """Compile every path of the engine first (``unosim compile``), so that no test's
     output carries the one-time compile notice: it would appear in whichever test
-    happened to use a path first (tests/test_compile_paths.py checks the notice)."""
+    happened to use a path first (tests/compiler/test_compile_paths.py checks the notice)."""
     from unosim.compiler.compiling import PATHS
     from unosim.compiler.prebuild import compile_paths
 

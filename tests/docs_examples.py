@@ -1,4 +1,4 @@
-"""The runner behind tests/test_docs.py: finds the examples a page marks runnable and
+"""The runner behind tests/docs/test_docs.py: finds the examples a page marks runnable and
 runs them, comparing the output where the page shows it.
 
 A block is runnable when the line before its opening fence is ``<!-- runnable -->``:

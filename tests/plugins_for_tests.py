@@ -1,4 +1,4 @@
-"""Plug-ins for tests/test_strategies_plugins.py: well-behaved and broken ones."""
+"""Plug-ins for tests/strategies/test_strategies_plugins.py: well-behaved and broken ones."""
 
 import numba
 import numpy as np

@@ -5,7 +5,7 @@ Game ``K`` of a run with seed ``S`` is seeded from (S, K) alone, so
 replays it exactly, through the same compiled step functions and strategies
 (the loop below is ``Game.play_out``, with a record of every move). The final
 record is written by the batch's own ``record_round``, so it can be compared
-field by field with ``runner.play_records`` (tests/test_replay.py does).
+field by field with ``runner.play_records`` (tests/cli/test_replay.py does).
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ refuses some, which are counted and skipped) the check
    or hit the turn cap, and that matches do not depend on chunks or offsets.
 
 The checks themselves are library code: the invariants in
-:mod:`unosim.checks.invariants` (tests/test_playouts.py and
-tests/test_properties.py run them too), drawing and checking a table in
+:mod:`unosim.checks.invariants` (tests/simulate/test_playouts.py and
+tests/simulate/test_properties.py run them too), drawing and checking a table in
 :mod:`unosim.checks.combos`. This module runs them in a child process
 (watched for hangs and crashes) and renders what they covered.
 """

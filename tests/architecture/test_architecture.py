@@ -1,0 +1,253 @@
+"""The arrows of the house, read from the imports of every module (ast), including
+imports inside functions:
+
+    commands (unosim/) -> studies (studies/) -> run layer (runs/, compiler/, checks/)
+                                                   -> strategies (strategies/) -> engine
+                                                   -> engine (simulate/)
+    commands -> reports (reports/: result objects -> text, files, charts)
+
+The face (unosim/) calls the studies, the run layer and the reports; the studies run
+games only through the run layer and may use the reports' result types; the reports
+never run a game (no runner, backend, plug-in batches, game driver, Dask or Optuna)
+and never reach the studies or the face; the run layer reaches neither the studies,
+the reports nor the face (its composition root, runs/entries_nb.py, binds the engine
+and the strategies); the strategies (strategies/) reach neither the run layer, the
+studies, the reports, the face nor click, pandas or matplotlib; the engine
+(simulate/) reaches none of those and no strategy either: it takes its chooser as an
+argument; the
+compiled kernels import only other kernels and their constants; the shared helpers
+import nothing of the project; and no two modules import each other, even through
+others."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+#: folder -> the package it is installed as (pyproject's package-dir)
+FOLDERS = {"unosim": "unosim", "simulate": "unosim.simulate",
+           "runs": "unosim.runs", "compiler": "unosim.compiler", "checks": "unosim.checks",
+           "strategies": "unosim.strategies", "studies": "unosim.studies",
+           "reports": "unosim.reports", "configs": "unosim.configs"}
+#: modules every side may use, which must import nothing of the project themselves
+NEUTRAL = {"unosim", "unosim.errors", "unosim.common"}
+ENGINE_FORBIDDEN = ("click", "pandas", "matplotlib")
+#: what plays games: a report must reach none of it
+RUNS_GAMES = {"unosim.runs.runner", "unosim.runs.backend",
+              "unosim.runs.plugin_batch", "unosim.runs.game",
+              "unosim.runs.tables"}
+REPORTS_FORBIDDEN = ("click", "dask", "distributed", "optuna")
+#: what a compiled kernel (a module named *_nb) may import of the project: other
+#: kernels and the constants and helpers they are compiled with (moves: the move encoding)
+KERNEL_DEPS = {"unosim.simulate.layout", "unosim.simulate.cards", "unosim.simulate.jit",
+               "unosim.simulate.moves",
+               "unosim.simulate", "unosim.strategies", "unosim.strategies.api"}
+
+
+def project_sources() -> dict[str, str]:
+    """module name -> source text, for every module of the project."""
+    out = {}
+    for folder, package in FOLDERS.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            rel = path.relative_to(ROOT / folder).with_suffix("")
+            parts = [p for p in rel.parts if p != "__init__"]
+            out[".".join([package, *parts])] = path.read_text(encoding="utf-8")
+    return out
+
+
+def imports_of(name: str, source: str, known: set[str]) -> set[str]:
+    """Every module ``name`` imports: project modules by their full name (``from
+    unosim import options`` is the module unosim.options), others by top name."""
+    found: set[str] = set()
+    is_pkg = any(k.startswith(name + ".") for k in known)
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative import
+                base = name.split(".") if is_pkg else name.split(".")[:-1]
+                base = base[: len(base) - node.level + 1]
+                mod = ".".join([*base, node.module] if node.module else base)
+            else:
+                mod = node.module or ""
+            for a in node.names:
+                sub = f"{mod}.{a.name}"
+                found.add(sub if sub in known else mod)
+    return {m if m in known else m.split(".")[0] for m in found}
+
+
+def side(module: str) -> str:
+    if module in NEUTRAL:
+        return "neutral"
+    if module.startswith("unosim.simulate"):
+        return "engine"
+    if module.startswith("unosim.strategies"):
+        return "strategies"
+    for part in ("runs", "compiler", "checks"):
+        if module.startswith(f"unosim.{part}"):
+            return "run"
+    if module.startswith("unosim.studies"):
+        return "studies"
+    if module.startswith("unosim.reports"):
+        return "reports"
+    if module.startswith("unosim.configs"):
+        return "data"
+    return "face"
+
+
+def is_kernel(module: str) -> bool:
+    return module.endswith("_nb")
+
+
+def violations(graph: dict[str, set[str]]) -> list[str]:
+    """Every import against the arrows, as ``module -> imported (why)``."""
+    bad = []
+    for mod, deps in sorted(graph.items()):
+        for dep in sorted(deps):
+            s, d = side(mod), side(dep) if dep in graph else "outside"
+            if s == "neutral" and d != "outside":
+                bad.append(f"{mod} -> {dep} (a shared helper imports the project)")
+            elif s == "run" and (d in ("reports", "studies", "face")
+                                 or dep in ENGINE_FORBIDDEN):
+                bad.append(f"{mod} -> {dep} (the run layer reaches {d if d != 'outside' else dep})")
+            elif s == "engine" and d == "strategies":
+                bad.append(f"{mod} -> {dep} (the engine reaches a strategy)")
+            elif s in ("engine", "strategies") and (d in ("run", "reports", "studies", "face")
+                                                    or dep in ENGINE_FORBIDDEN):
+                bad.append(f"{mod} -> {dep} (the {s} reach{'es' if s == 'engine' else ''} "
+                           f"{d if d != 'outside' else dep})")
+            elif (s in ("engine", "strategies") and is_kernel(mod) and d != "outside"
+                  and not is_kernel(dep) and dep not in KERNEL_DEPS):
+                bad.append(f"{mod} -> {dep} (a compiled kernel reaches the Python side)")
+            elif s == "studies" and (d == "face" or dep == "click"):
+                bad.append(f"{mod} -> {dep} (a study reaches the face)")
+            elif s == "reports" and (d in ("face", "studies") or dep in REPORTS_FORBIDDEN
+                                     or dep in RUNS_GAMES):
+                bad.append(f"{mod} -> {dep} (the reports reach "
+                           f"{d if d in ('face', 'studies') else dep})")
+    return bad
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module, or a module importing
+    itself (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in graph:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1 or v in graph.get(v, ()):
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def build_graph(sources: dict[str, str]) -> dict[str, set[str]]:
+    known = set(sources)
+    return {m: imports_of(m, src, known) - {m} for m, src in sources.items()}
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    return build_graph(project_sources())
+
+
+def test_every_import_follows_the_arrows(graph):
+    assert violations(graph) == []
+
+
+def test_no_import_circle(graph):
+    assert cycles(graph) == []
+
+
+def test_the_graph_sees_the_project(graph):
+    # the checks above are only as good as the graph: it must hold every side
+    assert {"unosim.cli", "unosim.commands.run", "unosim.runs.runner",
+            "unosim.runs.backend", "unosim.strategies.registry", "unosim.studies.compare",
+            "unosim.studies.tune", "unosim.reports.compare"} <= set(graph)
+    assert "unosim.runs.backend" in graph["unosim.studies.compare"]
+    assert "unosim.options" in graph["unosim.commands.run"]
+    assert "click" in graph["unosim.cli"]
+    # the composition root binds the engine and the strategies
+    assert {"unosim.simulate.round_nb", "unosim.simulate.match_nb",
+            "unosim.strategies.builtin_nb"} <= graph["unosim.runs.entries_nb"]
+
+
+def test_the_checks_catch_each_kind_of_wrong_arrow():
+    sources = {
+        "unosim": "",
+        "unosim.errors": "",
+        "unosim.common": "from unosim.reports import stats\n",
+        "unosim.cli": "import click\nfrom unosim.commands import run\n",
+        "unosim.commands": "",
+        "unosim.commands.run": "def f():\n    from unosim import cli\n",
+        "unosim.simulate": "",
+        "unosim.runs.runner": "def f():\n    import pandas\n    from unosim.reports.stats "
+                                  "import wilson\n",
+        "unosim.strategies": "",
+        "unosim.strategies.registry": "from unosim.cli import main\n",
+        "unosim.reports": "",
+        "unosim.reports.stats": "import click\n",
+        "unosim.reports.summary": "from . import stats\nfrom .stats import wilson\n",
+        "unosim.reports.sweep": "from unosim.runs.runner import run\nimport optuna\n",
+        "unosim.reports.atlas": "from unosim.studies import compare\n",
+        "unosim.studies": "",
+        "unosim.studies.compare": "from unosim.commands import run\n",
+        "unosim.simulate.step_nb": "from unosim.simulate.rules import lower\n",
+        "unosim.simulate.rules": "",
+        "unosim.simulate.round_nb": "from unosim.strategies.builtin_nb import _choose\n",
+        "unosim.simulate.match_nb": "def f():\n    from unosim.strategies import search_nb\n",
+        "unosim.strategies.builtin_nb": "from unosim.simulate import step_nb\n",
+        "unosim.strategies.search_nb": "from unosim.simulate.step_nb import apply_called\n",
+        "unosim.runs.entries_nb": "from unosim.simulate.round_nb import rows_loop\n"
+                                  "from unosim.strategies.builtin_nb import _choose\n",
+    }
+    g = build_graph(sources)
+    assert g["unosim.reports.summary"] == {"unosim.reports.stats"}
+    bad = violations(g)
+    assert "unosim.common -> unosim.reports.stats (a shared helper imports the project)" in bad
+    assert any(b.startswith("unosim.runs.runner -> pandas") for b in bad)
+    assert any(b.startswith("unosim.runs.runner -> unosim.reports.stats") for b in bad)
+    assert any(b.startswith("unosim.strategies.registry -> unosim.cli") for b in bad)
+    assert any(b.startswith("unosim.reports.stats -> click") for b in bad)
+    assert any(b.startswith("unosim.reports.sweep -> unosim.runs.runner") for b in bad)
+    assert any(b.startswith("unosim.reports.sweep -> optuna") for b in bad)
+    assert any(b.startswith("unosim.reports.atlas -> unosim.studies.compare") for b in bad)
+    assert any(b.startswith("unosim.studies.compare -> unosim.commands.run") for b in bad)
+    assert any(b.startswith("unosim.simulate.step_nb -> unosim.simulate.rules") for b in bad)
+    # the engine imports no strategy (not even inside a function); the strategies may
+    # import the engine, and the composition root both
+    assert ("unosim.simulate.round_nb -> unosim.strategies.builtin_nb (the engine reaches a "
+            "strategy)") in bad
+    assert ("unosim.simulate.match_nb -> unosim.strategies.search_nb (the engine reaches a "
+            "strategy)") in bad
+    assert not any(b.startswith(("unosim.strategies.builtin_nb", "unosim.strategies.search_nb",
+                                 "unosim.runs.entries_nb")) for b in bad)
+    assert cycles(g) == [["unosim.cli", "unosim.commands.run"]]

@@ -1,0 +1,397 @@
+"""The documentation: its examples run and print what the pages say, every rule key and
+every command has its entry, no user-facing text cites a file the user does not have,
+and the shell completes command, variant and strategy names.
+
+The examples are run by tests/docs_examples.py (this project's own small runner: the
+blocks marked ``<!-- runnable -->``); the site itself is built by ``mkdocs build
+--strict`` in .ci/run.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+from docs_examples import ExampleFailed, check, matches, parse, unmarked
+
+from unosim.cli import COMMANDS, cli
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.glob("*.md"))
+SOURCES = [*PAGES, ROOT / "README.md"]
+EXAMPLES = [ex for p in SOURCES for ex in parse(p.read_text(encoding="utf-8"),
+                                                  str(p.relative_to(ROOT)))]
+#: what no user may be sent to: the project's internal specs, issue numbers, work logs
+#: (case matters for the file names: docs/rules.md is the user's rule book)
+INTERNAL = re.compile(r"RULES\.md|DESIGN\.md|SEARCH_RESULTS|TUNE_RESULTS|"
+                      r"(?i:\bissue\s*#?\d+|\bsession\s+\d+|\bcommit\s+`?[0-9a-f]{7})")
+
+
+def _sandbox(tmp_path: Path) -> Path:
+    """A folder to run examples in, holding the example plug-ins at the path a clone
+    has them (the pages run `--strategy-file strategies/examples/plugins.py:...`)."""
+    shutil.copytree(ROOT / "strategies" / "examples", tmp_path / "strategies" / "examples")
+    return tmp_path
+
+
+# ------------------------------------------------------------------ the examples run
+
+
+def test_there_are_runnable_examples():
+    kinds = {ex.kind for ex in EXAMPLES}
+    assert len(EXAMPLES) >= 15 and {"console", "python"} <= kinds
+    for page in ("run.md", "compare.md", "tournament.md", "python.md"):
+        assert any(ex.source == f"docs/{page}" for ex in EXAMPLES), page
+
+
+@pytest.mark.parametrize("ex", EXAMPLES, ids=lambda ex: ex.name)
+def test_example_runs_as_shown(ex, tmp_path):
+    check(ex, _sandbox(tmp_path))
+
+
+BROKEN_PAGE = """\
+A made-up page whose examples are wrong.
+
+<!-- runnable -->
+```console
+$ unosim variants
+stacking             Progressive stacking: +3 on +3, never more
+```
+
+<!-- runnable -->
+```console
+$ unosim --players 11
+unosim · variant official · 11 players
+```
+
+<!-- runnable -->
+```python
+print(1 + 1)
+```
+
+```text
+3
+```
+
+<!-- runnable -->
+```bash
+unosim no-such-command
+```
+"""
+
+
+def test_a_broken_example_fails(tmp_path):
+    """Each of the four made-up examples is wrong in its own way, and each fails: the
+    runner does not pass what it cannot check."""
+    examples = parse(BROKEN_PAGE, "broken.md")
+    assert [ex.kind for ex in examples] == ["console", "console", "python", "bash"]
+    for ex in examples:
+        with pytest.raises(ExampleFailed):
+            check(ex, tmp_path)
+
+
+def test_a_correct_made_up_example_passes(tmp_path):
+    page = ("<!-- runnable -->\n```console\n$ unosim variants\n...\n"
+            "stacking             Progressive stacking: ... cannot stack\n...\n```\n")
+    (ex,) = parse(page, "good.md")
+    check(ex, tmp_path)
+
+
+def test_ellipsis_matching():
+    assert matches(["a", "...", "d"], ["a", "b", "c", "d"])
+    assert matches(["a", "...", "b"], ["a", "b"])
+    assert matches(["speed: ... games/s"], ["speed: 12 games/s"])
+    assert not matches(["a", "...", "d"], ["a", "b", "c"])
+    assert not matches(["a"], ["a", "b"])
+    assert not matches(["x ... y"], ["x y z"])
+
+
+def test_every_command_example_is_run_or_says_why_not():
+    for path in SOURCES:
+        lines = unmarked(path.read_text(encoding="utf-8"))
+        assert lines == [], f"{path.name}: blocks at lines {lines} are neither run nor excused"
+    assert unmarked("```bash\nunosim --games 1e9\n```\n") == [1]
+
+
+def test_a_marker_without_a_block_is_an_error():
+    with pytest.raises(ValueError):
+        parse("<!-- runnable -->\ntext\n", "bad.md")
+
+
+# ------------------------------------------------------------- every entry is there
+
+
+def _hooks():
+    sys.path.insert(0, str(DOCS))
+    try:
+        import hooks
+    finally:
+        sys.path.remove(str(DOCS))
+    return hooks
+
+
+def test_every_rule_key_has_its_reading():
+    from unosim.simulate.rules import SCHEMA
+
+    with open(DOCS / "rule_readings.toml", "rb") as f:
+        readings = tomllib.load(f)
+    assert sorted(set(SCHEMA) - set(readings)) == [], "rule keys without a reading"
+    assert sorted(set(readings) - set(SCHEMA)) == [], "readings of keys that do not exist"
+    assert all(len(v.split()) >= 5 for v in readings.values())
+
+
+def test_the_rule_book_is_generated_from_the_schema():
+    from unosim.simulate.rules import SCHEMA
+
+    assert "<!-- rule-keys -->" in (DOCS / "rules.md").read_text()
+    text = _hooks().rule_keys_markdown()
+    for name, key in SCHEMA.items():
+        assert f"### `{name}`" in text and key.help in text
+
+
+def _nav_files(nav) -> list[str]:
+    if isinstance(nav, list):
+        return [f for item in nav for f in _nav_files(item)]
+    if isinstance(nav, dict):
+        return [f for v in nav.values() for f in _nav_files(v)]
+    return [nav]
+
+
+def _mkdocs_nav() -> list[str]:
+    text = (ROOT / "mkdocs.yml").read_text()
+    return re.findall(r"^\s*- (?:[^:\n]+: )?([\w./-]+\.md)\s*$", text, re.MULTILINE)
+
+
+def test_every_command_has_a_page():
+    nav = _mkdocs_nav()
+    pages = {p.name: p.read_text() for p in PAGES}
+    for name in COMMANDS:
+        owner = [p for p, t in pages.items()
+                 if re.search(rf"^#+ unosim {re.escape(name)}\b", t, re.MULTILINE)
+                 or re.search(rf"^# unosim [\w, ]*\b{re.escape(name)}\b", t, re.MULTILINE)]
+        own = f"{name}.md"
+        assert own in pages or owner or own in nav, f"no docs page for `unosim {name}`"
+        page = own if own in pages or own in nav else owner[0]
+        assert page in nav, f"{page} (unosim {name}) is not in the nav"
+
+
+def test_every_nav_page_exists():
+    """The nav names only pages that exist."""
+    for f in _mkdocs_nav():
+        assert (DOCS / f).exists(), f
+
+
+def test_the_cli_reference_is_generated():
+    """docs/cli.md is generated from the commands (docs/hooks.py): a section per
+    command with its whole help, usage and every option with its real default."""
+    assert "<!-- cli-reference -->" in (DOCS / "cli.md").read_text()
+    hooks = _hooks()
+    text = hooks.cli_reference_markdown()
+    ctx = click.Context(cli, info_name="unosim")
+    assert "### unosim compare {#unosim-compare}" in text
+    for name in COMMANDS:
+        cmd = cli.get_command(ctx, name)
+        assert f"{{#unosim-{name}}}" in text, name
+        assert f"(#unosim-{name}): {hooks.command_summary(cmd)}\n" in text, name
+        for para in hooks.help_paragraphs(cmd.help):
+            assert para in text, (name, para)
+        for p in cmd.params:
+            if isinstance(p, click.Option) and not p.hidden:
+                assert f"| `{p.opts[0]}" in text or f", {p.opts[0]}" in text, (name, p.opts)
+    assert "Sentinel" not in text and "UNSET" not in text
+    assert "| `--games TEXT` |" in text and "| `5e5` |" in text  # bench's default
+
+
+def test_option_defaults_are_shown_as_help_would():
+    hooks = _hooks()
+
+    @click.command()
+    @click.option("--flag", is_flag=True, help="A switch.")
+    @click.option("--many", multiple=True, help="Repeatable.")
+    @click.option("--n", default=3, help="A number.")
+    @click.option("--name", help="No default.")
+    @click.option("--progress/--no-progress", default=None, help="Tri-state.")
+    @click.option("--colour/--no-colour", default=True, help="On by default.")
+    @click.option("--when", default="now", show_default="at once", help="Worded.")
+    def made_up(**kw):
+        """First paragraph, wrapped
+        over two lines.
+
+        \b
+        kept
+        as lines
+
+        Third.\f
+        not shown"""
+
+    ctx = click.Context(made_up, info_name="made-up")
+    got = {p.name: hooks.option_default(p, ctx) for p in made_up.params}
+    assert got == {"flag": "", "many": "", "n": "3", "name": "", "progress": "",
+                   "colour": "colour", "when": "at once"}
+    assert hooks.help_paragraphs(made_up.help) == [
+        "First paragraph, wrapped over two lines.", "kept<br>\nas lines", "Third."]
+    assert hooks.command_summary(made_up) == "First paragraph, wrapped over two lines."
+    assert hooks._cell("a | b `x|y`") == "a &#124; b `x|y`"
+
+
+# ------------------------------------------------------ no file the user does not have
+
+
+def _all_help() -> dict[str, str]:
+    runner = CliRunner()
+    out = {"unosim": runner.invoke(cli, ["--help"]).output}
+    for name in COMMANDS:
+        r = runner.invoke(cli, [name, "--help"])
+        assert r.exit_code == 0, (name, r.output)
+        out[name] = r.output
+    return out
+
+
+def test_help_cites_no_internal_file_and_no_stray_percent():
+    for name, text in _all_help().items():
+        assert not INTERNAL.search(text), (name, INTERNAL.search(text).group())
+        assert "%%" not in text, name
+    helps = _all_help()
+    assert "95%" in helps["run"]
+    from unosim.common import DOCS_URL
+
+    assert DOCS_URL in helps["unosim"], "unosim --help says where the documentation is"
+
+
+def test_reports_cite_no_internal_file(tmp_path):
+    """A small run's table, JSON and files, and a small comparison's table."""
+    runner = CliRunner()
+    texts = []
+    for args in (["run", "--games", "300", "--seed", "1", "--workers", "1", "--out",
+                  str(tmp_path / "run"), "--report"],
+                 ["run", "--games", "300", "--seed", "1", "--workers", "1", "--format", "json"],
+                 ["compare", "official", "seven-o", "--games", "300", "--seed", "1",
+                  "--workers", "1"]):
+        r = runner.invoke(cli, args)
+        assert r.exit_code == 0, r.output
+        texts.append(r.output)
+    assert "How the round unfolds" in texts[0] and "How the round unfolds: Verdicts" in texts[2]
+    for f in (tmp_path / "run").iterdir():
+        if f.suffix in (".json", ".csv", ".html"):
+            texts.append(f.read_text())
+    for t in texts:
+        assert not INTERNAL.search(t), INTERNAL.search(t).group()
+
+
+def _runtime_strings(path: Path) -> list[str]:
+    """The string constants of a module that are not docstrings: what it can print,
+    write or put in a chart."""
+    tree = ast.parse(path.read_text())
+    docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docs.add(id(body[0].value))
+    return [n.value for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+
+
+def test_no_output_string_cites_an_internal_file():
+    """Every string a command can print or write (chart titles, JSON keys, headers),
+    in every module but the compiled kernels, whose comments are for contributors."""
+    for folder in ("unosim", "reports", "studies", "simulate", "strategies"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for s in _runtime_strings(path):
+                assert not INTERNAL.search(s), (str(path.relative_to(ROOT)), s[:80])
+
+
+def test_the_documented_api_cites_no_internal_file():
+    """The modules the API pages render and the example plug-ins a user reads,
+    docstrings included."""
+    for rel in ("unosim/api.py", "strategies/api.py", "runs/game.py",
+                "strategies/examples/plugins.py"):
+        text = (ROOT / rel).read_text()
+        assert not INTERNAL.search(text), (rel, INTERNAL.search(text).group())
+
+
+def test_readme_and_docs_cite_no_internal_file():
+    for path in [*SOURCES, ROOT / "CHANGELOG.md", DOCS / "rule_readings.toml"]:
+        text = path.read_text()
+        assert not INTERNAL.search(text), (path.name, INTERNAL.search(text).group())
+
+
+def test_readme_is_short_and_shows_the_five_jobs_first():
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= 200
+    first = "\n".join(lines[:60])
+    for cmd in ("unosim --variant", "unosim compare", "unosim settle", "unosim tournament"):
+        assert cmd in first, cmd
+    assert "api.simulate" in first and "--save-games" in first
+
+
+def test_readme_links_into_the_docs_exist():
+    """README links point at files of the repository (absolute URLs, so they also work
+    on a package index page); each must exist."""
+    text = (ROOT / "README.md").read_text()
+    links = re.findall(r"https://github\.com/unosim/unosim/blob/main/([\w./-]+)", text)
+    links += re.findall(r"https://raw\.githubusercontent\.com/unosim/unosim/main/([\w./-]+)",
+                        text)
+    assert links
+    for rel in links:
+        assert (ROOT / rel).exists(), rel
+
+
+# ---------------------------------------------------------------------- completion
+
+
+def _bash_complete(line: str) -> list[str]:
+    """What bash's completion function, as `unosim` installs it, offers for ``line``
+    (the cursor at its end): the real script, sourced in a real bash."""
+    words = line.split(" ")
+    script = f"""
+eval "$(_UNOSIM_COMPLETE=bash_source unosim)"
+COMP_WORDS=({" ".join(shlex_quote(w) for w in words)})
+COMP_CWORD={len(words) - 1}
+_unosim_completion unosim
+printf '%s\\n' "${{COMPREPLY[@]}}"
+"""
+    env_path = str(Path(sys.executable).parent)
+    p = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120,
+                       env={"PATH": env_path + ":/usr/bin:/bin", "HOME": str(Path.home())})
+    assert p.returncode == 0, p.stderr
+    return [w for w in p.stdout.splitlines() if w]
+
+
+def shlex_quote(w: str) -> str:
+    import shlex
+
+    return shlex.quote(w) if w else "''"
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
+def test_bash_completes_commands_variants_and_strategies():
+    assert _bash_complete("unosim com") == ["compare", "compile"]
+    assert set(_bash_complete("unosim ")) >= set(COMMANDS)
+    assert _bash_complete("unosim --variant stack") == ["stacking", "stacking-mixed"]
+    assert _bash_complete("unosim compare official seven") == ["seven-o", "seven-rounds"]
+    assert _bash_complete("unosim tournament random off") == ["offensive"]
+    assert _bash_complete("unosim run --strategy colour") == ["colour-keeper"]
+    assert "hand_size=" in _bash_complete("unosim --rule hand")
+    # at the start of the line the options of run (the default command) complete too
+    assert {"--variant", "--version"} <= set(_bash_complete("unosim --v"))
+
+
+def test_completion_is_declared_once_in_options():
+    """The commands' variant and strategy arguments use options.py's completers."""
+    from unosim import options as opt
+
+    for name, param in (("compare", "variant_names"), ("skill", "variant_names"),
+                        ("tournament", "names"), ("tune", "strategy"), ("rules", "variant")):
+        cmd = cli.get_command(click.Context(cli), name)
+        p = next(x for x in cmd.params if x.name == param)
+        assert p._custom_shell_complete in (opt.complete_variant, opt.complete_strategy), name

@@ -1,0 +1,239 @@
+"""The documentation site as built: the HTML that a reader opens, from disk or served.
+
+The site is built once (``mkdocs build --strict`` into a temporary folder), or read
+from ``$UNOSIM_DOCS_SITE`` where it was already built (.ci/run builds it after the
+tests, with the docs extra, then runs this file on it). Without mkdocs and without a
+built site the site checks skip; the planted bad cases below run anyway and show that
+each check can fail.
+
+In headless Chromium (skipped where there is no browser, as tests/reports/test_pages_browser.py
+does): the five pages with a picture show it loaded, the findings page's console
+output fits its box (wrapped, nothing cut at the right edge), and search works from
+``file://``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from browser import Browser, find_browser
+from docs_site import cli_problems, link_problems, load_hooks, pages, text_problems
+
+from unosim.cli import COMMANDS, cli
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+#: the pages where a reader would rather look than read: page -> its pictures
+PICTURES = {"index.html": ["compare/feel.png"], "compare.html": ["compare/round_length.png"],
+            "atlas.html": ["atlas/atlas_4p.png"], "sweep.html": ["sweep/sweep_turns.png"],
+            "settle.html": ["settle/stacking-longer.png"]}
+
+
+def _commands() -> dict[str, click.Command]:
+    ctx = click.Context(cli, info_name="unosim")
+    return {name: cli.get_command(ctx, name) for name in COMMANDS}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    given = os.environ.get("UNOSIM_DOCS_SITE")
+    if given:
+        assert (Path(given) / "index.html").is_file(), f"no site built in {given}"
+        return Path(given)
+    for module in ("mkdocs", "material", "mkdocstrings"):
+        pytest.importorskip(module, reason="the docs extra is not installed (pip install "
+                            "-e '.[docs]'); .ci/run checks the site after building it")
+    out = tmp_path_factory.mktemp("site")
+    p = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
+                        str(out)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr[-4000:]
+    return out
+
+
+# ------------------------------------------------------------------- the built site
+
+
+def test_no_sentinel_raw_role_or_escaped_pipe(site):
+    assert text_problems(site) == []
+
+
+def test_links_between_pages_are_files_that_exist(site):
+    """Opened from disk a link to a folder shows a listing: every page is a file
+    (``use_directory_urls: false``) and every link names one."""
+    assert (site / "cli.html").is_file() and not (site / "cli").exists()
+    assert link_problems(site) == []
+
+
+def test_the_cli_reference_shows_whole_descriptions(site):
+    page = (site / "cli.html").read_text(encoding="utf-8")
+    assert cli_problems(page, _commands()) == []
+    assert page.count('<h3 id="unosim-') == len(COMMANDS)
+
+
+def test_search_works_without_a_server(site):
+    """The offline plugin writes the index as a script a file:// page may load, and the
+    worker shim it needs there is part of the site: no page loads a script from the
+    network."""
+    import re
+
+    index = (site / "search" / "search_index.js").read_text(encoding="utf-8")
+    assert "unosim compare" in index
+    for page in pages(site):
+        scripts = re.findall(r"""<script\b[^>]*\bsrc=["']([^"']+)""", page.read_text())
+        assert "javascripts/iframe-worker/shim.js" in scripts, page.name
+        assert [s for s in scripts if "://" in s or s.startswith("//")] == [], page.name
+
+
+def test_the_picture_pages_show_their_picture_and_say_where_it_came_from(site):
+    for page, images in PICTURES.items():
+        raw = (site / page).read_text(encoding="utf-8")
+        for img in images:
+            assert f'src="{img}"' in raw, (page, img)
+            assert (site / img).is_file(), img
+        source = (DOCS / page.replace(".html", ".md")).read_text(encoding="utf-8")
+        assert "<!-- picture checked in, made by" in source, page
+
+
+def test_console_blocks_wrap(site):
+    css = (site / "stylesheets" / "extra.css").read_text(encoding="utf-8")
+    assert "pre-wrap" in css
+    assert 'href="stylesheets/extra.css"' in (site / "findings.html").read_text()
+
+
+# ------------------------------------------------------- each check can fail
+
+
+def test_planted_bad_pages_are_caught(tmp_path):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "good.html").write_text('<article><h2 id="here">x</h2></article>')
+    (tmp_path / "bad.html").write_text(
+        "<article><table><tr><td>Sentinel.UNSET</td>"
+        "<td><code>local\\|dask</code></td></tr></table>"
+        "<p>The full :class:<code>Comparison</code> object</p>"
+        '<a href="folder/">a folder</a> <a href="missing.html">missing</a> '
+        '<a href="good.html#here">fine</a> <a href="good.html#gone">no anchor</a> '
+        '<a href="https://example.org/x/">outside</a> <img src="nope.png"></article>')
+    problems = text_problems(tmp_path)
+    assert len(problems) == 3, problems
+    assert any("sentinel" in p for p in problems)
+    assert any("raw role" in p for p in problems)
+    assert any("backslash before a pipe" in p for p in problems)
+    problems = link_problems(tmp_path)
+    assert len(problems) == 4, problems
+    assert any("'folder/' is a folder" in p for p in problems)
+    assert any("'missing.html' is missing" in p for p in problems)
+    assert any("'nope.png' is missing" in p for p in problems)
+    assert any("good.html#gone" in p and "anchor" in p for p in problems)
+
+
+@click.command()
+def made_up() -> None:
+    """First paragraph, wrapped
+    over two lines: `unosim run` shown as code.
+
+    Second."""
+
+
+def _cli_page(summary: str, paragraphs: list[str]) -> str:
+    paras = "".join(f"<p>{p}</p>" for p in paragraphs)
+    return (f'<article><ul><li><a href="#unosim-made"><code>made</code></a>: {summary}</li>'
+            f'</ul><h3 id="unosim-made">unosim made</h3>{paras}'
+            "<p><strong>Usage:</strong></p><pre><code>unosim made</code></pre></article>")
+
+
+def test_a_cut_description_is_caught():
+    whole = "First paragraph, wrapped over two lines: <code>unosim run</code> shown as code."
+    good = _cli_page(whole, [whole, "Second."])
+    assert cli_problems(good, {"made": made_up}) == []
+    # cut where the help wraps (what mkdocs-click's command list did), and a paragraph lost
+    cut = _cli_page("First paragraph, wrapped", [whole])
+    problems = cli_problems(cut, {"made": made_up})
+    assert len(problems) == 2, problems
+    assert "listed as 'First paragraph, wrapped'" in problems[0]
+    assert "'Second.'" in problems[1]
+    assert cli_problems(_cli_page(whole, ["First paragraph, wrapped", "Second."]),
+                        {"made": made_up})
+
+
+def test_docstring_rest_becomes_markdown():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("griffe_docstrings",
+                                                  DOCS / "griffe_docstrings.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    text = ("Intro.\n\n>>> from unosim import api\n>>> api.simulate(\n...     'stacking')\n"
+            "\nThe full :class:`Comparison`, :func:`~unosim.api.simulate`.")
+    assert mod.to_markdown(text) == (
+        "Intro.\n\n```pycon\n>>> from unosim import api\n>>> api.simulate(\n"
+        "...     'stacking')\n```\n\nThe full `Comparison`, `simulate`.")
+
+
+def test_the_generated_reference_has_no_sentinel():
+    text = load_hooks().cli_reference_markdown()
+    assert "Sentinel" not in text and "UNSET" not in text
+
+
+# ------------------------------------------------------------ in a real browser
+
+EXE = find_browser()
+needs_browser = pytest.mark.skipif(
+    EXE is None, reason="no Chromium or Chrome found (apt-get install chromium, or set "
+                        "UNOSIM_BROWSER): the site was not checked in a browser")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    b = Browser(EXE)
+    yield b
+    b.close()
+
+
+@needs_browser
+@pytest.mark.parametrize("page", sorted(PICTURES))
+def test_picture_loads_from_disk(site, browser, page):
+    shown, _ = browser.open((site / page).resolve().as_uri())
+    loaded = browser.evaluate((site / page).resolve().as_uri(), """JSON.stringify(
+        Array.from(document.querySelectorAll('article img')).map(i => ({
+            src: i.getAttribute('src'), w: i.naturalWidth, shown: i.clientWidth})))""")
+    images = json.loads(loaded)
+    assert sorted(i["src"] for i in images) == sorted(PICTURES[page])
+    for img in images:
+        assert img["w"] > 0 and img["shown"] > 100, img
+    assert all(shown["images"]), "an image of the page did not load"
+
+
+@needs_browser
+def test_console_output_is_not_cut_at_the_right_edge(site, browser):
+    """Every code block of the findings page fits its box: the long verdict lines wrap,
+    so the figures at their end are on screen."""
+    got = json.loads(browser.evaluate((site / "findings.html").resolve().as_uri(), """
+        JSON.stringify(Array.from(document.querySelectorAll('article pre > code')).map(c => ({
+            over: c.scrollWidth - c.clientWidth, text: c.innerText.slice(0, 60)})))"""))
+    assert len(got) >= 5
+    assert [g for g in got if g["over"] > 1] == []
+
+
+@needs_browser
+def test_search_finds_a_page_from_disk(site, browser):
+    found = browser.evaluate((site / "index.html").resolve().as_uri(), """
+        new Promise(done => {
+          const input = document.querySelector('input.md-search__input');
+          input.focus();
+          input.value = 'tournament';
+          for (const e of ['focus', 'input', 'keyup'])
+            input.dispatchEvent(new Event(e, {bubbles: true}));
+          let tries = 0;
+          const poll = () => {
+            const n = document.querySelectorAll('.md-search-result__item').length;
+            if (n > 0 || ++tries > 100) done(n); else setTimeout(poll, 100);
+          };
+          poll();
+        })""")
+    assert found > 0, "search found nothing from file://"

@@ -1,0 +1,357 @@
+"""``unosim settle``: each verdict kind on a claim built to give it, a user's claim
+file, malformed claims refused in one line, the files it writes, the looks, and the
+catalogue. (The browser, the interrupt and the Dask checks are test_settle_more.py.)"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cli_helpers import assert_one_line_error, invoke
+
+from unosim.studies.claims import catalogue
+from unosim.studies.settle import combine, decide, z_for
+
+STACKING = """
+claim = "{sentence}"
+source = "a test"
+study = "compare"
+metric = "turns"
+direction = "{direction}"
+variant = ["{variant}"]
+games = 2000
+looks = {looks}
+"""
+
+
+def claim_file(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / f"{name}.toml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def settle_json(capsys, *args: str) -> dict:
+    code, out, err = invoke(capsys, ["settle", *args, "--seed", "3", "--format", "json",
+                                     "--no-progress"])
+    assert code == 0, err
+    assert "Traceback" not in out + err
+    return json.loads(out)
+
+
+def one(capsys, path: Path, *args: str) -> dict:
+    return settle_json(capsys, str(path), *args)["verdicts"][0]
+
+
+# ---------------------------------------------------------------- each verdict kind
+
+
+def test_a_true_claim_is_true_and_stops_at_its_first_look(capsys, tmp_path):
+    p = claim_file(tmp_path, "longer", STACKING.format(
+        sentence="Stacking makes rounds longer", direction="higher", variant="stacking",
+        looks=3))
+    v = one(capsys, p)
+    assert v["verdict"] == "TRUE"
+    (c,) = v["cells"]
+    assert c["low"] > 0 and c["effect"] > 1  # turns, stacking - official
+    assert c["look"] == 1 and c["games"] == 2048  # decided at once: no more games played
+    assert v["line"].startswith("TRUE: Stacking makes rounds longer")
+    assert "seed 3" in v["line"] and f"unosim settle {p} --seed 3" in v["line"]
+
+
+def test_a_claim_stated_backwards_is_false(capsys, tmp_path):
+    p = claim_file(tmp_path, "shorter", STACKING.format(
+        sentence="Stacking makes rounds shorter", direction="lower", variant="stacking",
+        looks=1))
+    v = one(capsys, p)
+    assert v["verdict"] == "FALSE"
+    assert v["cells"][0]["low"] > 0  # the opposite holds: the interval is above 0
+
+
+def test_a_variant_against_itself_is_not_shown_after_every_look(capsys, tmp_path):
+    p = claim_file(tmp_path, "itself", STACKING.format(
+        sentence="Official rounds are longer than official rounds", direction="higher",
+        variant="official", looks=3))
+    v = one(capsys, p)
+    assert v["verdict"] == "NOT SHOWN"
+    (c,) = v["cells"]
+    assert c["effect"] == 0 and c["low"] == 0 and c["high"] == 0  # the same games
+    assert c["look"] == 3 and c["games"] == 4 * 2048  # undecided: every look was played
+    assert "no difference at all" in v["line"]
+
+
+def test_not_shown_names_the_smallest_detectable_effect(capsys, tmp_path):
+    """Jump-in moves seat 0's win rate by well under a point; 200 games cannot show
+    that, and the line says how large an effect they could have shown."""
+    text = STACKING.format(sentence="Jump-in helps the first seat", direction="higher",
+                           variant="jump-in", looks=1)
+    text = text.replace("games = 2000", "games = 200").replace('"turns"', '"seat_win_0"')
+    v = one(capsys, claim_file(tmp_path, "tiny", text))
+    assert v["verdict"] == "NOT SHOWN"
+    (c,) = v["cells"]
+    half = 100 * (c["high"] - c["low"]) / 2
+    assert 3 < half < 20 and c["detectable"] == pytest.approx(half)
+    assert c["low"] < 0 < c["high"]
+    shown = re.search(r"the smallest effect this run could detect: ([0-9.]+) pp", v["line"])
+    assert shown and abs(float(shown.group(1)) - half) <= 0.5  # as printed, rounded
+
+
+def test_a_claim_across_seats_that_holds_at_some_depends(capsys, tmp_path):
+    """Seat 0 wins more than its fair share at 4 players, seat 3 less (RULES: seat
+    effects are real): "every seat wins its fair share or more" depends on the seat."""
+    p = claim_file(tmp_path, "seats", """
+claim = "Every seat wins more than its fair share"
+source = "a test"
+study = "compare"
+metric = "seat_win"
+seats = "all"
+value = "fair"
+direction = "higher"
+games = 100000
+looks = 1
+""")
+    v = one(capsys, p)
+    assert v["verdict"] == "DEPENDS"
+    kinds = {c["where"]: c["verdict"] for c in v["cells"]}
+    assert kinds["seat 0"] == "TRUE" and kinds["seat 3"] == "FALSE"
+    assert "holds at seat 0" in v["line"] and "not at" in v["line"]
+    for c in v["cells"]:  # against the fair share 1/4
+        assert c["reference"] == pytest.approx(0.25)
+        assert c["effect"] == pytest.approx(c["subject"] - 0.25)
+
+
+def test_same_within_a_margin_needs_the_whole_interval_inside(capsys, tmp_path):
+    base = STACKING.format(sentence="Stacking leaves round length alone",
+                           direction="same", variant="stacking", looks=1)
+    wide = one(capsys, claim_file(tmp_path, "wide", base + "margin = 20\n"))
+    assert wide["verdict"] == "TRUE"
+    assert -20 <= wide["cells"][0]["low"] and wide["cells"][0]["high"] <= 20
+    narrow = one(capsys, claim_file(tmp_path, "narrow", base + "margin = 0.5\n"))
+    assert narrow["verdict"] == "FALSE"  # about 3 turns longer: outside +-0.5
+    assert narrow["cells"][0]["low"] > 0.5
+
+
+def test_decide_and_combine():
+    assert decide("higher", 0, 0.1, 2) == "TRUE"
+    assert decide("higher", 0, -2, -0.1) == "FALSE"
+    assert decide("higher", 0, -0.1, 2) == "NOT SHOWN"
+    assert decide("lower", 0, -2, -0.1) == "TRUE"
+    assert decide("same", 1, -0.9, 0.9) == "TRUE"
+    assert decide("same", 1, -0.9, 1.1) == "NOT SHOWN"
+    assert decide("same", 1, 1.1, 2) == "FALSE"
+    assert decide("higher", 0, math.nan, math.nan) == "NOT SHOWN"
+
+    class C:
+        def __init__(self, v):
+            self.verdict = v
+
+    assert combine([C("TRUE"), C("TRUE")]) == "TRUE"
+    assert combine([C("TRUE"), C("NOT SHOWN")]) == "DEPENDS"
+    assert combine([C("FALSE"), C("NOT SHOWN")]) == "FALSE"
+    assert z_for(1) == pytest.approx(1.959964, abs=1e-5)
+    assert z_for(3) == pytest.approx(2.393980, abs=1e-5)
+
+
+# ---------------------------------------------------------------- the other studies
+
+
+def test_a_tournament_and_a_skill_claim(capsys, tmp_path):
+    t = claim_file(tmp_path, "holds", """
+claim = "Offensive finishes ahead of random"
+source = "a test"
+study = "tournament"
+metric = "ahead"
+direction = "higher"
+strategies = ["offensive", "random"]
+players = 2
+games = 4000
+looks = 1
+""")
+    s = claim_file(tmp_path, "luck", """
+claim = "Offensive's edge is below one half"
+source = "a test"
+study = "skill"
+metric = "skill_edge"
+direction = "lower"
+strategy = "offensive"
+value = 0.5
+games = 400
+looks = 1
+""")
+    out = settle_json(capsys, str(t), str(s))
+    vt, vs = out["verdicts"]
+    assert vt["verdict"] == "TRUE" and vt["cells"][0]["subject"] > 0.5
+    assert vs["verdict"] == "TRUE" and vs["cells"][0]["reference"] == 0.5
+    assert out["counts"]["TRUE"] == 2
+
+
+def test_players_and_games_override_a_claim(capsys, tmp_path):
+    p = claim_file(tmp_path, "longer", STACKING.format(
+        sentence="Stacking makes rounds longer", direction="higher", variant="stacking",
+        looks=1))
+    v = one(capsys, p, "--players", "3", "--games", "1000")
+    assert "3 players" in v["about"] and v["cells"][0]["games"] == 1000
+    assert "--games 1000 --players 3" in v["command"]
+
+
+# ---------------------------------------------------------------- malformed claims
+
+GOOD = {"claim": '"Stacking makes rounds longer"', "source": '"a test"',
+        "study": '"compare"', "metric": '"turns"', "direction": '"higher"',
+        "variant": '["stacking"]'}
+
+
+def _toml(**changes: str | None) -> str:
+    fields = {**GOOD, **changes}
+    return "".join(f"{k} = {v}\n" for k, v in fields.items() if v is not None)
+
+
+MALFORMED = [  # (the field the one line must name, the claim)
+    ("claim", _toml(claim=None)),
+    ("source", _toml(source=None)),
+    ("study", _toml(study='"poll"')),
+    ("direction", _toml(direction='"up"')),
+    ("margin", _toml(direction='"same"')),
+    ("metric", _toml(metric='"turnz"')),
+    ("players", _toml(players="11")),
+    ("variant", _toml(variant='["stackin"]')),
+    ("strategies", _toml(study='"tournament"', metric='"ahead"', strategies='["offensive"]')),
+    ("games", _toml(games="0")),
+    ("colour", _toml(colour='"red"')),
+    ("strategy", _toml(strategy='"genius"')),
+    ("variant_rules", _toml(variant_rules='["hand_size=99"]')),
+    ("looks", _toml(looks="9")),
+    ("seats", _toml(seats='"all"')),
+    ("metric", _toml(metric='"seat_win_5"')),
+    ("margin", _toml(margin="1")),
+]
+
+
+@pytest.mark.parametrize("field, text", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_a_malformed_claim_is_one_line_naming_its_field(capsys, tmp_path, field, text):
+    p = claim_file(tmp_path, "bad", text)
+    code, out, err = invoke(capsys, ["settle", str(p), "--no-progress"])
+    assert_one_line_error(code, out, err, f"field '{field}'" if field != "variant_rules"
+                          else "field 'variant (or its rules)'", str(p))
+
+
+def test_bad_toml_an_unknown_name_and_both_all_and_names(capsys, tmp_path):
+    p = claim_file(tmp_path, "broken", 'claim = "unclosed\n')
+    assert_one_line_error(*invoke(capsys, ["settle", str(p)]), "not valid TOML")
+    assert_one_line_error(*invoke(capsys, ["settle", "stacking-longr"]), "stacking-longer")
+    assert_one_line_error(*invoke(capsys, ["settle", "--all", "stacking-longer"]),
+                          "not both")
+
+
+# ---------------------------------------------------------------- the catalogue
+
+
+def test_the_catalogue_has_every_argument_with_its_source(capsys):
+    claims = catalogue()
+    assert len(claims) >= 15
+    assert len({c.name for c in claims}) == len(claims)
+    for c in claims:
+        # a document's title and where in it
+        assert "«" in c.source and ("section" in c.source or "summary box" in c.source), c.name
+        assert c.sentence[0].isupper() and not c.sentence.endswith(".")
+    asked = {"stacking-longer", "first-seat-advantage", "hold-wilds-wins-rounds",
+             "dump-wins-points", "challenge-pays", "bluff-pays", "jump-in-shorter",
+             "seven-o-comeback", "draw-until-playable-longer", "two-player-reverse-first",
+             "scoring-rewards-skill", "mostly-luck", "stacking-luckier", "seven-o-luckier",
+             "first-uno-wins", "gang-up-works", "switch-is-skill",
+             "more-players-first-edge-vanishes"}
+    assert asked <= {c.name for c in claims}
+    assert {c.study for c in claims} == {"compare", "tournament", "skill", "sweep"}
+    code, out, _ = invoke(capsys, ["settle"])
+    assert code == 0
+    for c in claims:
+        assert c.name in out and c.sentence in out
+
+
+def test_the_catalogue_ships_as_package_data():
+    text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    assert '"unosim.studies" = ["claims/*.toml"]' in text
+
+
+# ---------------------------------------------------------------- the files
+
+
+def test_out_writes_verdicts_a_page_and_readable_cards(capsys, tmp_path):
+    from PIL import Image
+
+    p = claim_file(tmp_path, "longer", STACKING.format(
+        sentence="Stacking makes rounds longer", direction="higher", variant="stacking",
+        looks=1))
+    out = tmp_path / "out"
+    code, text, err = invoke(capsys, ["settle", str(p), "jump-in-shorter", "--games", "1500",
+                                      "--seed", "4", "--no-progress", "--out", str(out)])
+    assert code == 0, err
+    lines = text.splitlines()
+    assert lines[0].startswith("TRUE: Stacking makes rounds longer")
+    assert lines[1].split(":")[0] in ("TRUE", "FALSE", "NOT SHOWN")
+    data = json.loads((out / "verdicts.json").read_text())
+    assert [v["name"] for v in data["verdicts"]] == ["longer", "jump-in-shorter"]
+    assert data["seed"] == 4 and "Bonferroni" in data["method"]
+    rows = (out / "verdicts.csv").read_text().splitlines()
+    assert len(rows) == 3 and rows[0].startswith("name,verdict,where,effect")
+    html = (out / "settle.html").read_text()
+    assert html.count("data:image/png;base64,") == 2 and "Stacking makes rounds longer" in html
+    assert "<script" not in html and "src=\"http" not in html
+    for name in ("longer", "jump-in-shorter"):
+        img = Image.open(out / "cards" / f"{name}.png")
+        assert img.size == (1200, 675)
+        px = np.asarray(img.convert("RGB"))
+        assert len(np.unique(px.reshape(-1, 3), axis=0)) > 20  # not blank
+        assert (px < 100).any(axis=2).mean() > 0.003  # text and the interval drawn
+    assert not (out / "checkpoint.json").exists()  # a finished run drops its checkpoint
+
+
+def test_a_card_opens_in_matplotlib(tmp_path):
+    import matplotlib.image as mpimg
+
+    from unosim.reports.settle import Cell, Verdict
+    from unosim.reports.settle_pages import card_png
+
+    v = Verdict("x", "A claim", "src", "compare", "turns", "turns per round", "turns", 1.0,
+                "higher", 0.0, "TRUE", [Cell("", 3.0, 2.0, 4.0, 1000, 1, "TRUE")], 1, 1000,
+                1, "95%", "unosim settle x --seed 1", "turns")
+    img = mpimg.imread(io.BytesIO(card_png(v)), format="png")
+    assert img.shape[:2] == (675, 1200)
+    assert img[..., :3].std() > 0.05
+
+
+def test_paired_tournament_points_are_the_difference_of_the_strategies_means():
+    """The paired points of a tournament (per round, one strategy's points per seat minus
+    the other's) average to the difference of their own means over the same rounds."""
+    from unosim.reports.tournament import paired_points, summarize_tournament
+    from unosim.simulate.rules import resolve
+    from unosim.strategies.registry import parse_strategy
+    from unosim.studies.tournament import run_tournament
+
+    for players in (3, 4):
+        r = run_tournament(resolve([], [("players", players)]),
+                           [parse_strategy("defensive"), parse_strategy("offensive")], 3000, 9)
+        rows = {row["strategy"]: row for row in summarize_tournament(r)["results"]}
+        for key in ("net_points", "points_won"):
+            d, se, n = paired_points(r.totals, key, 0, 1)
+            want = rows["defensive"][f"{key}_mean"] - rows["offensive"][f"{key}_mean"]
+            assert d == pytest.approx(want, abs=1e-9) and 0 < se < 10 and n > 2000
+            back, _, _ = paired_points(r.totals, key, 1, 0)
+            assert back == pytest.approx(-d)
+
+
+def test_the_same_seed_gives_the_same_verdicts_on_any_number_of_workers(capsys):
+    from unosim.runs.backend import max_workers
+
+    if max_workers() < 2:
+        pytest.skip("one core: nothing to compare")
+    runs = [settle_json(capsys, "stacking-longer", "dump-wins-points", "seven-o-luckier",
+                        "--games", "2000", "--workers", str(w)) for w in (1, 2)]
+    for r in runs:
+        for v in r["verdicts"]:
+            v.pop("elapsed_s")
+    assert runs[0]["verdicts"] == runs[1]["verdicts"]

@@ -1,0 +1,183 @@
+"""Tournaments: exact seat rotation, reproducibility, the figures, and the
+strategy effects the sources describe (RULES.md section 8)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from unosim.cli import main
+from unosim.errors import UnosimError
+from unosim.reports.tournament import render_tournament, summarize_tournament
+from unosim.simulate.rules import resolve
+from unosim.strategies.registry import BUILTINS, parse_strategy
+from unosim.studies.tournament import lineups, run_tournament
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "strategies" / "examples" / "plugins.py"
+TIMING = ("elapsed_s", "workers")
+
+
+def strats(*names):
+    return [parse_strategy(n) for n in names]
+
+
+@pytest.mark.parametrize("seating", ["rotations", "permutations"])
+@pytest.mark.parametrize("k,n", [(4, 4), (6, 4), (3, 2), (5, 2), (2, 4), (3, 4), (5, 3), (2, 2),
+                                 (3, 6)])
+def test_every_strategy_plays_every_seat_equally_often(k, n, seating):
+    table = lineups(k, n, seating)
+    seat_counts = Counter((s, seat) for lu in table for seat, s in enumerate(lu))
+    for s in range(k):
+        counts = {seat_counts[(s, seat)] for seat in range(n)}
+        assert len(counts) == 1 and counts != {0}, (s, counts)
+    if k >= n:
+        # every pair of strategies meets equally often, every lineup seats n different ones
+        pairs = Counter(frozenset(p) for lu in table for p in itertools.combinations(lu, 2))
+        assert len(set(pairs.values())) == 1
+        assert len(pairs) == k * (k - 1) // 2
+        assert all(len(set(lu)) == n for lu in table)
+
+
+def test_k_equal_n_is_the_cyclic_rotations():
+    assert lineups(4, 4) == [(0, 1, 2, 3), (1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2)]
+    assert len(lineups(4, 4, "permutations")) == 24
+    # two-player tables: every pair in both seat orders
+    assert sorted(lineups(3, 2)) == [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
+
+
+def test_too_many_lineups_and_bad_input_are_errors():
+    with pytest.raises(UnosimError):
+        lineups(1, 4)
+    with pytest.raises(UnosimError):
+        lineups(9, 9, "permutations")
+    with pytest.raises(UnosimError, match="repeated"):
+        run_tournament(resolve(), strats("random", "random"), 100, seed=1)
+
+
+def test_all_builtins_at_four_players_rotate_exactly():
+    # the rule-based built-ins: search is as slow as its rollouts and has its own
+    # tournament test (tests/strategies/test_search.py)
+    names = [n for n in BUILTINS if n != "search"]
+    k = len(names)  # 6 built-ins made 15 sets of 4, 60 lineups, 20 games each
+    sets = math.comb(k, 4)
+    per = -(-1200 // (4 * sets))
+    r = run_tournament(resolve(), strats(*names), 1200, seed=5, workers=1)
+    s = summarize_tournament(r)
+    assert s["seat_rotation_exact"]
+    assert len(r.lineups) == sets * 4 and s["games"] == sets * 4 * per
+    for row in s["results"]:
+        # C(k-1,3) sets hold each strategy, 4 rotations, one seat each: C(k-1,3) x per
+        assert row["seat_counts"] == [math.comb(k - 1, 3) * per] * 4
+        assert row["games"] == math.comb(k - 1, 3) * 4 * per
+        assert row["fair_share"] == pytest.approx(0.25)
+    assert sorted(row["rank"] for row in s["results"]) == list(range(1, k + 1))
+    # net points are zero-sum under winner_takes; head to head is complementary
+    assert sum(row["net_points_mean"] for row in s["results"]) == pytest.approx(0, abs=1e-9)
+    h = s["head_to_head"]
+    for a, b in itertools.permutations(names, 2):
+        assert h[a][b]["ahead"] + h[b][a]["ahead"] == pytest.approx(1.0)
+    text = render_tournament(s)
+    assert "seat rotation exact: yes" in text and "Head to head" in text
+
+
+def test_same_seed_same_numbers_on_any_number_of_workers():
+    args = (resolve(), strats("offensive", "defensive", "attacker"), 3000)
+    a = summarize_tournament(run_tournament(*args, seed=9, workers=1))
+    b = summarize_tournament(run_tournament(*args, seed=9, workers=2))
+    c = summarize_tournament(run_tournament(*args, seed=10, workers=2))
+    for k in TIMING:
+        a.pop(k), b.pop(k), c.pop(k)
+    assert a == b
+    assert a != c
+
+
+def test_two_player_head_to_head_is_the_pairwise_win_rate():
+    r = run_tournament(resolve([], [("players", 2)]),
+                       strats("offensive", "colour-keeper"), 4000, seed=3, workers=1)
+    s = summarize_tournament(r)
+    by = {row["strategy"]: row for row in s["results"]}
+    h = s["head_to_head"]
+    assert h["offensive"]["colour-keeper"]["ahead"] == pytest.approx(
+        by["offensive"]["wins"] / by["offensive"]["games"])
+    assert by["offensive"]["place_mean"] == pytest.approx(2 - by["offensive"]["win_rate"])
+
+
+def test_mean_place_under_elimination():
+    rules = resolve(["elimination"], [("players", 3)])
+    s = summarize_tournament(run_tournament(rules, strats("random", "offensive", "defensive"),
+                                            900, seed=2, workers=1))
+    assert s["place_kind"] == "place"
+    assert sum(row["place_mean"] for row in s["results"]) == pytest.approx(6.0)
+
+
+# ---------------------------------------------------------------- effects (RULES.md 8)
+
+
+def test_holding_wilds_beats_uniform_random_play_at_four_players():
+    # two seats each, A B A B rotated: offensive's fair share of wins is 50%
+    s = summarize_tournament(run_tournament(resolve(), strats("offensive", "random"), 20_000,
+                                            seed=2026))
+    off = next(r for r in s["results"] if r["strategy"] == "offensive")
+    assert off["win_rate_ci95"][0] > 0.5  # about 54% with 1e6 games
+    assert off["rank"] == 1
+
+
+def test_dumping_high_cards_wins_more_points_per_round_in_two_player_scored_games():
+    rules = resolve([], [("players", 2)])
+    s = summarize_tournament(run_tournament(rules, strats("defensive", "offensive"), 40_000,
+                                            seed=2026))
+    d = next(r for r in s["results"] if r["strategy"] == "defensive")
+    # defensive wins fewer rounds but leaves fewer points in its hand: it nets
+    # more points per round (about +3.3 with 1e6 games)
+    assert d["net_points_ci95"][0] > 0
+    assert d["win_rate"] < 0.5
+
+
+# ---------------------------------------------------------------- command line
+
+
+def invoke(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    out, err = capsys.readouterr()
+    return exc.value.code or 0, out, err
+
+
+def test_cli_tournament_json_and_table(capsys):
+    argv = ["tournament", "offensive", "defensive:bluff=0.2", "--players", "2", "--games",
+            "2000", "--seed", "4", "--workers", "1"]
+    code, out, err = invoke(capsys, [*argv, "--format", "json"])
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["strategies"] == ["offensive", "defensive:bluff=0.2"]
+    assert s["games"] == 2000 and s["seat_rotation_exact"]
+    assert {"win_rate", "win_rate_ci95", "points_won_mean", "net_points_mean", "place_mean",
+            "rank"} <= set(s["results"][0])
+    code, out, err = invoke(capsys, argv)
+    assert code == 0 and "win rate" in out and "Head to head" in out
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["tournament", "random"], ["at least two"]),
+    (["tournament", "random", "random"], ["repeated"]),
+    (["tournament", "random", "nope"], ["unknown strategy"]),
+    (["tournament", "random", "first", "--games", "1e6.5"], ["--games"]),
+])
+def test_cli_tournament_bad_input(capsys, argv, words):
+    code, out, err = invoke(capsys, [*argv, "--seed", "1"])
+    assert code == 2 and err.count("\n") == 1
+    for w in words:
+        assert w in err
+
+
+def test_cli_tournament_with_a_plugin(capsys):
+    code, out, err = invoke(capsys, [
+        "tournament", "hybrid", "random", "--players", "2", "--games", "600", "--seed", "1",
+        "--strategy-file", f"{EXAMPLES}:hybrid", "--format", "json", "--workers", "1"])
+    assert code == 0, err
+    assert json.loads(out)["seat_rotation_exact"]
