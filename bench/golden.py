@@ -129,6 +129,10 @@ MASKS: list[tuple[str, re.Pattern[str], str | Callable[[re.Match[str]], str]]] =
     ("workers", re.compile(r"\b\d+ workers?\b"), "<W> workers"),
     # a path wrapped onto its own line because the checkout's folder is longer than
     # another's: the line break before the repository root is a space
+    # whether this run compiled the engine (JSON): it depends on the cache, like the
+    # compile notices, so the line goes
+    ("compiled (JSON)", re.compile(r'^ *"compiled": (?:true|false),?\n', re.M), ""),
+    ("compiled (CSV)", re.compile(r"^compiled,(?:True|False)\n", re.M), ""),
     ("wrapped repository path", re.compile(r"\n(?=<REPO>)"), " "),
     ("workers (JSON)", re.compile(r'"workers": \d+'), '"workers": "<W>"'),
     ("workers (CSV)", re.compile(r"(?m)^workers,\d+$"), "workers,<W>"),

@@ -96,6 +96,11 @@ def is_compiled(path: str, entries: Entries | None = None) -> bool:
         return False
 
 
+def compiled_here() -> set[str]:
+    """The paths this process compiled so far (a run compares before and after)."""
+    return set(_done)
+
+
 def compiling_now() -> str | None:
     """The path this process is compiling now, if any."""
     return _now[-1] if _now else None

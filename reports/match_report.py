@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from unosim.reports.feel import feel_figures, feel_lines
-from unosim.reports.numbers import plus_minus
+from unosim.reports.numbers import compile_words, plus_minus
 from unosim.reports.stats import hist_quantile, mean_se, wilson
 from unosim.runs.match import MatchAggregate, MatchResult
 
@@ -77,6 +77,7 @@ def summarize_matches(res: MatchResult, variant: str) -> dict[str, Any]:
         "matches_per_sec": n / res.elapsed_s if res.elapsed_s > 0 else math.nan,
         "elapsed_s": res.elapsed_s,
         "compile_s": res.compile_s,
+        "compiled": bool(res.compiled),
     }
     for key, m in (("rounds", "rounds"), ("turns", "turns"), ("winner_score", "winner_score"),
                    ("final_score", "score")):
@@ -149,5 +150,5 @@ def render_match_table(s: dict[str, Any]) -> str:
     if s["scoring"] in ("losers_score", "game101"):
         lines.append(f"ties for the lowest total, broken at random: {s['tied']:,}")
     lines.append(f"speed: {s['matches_per_sec']:,.0f} matches/s ({s['elapsed_s']:.2f} s;"
-                 f" engine compile or cache load before that {s['compile_s']:.2f} s)")
+                 f" {compile_words(s)} {s['compile_s']:.2f} s)")
     return "\n".join(lines)

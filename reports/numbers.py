@@ -21,3 +21,11 @@ def plus_minus(mean: float, se: float) -> str:
         return "n/a"
     dec = decimals_for(se)
     return f"{mean:,.{dec}f} ± {se:.{dec}f}"
+
+
+def compile_words(s: dict) -> str:
+    """What the seconds before a run's timed part were: a compile for this machine
+    (the run's ``compiled``), or the engine loaded from Numba's cache."""
+    if s.get("compiled"):
+        return "engine compiled for this machine before that"
+    return "engine compile or cache load before that"

@@ -6,7 +6,7 @@ import json
 import math
 from typing import Any
 
-from unosim.reports.numbers import plus_minus
+from unosim.reports.numbers import compile_words, plus_minus
 
 
 def _f(x: float, digits: int = 2) -> str:
@@ -96,7 +96,7 @@ def render_table(s: dict[str, Any]) -> str:
     )
     lines.append(
         f"speed: {s['games_per_sec']:,.0f} games/s ({s['elapsed_s']:.2f} s;"
-        f" engine compile or cache load before that {s['compile_s']:.2f} s)"
+        f" {compile_words(s)} {s['compile_s']:.2f} s)"
     )
     return "\n".join(lines)
 

@@ -81,6 +81,7 @@ def summarize(res: RunResult, variant: str) -> dict[str, Any]:
         "games_per_sec": n / res.elapsed_s if res.elapsed_s > 0 else float("nan"),
         "elapsed_s": res.elapsed_s,
         "compile_s": res.compile_s,
+        "compiled": bool(res.compiled),
     }
 
 

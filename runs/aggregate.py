@@ -164,4 +164,6 @@ class RunResult:
     workers: int
     partial: bool = False
     compile_s: float = 0.0  # JIT compile or cache load before the timed run
+    #: the compile paths this run compiled (none: Numba's cache held them)
+    compiled: tuple[str, ...] = ()
     precision_reached: bool = False  # stopped early by ``precision``

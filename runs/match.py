@@ -135,6 +135,7 @@ class MatchResult:
     max_rounds: int
     partial: bool = False
     compile_s: float = 0.0
+    compiled: tuple[str, ...] = ()  # the compile paths this run compiled
 
 
 def check_max_rounds(max_rounds: int) -> None:

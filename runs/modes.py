@@ -71,12 +71,13 @@ class Mode:
 
     def make_result(self, rules: Any, seats: list[Any], seed: int, requested: int,
                     agg: Any, elapsed_s: float, workers: int, max_rounds: int,
-                    partial: bool, compile_s: float, precision_reached: bool = False) -> Any:
+                    partial: bool, compile_s: float, precision_reached: bool = False,
+                    compiled: tuple[str, ...] = ()) -> Any:
         if self.by_rounds:
             return MatchResult(rules, seats, seed, requested, agg, elapsed_s, workers,
-                               max_rounds, partial, compile_s)
+                               max_rounds, partial, compile_s, compiled)
         return RunResult(rules, seats, seed, requested, agg, elapsed_s, workers, partial,
-                         compile_s, precision_reached=precision_reached)
+                         compile_s, precision_reached=precision_reached, compiled=compiled)
 
     def __str__(self) -> str:
         return self.name

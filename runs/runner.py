@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from unosim.compiler.compiling import compiled_here
 from unosim.errors import UnosimError
 from unosim.runs import modes
 from unosim.runs.aggregate import Aggregate
@@ -162,6 +163,7 @@ class RunStudy(Study):
         self.start = resume_from.games if resume_from is not None else 0
         self.reached = False
         self.compile_s = 0.0
+        self.compiled: tuple[str, ...] = ()
         self.chunks = 1
 
     def prepare(self, backend: Backend) -> None:
@@ -173,7 +175,9 @@ class RunStudy(Study):
                                 rounds=self.mode.rounds)
         self.chunks = backend.chunks
         if backend.local:
+            before = compiled_here()
             self.compile_s = warm(self.table, self.mode, self.seed)
+            self.compiled = tuple(sorted(compiled_here() - before))
 
     def check(self, progress: Progress) -> None:
         totals, step, done = progress.totals, progress.step, progress.done
@@ -222,7 +226,8 @@ class RunStudy(Study):
     def result(self, totals: Any, outcome: Outcome) -> Any:
         return self.mode.make_result(self.rules, self.seats, self.seed, self.games, totals,
                                      outcome.elapsed_s, outcome.workers, self.max_rounds,
-                                     outcome.stopped, self.compile_s, self.reached)
+                                     outcome.stopped, self.compile_s, self.reached,
+                                     self.compiled)
 
 
 def run(

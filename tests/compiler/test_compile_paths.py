@@ -9,6 +9,8 @@ compiles from an entry point; timing the compile itself belongs to ``unosim benc
 
 from __future__ import annotations
 
+import json
+
 from click.testing import CliRunner
 
 from unosim.cli import cli
@@ -190,3 +192,15 @@ def test_every_share_a_path_names_is_declared_by_kernels():
     for share in named:
         sizes = [prime.size(k) for k in prime.kernels(share)]
         assert sizes and sizes == sorted(sizes, reverse=True), share
+
+
+def test_json_says_whether_the_run_compiled(nothing_cached, capsys):
+    from cli_helpers import invoke
+
+    argv = ["run", "--games", "200", "--seed", "1", "--no-progress", "--format", "json"]
+    code, out, err = invoke(capsys, argv)
+    assert code == 0 and json.loads(out)["compiled"] is True, err
+    code, out, err = invoke(capsys, argv)
+    assert code == 0 and json.loads(out)["compiled"] is False, err
+    code, out, err = invoke(capsys, argv[:-2])
+    assert "engine compile or cache load before that" in out
