@@ -115,7 +115,11 @@ MASKS: list[tuple[str, re.Pattern[str], str | Callable[[re.Match[str]], str]]] =
      re.compile(r"^unosim: compiling the engine for this machine \([^)\n]*\); first run only, "
                 r"\d+ to \d+ s\.\.\.\n", re.M), ""),
     ("compiled notice",
-     re.compile(r"^unosim: compiled in \d+ s; later runs start at once\n", re.M), ""),
+     re.compile(r"^unosim: compiled in \d+ s(?:; later runs start at once)?\n", re.M), ""),
+    # a table with plug-ins compiles its loop in every process, and says so
+    ("plug-in compile notice",
+     re.compile(r"^unosim: compiling your strategies into the engine \(plug-ins\); once per "
+                r"run, up to \d+ to \d+ s\.\.\.\n", re.M), ""),
     # wall-clock rates on the speed/time lines: '120,571 games/s', '40,903 matches/s'
     ("rate", re.compile(r"\b\d[\d,]*(?:\.\d+)? (games|matches|deals|rounds)/s\b"), r"<RATE> \1/s"),
     # durations in seconds on the `speed:` and `time:` lines ('(0.17 s; ... 0.65 s)',
@@ -133,6 +137,10 @@ MASKS: list[tuple[str, re.Pattern[str], str | Callable[[re.Match[str]], str]]] =
     # compile notices, so the line goes
     ("compiled (JSON)", re.compile(r'^ *"compiled": (?:true|false),?\n', re.M), ""),
     ("compiled (CSV)", re.compile(r"^compiled,(?:True|False)\n", re.M), ""),
+    # the speed line names what came before the timed part: a compile, or the engine
+    # loaded from the cache, which depends on the cache (plug-ins compile every time)
+    ("compile or cache load", re.compile(r"engine (?:compiled for this machine|compile or "
+                                         r"cache load) before that"), "engine <START> before that"),
     ("wrapped repository path", re.compile(r"\n(?=<REPO>)"), " "),
     ("workers (JSON)", re.compile(r'"workers": \d+'), '"workers": "<W>"'),
     ("workers (CSV)", re.compile(r"(?m)^workers,\d+$"), "workers,<W>"),

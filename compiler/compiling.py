@@ -54,21 +54,31 @@ def _stderr_listener(path: str, event: str, seconds: float | None) -> None:
     if event == "start":
         print(notice(path), file=sys.stderr, flush=True)
     else:
-        print(compiled(seconds or 0.0), file=sys.stderr, flush=True)
+        print(compiled(seconds or 0.0, path), file=sys.stderr, flush=True)
 
 
 _listener: list[Listener] = [_stderr_listener]
 
 
+#: the paths Numba compiles again in every process (a plug-in table's loop is
+#: specialised to its functions there; the steps it calls come from the cache)
+EVERY_PROCESS = frozenset({tiers.PLUGINS.name})
+
+
 def notice(path: str) -> str:
     """The line shown before a path compiles."""
     lo, hi = ESTIMATE_S.get(path, (10, 60))
+    if path in EVERY_PROCESS:
+        return (f"unosim: compiling your strategies into the engine ({path}); once per run, "
+                f"up to {lo} to {hi} s...")
     return (f"unosim: compiling the engine for this machine ({path}); first run only, "
             f"{lo} to {hi} s...")
 
 
-def compiled(seconds: float) -> str:
+def compiled(seconds: float, path: str = "") -> str:
     """The line shown after a path compiled."""
+    if path in EVERY_PROCESS:
+        return f"unosim: compiled in {seconds:.0f} s"
     return f"unosim: compiled in {seconds:.0f} s; later runs start at once"
 
 

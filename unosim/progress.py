@@ -55,7 +55,7 @@ def _with_progress_bar(show: bool, total: int, job: Callable[..., Any], with_tot
                 bar.console.print(notice(path), markup=False, highlight=False)
                 bar.update(task, description=f"compiling the engine ({path})")
             else:
-                bar.console.print(compiled(seconds or 0.0), markup=False, highlight=False)
+                bar.console.print(compiled(seconds or 0.0, path), markup=False, highlight=False)
                 bar.update(task, description=unit)
 
         def totals(agg: Any) -> None:
