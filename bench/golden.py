@@ -135,7 +135,8 @@ MASKS: list[tuple[str, re.Pattern[str], str | Callable[[re.Match[str]], str]]] =
     # another's: the line break before the repository root is a space
     # whether this run compiled the engine (JSON): it depends on the cache, like the
     # compile notices, so the line goes
-    ("compiled (JSON)", re.compile(r'^ *"compiled": (?:true|false),?\n', re.M), ""),
+    ("compiled (JSON)", re.compile(r'\n *"compiled": (?:true|false),(?=\n)'), ""),
+    ("compiled (JSON, last key)", re.compile(r',\n *"compiled": (?:true|false)(?=\n)'), ""),
     ("compiled (CSV)", re.compile(r"^compiled,(?:True|False)\n", re.M), ""),
     # the speed line names what came before the timed part: a compile, or the engine
     # loaded from the cache, which depends on the cache (plug-ins compile every time)
