@@ -30,6 +30,16 @@ def _table_for(path: str) -> tuple[object, str] | None:
         except Exception:  # noqa: BLE001 - no example file in this installation
             return None
         first, mode = EXAMPLE_PLUGIN, "round"
+    elif path == tiers.PYTHON_SEATS.name:
+        from unosim import strategies
+        from unosim.strategies.plugins import load_plugins
+
+        example = Path(strategies.__file__).parent / "examples" / "first.py"
+        try:
+            load_plugins([f"{example}:{tiers.PYTHON_EXAMPLE}"])
+        except Exception:  # noqa: BLE001 - no example file in this installation
+            return None
+        first, mode = tiers.PYTHON_EXAMPLE, "round"
     else:
         mode, tier = tiers.ENTRY_OF[path]
         first = tier.example

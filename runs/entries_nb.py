@@ -30,7 +30,7 @@ from numba import njit
 from unosim.simulate import layout as L
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.match_nb import match_loop
-from unosim.simulate.round_nb import record_round, rows_loop
+from unosim.simulate.round_nb import advance_with, record_round, rows_loop
 from unosim.simulate.step_nb import apply_called, apply_move, play_loop, score_hands
 from unosim.strategies.builtin_nb import _choose, choose_plain
 from unosim.strategies.search_nb import choose_move
@@ -178,3 +178,14 @@ def play_match_rows_param(template, base_seed, start, max_rounds, out, lo, hi, G
 def play_match_rows_search(template, base_seed, start, max_rounds, out, lo, hi, G, RNG):
     """``play_match_rows`` for a table with a search seat."""
     rows_loop(play_match_search, template, base_seed, start, max_rounds, out, lo, hi, G, RNG)
+
+
+# ---------------------------------------------------------------- Python seats
+
+
+@kernel
+def advance_builtins(G, RNG, move, seats, read, checked):
+    """``round_nb.advance_with`` for a table whose other seats are all built-ins
+    that do not observe: cached, so a Python strategy's table compiles nothing of
+    its own after the first run on a machine."""
+    return advance_with(choose_move, G, RNG, move, seats, read, checked)

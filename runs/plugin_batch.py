@@ -16,7 +16,13 @@ from unosim.runs import tiers
 from unosim.runs.batches import builtin_batch, run_rows, tier_of
 from unosim.simulate import layout as L
 from unosim.simulate.moves import PHASES, move_name
-from unosim.strategies.plugins import PluginError, chooser, first_line
+from unosim.strategies.plugins import (
+    PluginError,
+    chooser_for,
+    first_line,
+    python_seats,
+    watches,
+)
 from unosim.strategies.registry import SeatStrategy, plugin_functions
 
 
@@ -44,10 +50,13 @@ def batch_for(seats: list[SeatStrategy], seed: int | None = None,
     from (seed, game index) alone."""
     from unosim.simulate.round_nb import play_games_with
 
-    fns = plugin_functions(seats)
-    if not fns:
+    if python_seats(seats):
+        from unosim.runs.python_batch import python_batch
+
+        return python_batch(seats, seed, checked)
+    if not watches(seats) and not plugin_functions(seats):
         return builtin_batch("round", tier_of(seats))
-    choose = chooser(fns)
+    choose = chooser_for(seats)
 
     def run_batch(template: np.ndarray, key: Any, start: int, out: np.ndarray,
                   chunks: int) -> None:
@@ -70,10 +79,13 @@ def match_batch_for(seats: list[SeatStrategy], seed: int | None = None,
     arguments ``(template, key, start, max_rounds, out, chunks)``."""
     from unosim.simulate.match_nb import play_matches_with
 
-    fns = plugin_functions(seats)
-    if not fns:
+    if python_seats(seats):
+        names = ", ".join(sorted({s.name for s in seats if s.plugin is not None}))
+        raise PluginError(f"Python strategies ({names}) play single rounds for now, not "
+                          "--mode match; compile one with @numba.njit to play matches")
+    if not watches(seats) and not plugin_functions(seats):
         return builtin_batch("match", tier_of(seats))
-    choose = chooser(fns)
+    choose = chooser_for(seats)
 
     def run_batch(template: np.ndarray, key: Any, start: int, max_rounds: int,
                   out: np.ndarray, chunks: int) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from unosim.errors import UnosimError
+from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules, lower, resolve
 from unosim.strategies.registry import SeatStrategy, parse_strategy, seat_template
 
@@ -29,8 +30,13 @@ def base_seed(seed: int) -> np.uint64:
 
 
 def game_template(rules: Rules, seats: list[SeatStrategy]) -> np.ndarray:
-    """The game array every game of a table starts from: rules, deck and seats."""
-    return seat_template(lower(rules), seats, rules["uno_forget_prob"])
+    """The game array every game of a table starts from: rules, deck and seats;
+    the table records its public events when a seat observes them."""
+    from unosim.strategies.plugins import watches
+
+    template = seat_template(lower(rules), seats, rules["uno_forget_prob"])
+    template[L.RF_EVENTS] = int(watches(seats))
+    return template
 
 
 class Table:

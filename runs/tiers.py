@@ -113,6 +113,12 @@ PLUGINS = CompilePath("plug-ins", "the step functions tables with plug-in strate
                       (15, 45))
 #: the plug-in strategy that compiles the plug-in path (strategies/examples/plugins.py)
 PLUGIN_EXAMPLE = "random_copy"
+#: the path of tables with Python strategies whose other seats are built-ins that do
+#: not observe (runs/python_batch.py): the cached loop between the Python decisions
+PYTHON_SEATS = CompilePath(
+    "python-seats", "the compiled seats of a table with Python strategies", (20, 60))
+#: the Python strategy that compiles that path (strategies/examples/first.py)
+PYTHON_EXAMPLE = "keep_wilds"
 #: the paths of a game driven from Python (runs/game.py: ``Game``, ``replay``): the
 #: step functions it calls, and the built-in strategies' dispatch of its ``choose``
 GAME = CompilePath("game", "the step functions a game driven from Python (Game, replay) calls",
@@ -126,7 +132,7 @@ GAME_STRATEGIES = CompilePath(
 PATHS: dict[str, CompilePath] = {
     **{t.entries[mode].path.name: t.entries[mode].path
        for mode in TIERS[0].entries for t in TIERS},
-    **{p.name: p for p in (PLUGINS, GAME, GAME_STRATEGIES)},
+    **{p.name: p for p in (PLUGINS, PYTHON_SEATS, GAME, GAME_STRATEGIES)},
 }
 #: compile path name -> (mode, tier) of the entry point that compiles it
 ENTRY_OF: dict[str, tuple[str, Tier]] = {
@@ -146,6 +152,10 @@ def entry_points(path: str) -> list[Any]:
 
     if path == PLUGINS.name:
         return [step_nb.apply_called]
+    if path == PYTHON_SEATS.name:
+        from unosim.runs.entries_nb import advance_builtins
+
+        return [advance_builtins]
     if path == GAME.name:
         return [rng_nb.seed_game, step_nb.deal, step_nb.legal_moves, step_nb.is_legal,
                 step_nb.apply_move, step_nb.score_hands, step_nb.hand_value, step_nb.cap_round,

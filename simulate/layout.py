@@ -267,6 +267,19 @@ OFF_SCORE = _G.add("search: rollouts won", MAX_MOVES)  # per candidate, in VALUE
 OFF_ALIVE = _G.add("search: candidates left", MAX_MOVES)  # 1 while a candidate is in
 OFF_POOL = _G.add("search: unseen cards", MAX_DECK)
 OFF_SCOUNT = _G.add("search: counters", 2)  # searched decisions, rollouts (for bench)
+# the round's public events (docs/strategies.md#events), written only while RF_EVENTS is
+# on: event i (counted from the deal) at OFF_EV + (i % EV_CAP) * EV_WIDTH as (kind,
+# seat, a, b); OFF_EV_N counts them, OFF_EV_READ is how far the compiled observers read.
+# Laid after every other block, so no offset the engine was tuned on moves.
+EV_WIDTH = 4
+EV_CAP = 256
+OFF_EV_N = _G.add("events: written", 1)
+OFF_EV_READ = _G.add("events: observed", 1)
+OFF_EV = _G.add("events", EV_CAP * EV_WIDTH)
+#: a strategy's memory: seat p's words at OFF_MEM + p * MEM_WORDS, zeroed at each deal
+#: of a table that records events (docs/plugins.md#memory)
+MEM_WORDS = 512
+OFF_MEM = _G.add("strategy memory", MAX_PLAYERS * MEM_WORDS)
 G_SIZE = _G.size
 #: every block of G as (name, offset, size)
 BLOCKS = tuple(_G.blocks)
@@ -313,6 +326,9 @@ P_ONE = 1 << 53
 _probs = Fields("table probabilities", start=OFF_RF, capacity=N_RF)
 RF_UNO_CATCH = _probs()
 RF_SILENT_TWOS = _probs()
+# not a probability: 1 while the table records its public events (OFF_EV), which it
+# does only for a seat that observes them; a search's worlds keep it 0
+RF_EVENTS = _probs()
 
 
 # ---- what the choice rules hold: rule value -> id (rules.lower), read by the kernels ----
@@ -429,6 +445,37 @@ PH_JUMP = 6  # (jump_in) play an identical card out of turn, or decline
 PH_TARGET = 7  # choose the player to swap hands or trade a card with
 PH_GIVE = 8  # (swap_on_five) choose the card to give
 PH_OVER = 9
+
+# ---- public events (kind, seat, a, b): what every seat saw happen ----
+class EventT(NamedTuple):
+    """The kinds of public events; what ``a`` and ``b`` hold for each."""
+
+    deal: int = 0  # a round begins: a = players, b = seat to act first (seat -1)
+    flip: int = 1  # a card turned at the deal: a = card (seat -1)
+    play: int = 2  # a = the move (a wild with its colour), b = the phase it was played in
+    draw: int = 3  # a = cards drawn, b = a DrawReason
+    keep: int = 4  # a draw turn ended without a play (the drawn card kept)
+    challenge: int = 5  # a = the challenged seat, b = 1 when the Wild Draw Four was a bluff
+    uno: int = 6  # down to one card: a = 1 called, 0 forgot; b = 1 caught
+    swap: int = 7  # a = the other seat (-1: declined a trade), b = TargetKind
+    rotate: int = 8  # a 0 under seven_o: every hand moved on in the direction of play
+    colour: int = 9  # the colour of a first flipped Wild: a = colour
+    takeback: int = 10  # a caught Wild Draw Four went back to its owner
+    out: int = 11  # the seat played its last card: a = place (elimination) or 1
+    reshuffle: int = 12  # the discards but the top became the draw pile: a = cards
+
+
+class DrawReasonT(NamedTuple):
+    """Why cards were drawn (``b`` of a draw event)."""
+
+    turn: int = 0  # a draw turn (no play, or by choice)
+    penalty: int = 1  # a draw card or a lost challenge
+    uno: int = 2  # caught not calling UNO
+    other: int = 3  # silent twos, UNO in the centre, Downpour, a seven_rounds refill
+
+
+Event = EventT()
+DrawReason = DrawReasonT()
 
 # ---- moves ----
 # A play is its card type, a wild's with the colour it names (moves.with_colour); the

@@ -20,9 +20,18 @@ import numpy as np
 
 from unosim.simulate import cards as C
 from unosim.simulate import layout as L
+from unosim.simulate.events_nb import emit
 from unosim.simulate.feel_nb import feel_reset, feel_sample, feel_sample_at, feel_stop
 from unosim.simulate.jit import kernel, kernel_inline
-from unosim.simulate.layout import DrawRule, DrawTen, Penalty, Stacking, TargetKind
+from unosim.simulate.layout import (
+    DrawReason,
+    DrawRule,
+    DrawTen,
+    Event,
+    Penalty,
+    Stacking,
+    TargetKind,
+)
 from unosim.simulate.moves import is_play, named_colour, type_of
 from unosim.simulate.rng_nb import chance, rand_below
 
@@ -37,6 +46,10 @@ _RANK_OF = np.array([t % C.N_RANKS if t < C.WILD else -1 for t in range(C.TYPE_S
 _ZERO = np.int64(0)
 _ONE = np.int64(1)
 _TWO = np.int64(2)
+# the DrawReason of a draw event, for the same reason
+_PENALTY = np.int64(DrawReason.penalty)
+_UNO = np.int64(DrawReason.uno)
+_OTHER = np.int64(DrawReason.other)
 
 
 
@@ -157,6 +170,7 @@ def _reshuffle(G):
     G[L.OFF_DISC] = G[L.OFF_DISC + nd - 1]
     G[L.S_DISC_LEN] = 1
     G[L.S_RESHUFFLES] += 1
+    emit(G, Event.reshuffle, -1, nd - 1, 0)
     return True
 
 
@@ -185,20 +199,22 @@ def _draw_card(G, RNG, p):
 
 
 @kernel
-def _draw_n(G, RNG, p, k):
-    """Seat ``p`` draws up to ``k`` cards (fewer if both piles run dry); how many."""
+def _draw_n(G, RNG, p, k, why):
+    """Seat ``p`` draws up to ``k`` cards (fewer if both piles run dry) for the
+    DrawReason ``why``; how many."""
     got = 0
     for _ in range(k):
         if _draw_card(G, RNG, p) < 0:
             break
         got += 1
+    emit(G, Event.draw, p, got, why)
     return got
 
 
 @kernel
-def _draw_penalty(G, RNG, p, k):
+def _draw_penalty(G, RNG, p, k, why):
     """Seat ``p`` draws ``k`` penalty cards (fewer if both piles run dry)."""
-    G[L.S_PEN_DRAWN] += _draw_n(G, RNG, p, k)
+    G[L.S_PEN_DRAWN] += _draw_n(G, RNG, p, k, why)
 
 
 @kernel_inline
@@ -274,6 +290,10 @@ def deal(G, RNG):
     G[L.S_DIR] = 1
     G[L.S_WINNER] = -1
     G[L.S_ACTIVE] = n_players
+    if G[L.RF_EVENTS] != 0:
+        G[L.OFF_EV_N] = 0
+        G[L.OFF_EV_READ] = 0
+        emit(G, Event.deal, -1, n_players, 0)
     n = G[L.R_DECK_SIZE]
     for i in range(n):
         G[at(L.OFF_DRAW + i)] = G[at(L.OFF_DECK + i)]
@@ -286,6 +306,7 @@ def deal(G, RNG):
             G[hu(p, L.HC_STAGE)] = G[L.R_HAND_SIZE]
     while True:
         t = _take_random(G, RNG)
+        emit(G, Event.flip, -1, t, 0)
         back = t > C.WILD or (G[L.R_FIRST_CARD] == L.FirstCard.number_only
                               and (t >= C.WILD or t % C.N_RANKS > 9))
         if not back:
@@ -313,7 +334,7 @@ def deal(G, RNG):
             G[L.S_ACTOR] = n_players - 1
     elif first_penalty > 0:
         # a first Draw Two (or Draw Ten) can be neither stacked on nor deflected
-        _draw_penalty(G, RNG, _ZERO, first_penalty)
+        _draw_penalty(G, RNG, _ZERO, first_penalty, _PENALTY)
         G[L.S_ACTOR] = 1 % n_players
 
 
@@ -507,6 +528,7 @@ def apply_move(G, RNG, move):
     if 0 <= move < L.MV_PLAY_END:
         # a card from the hand; all card plays share one _play below, so the big
         # pipeline is compiled once (it is inlined into the game loop)
+        emit(G, Event.play, p, move, ph)
         if ph == L.PH_TURN or ph == L.PH_SKIP or ph == L.PH_JUMP or ph == L.PH_PENALTY:
             _turn_starts(G)  # a drawn card played (PH_DRAWN) is part of the draw's turn
         if ph == L.PH_SKIP:
@@ -547,17 +569,19 @@ def _decide(G, RNG, ph, p, move):
     if ph == L.PH_DRAWN:
         # keep the drawn card: to the table this looks like a draw that did not play,
         # so what it inferred (_seen_lacking) stands
+        emit(G, Event.keep, p, 0, 0)
         _next_turn(G, p)
     elif ph == L.PH_CHALLENGE:
         _challenge(G, RNG, p, move == L.MV_CHALLENGE)
     elif ph == L.PH_PENALTY:
         if G[L.R_STACKING] != Stacking.none:
             _turn_starts(G)  # under stacking, taking the penalty is a turn
-        _draw_penalty(G, RNG, p, G[L.S_PENDING])
+        _draw_penalty(G, RNG, p, G[L.S_PENDING], _PENALTY)
         _clear_penalty(G)
         _next_turn(G, p)
     elif ph == L.PH_COLOUR:
         G[L.S_COLOUR] = move - L.MV_COLOUR
+        emit(G, Event.colour, p, move - L.MV_COLOUR, 0)
         G[L.S_PHASE] = L.PH_TURN
     elif ph == L.PH_SKIP:
         _pass_turn(G, next_seat(G, p, _ONE))  # accept the Skip
@@ -566,6 +590,7 @@ def _decide(G, RNG, ph, p, move):
         _offer_jump(G, RNG)
     elif ph == L.PH_TARGET:
         if move == L.MV_PASS:
+            emit(G, Event.swap, p, -1, G[L.S_TARGET_KIND])
             _open_window(G, RNG)
         else:
             _target_chosen(G, RNG, p, move - L.MV_TARGET)
@@ -606,10 +631,12 @@ def _clear_penalty(G):
 def _draw_turn(G, RNG, p):
     """Draw under ``draw_rule``; a playable drawn card opens PH_DRAWN."""
     rule = G[L.R_DRAW_RULE]
+    got = 0
     while True:
         t = _draw_card(G, RNG, p)
         if t < 0:
             break
+        got += 1
         G[L.S_DRAWN_NO_PLAY] += 1
         if rule == DrawRule.draw_one_pass:
             break
@@ -617,10 +644,15 @@ def _draw_turn(G, RNG, p):
             G[L.S_DRAWN] = t
             G[L.S_PHASE] = L.PH_DRAWN
             _seen_lacking(G, p)
+            emit(G, Event.draw, p, got, DrawReason.turn)
             return
         if rule == DrawRule.draw_one:
             break
     _seen_lacking(G, p)
+    if G[L.RF_EVENTS] != 0:
+        # a drawn card that could be played looks the same as one that could not
+        emit(G, Event.draw, p, got, DrawReason.turn)
+        emit(G, Event.keep, p, 0, 0)
     _next_turn(G, p)
 
 
@@ -681,8 +713,11 @@ def _play(G, RNG, p, move):
     if size == 0:
         if _hand_emptied(G, RNG, p, t):
             return
-    elif size == 1 and _uno_call_matters(G, p):
-        _uno_call(G, RNG, p)
+    elif size == 1:
+        if _uno_call_matters(G, p):
+            _uno_call(G, RNG, p)
+        else:
+            emit(G, Event.uno, p, 1, 0)
     if G[L.OFF_HOUSE] == 0 or not _house_decisions(G, RNG, p, t):
         _resolve(G, RNG)
 
@@ -745,11 +780,13 @@ def _rotate_hands(G, p):
         q = prev
     G[L.S_DIR] = -G[L.S_DIR]
     G[L.S_SWAPS] += 1
+    emit(G, Event.rotate, p, 0, 0)
 
 
 @kernel(share="steps", kinds="GRii")
 def _target_chosen(G, RNG, p, q):
     """``p`` named ``q``: swap hands (7, Swap Hands) or start a trade (5)."""
+    emit(G, Event.swap, p, q, G[L.S_TARGET_KIND])
     if G[L.S_TARGET_KIND] == TargetKind.five:
         G[L.S_TARGET] = q
         G[L.S_PHASE] = L.PH_GIVE
@@ -846,7 +883,7 @@ def _resolve(G, RNG):
         k = 1 if t == C.DOWNPOUR_ONE else 2
         q = seat_after(G, p)
         while q != p:
-            _draw_penalty(G, RNG, q, k)
+            _draw_penalty(G, RNG, q, k, _OTHER)
             q = next_seat(G, q, _ONE)
         _next_turn(G, p)
     elif r == C.RANK_SKIP:
@@ -874,7 +911,7 @@ def _face_penalty(G, RNG, victim):
         G[L.S_ACTOR] = victim
         G[L.S_PHASE] = L.PH_PENALTY
         return
-    _draw_penalty(G, RNG, victim, G[L.S_PENDING])
+    _draw_penalty(G, RNG, victim, G[L.S_PENDING], _PENALTY)
     _clear_penalty(G)
     _next_turn(G, victim)
 
@@ -898,8 +935,11 @@ def _reverse_deflect(G, RNG, p, t):
     if G[hu(p, L.HC_SIZE)] == 0:
         if _hand_emptied(G, RNG, p, t):
             return
-    elif G[hu(p, L.HC_SIZE)] == 1 and _uno_call_matters(G, p):
-        _uno_call(G, RNG, p)
+    elif G[hu(p, L.HC_SIZE)] == 1:
+        if _uno_call_matters(G, p):
+            _uno_call(G, RNG, p)
+        else:
+            emit(G, Event.uno, p, 1, 0)
     G[L.S_ACTOR] = back
     G[L.S_PHASE] = L.PH_PENALTY
 
@@ -911,17 +951,18 @@ def _challenge(G, RNG, p, challenged):
     if challenged:
         G[L.S_CHALLENGES] += 1
         offender = G[L.S_LAST]
+        emit(G, Event.challenge, p, offender, G[L.S_BLUFF])
         if G[L.S_BLUFF] != 0:
             # guilty: the offender draws what the victim faced; the victim plays on.
             # A takeback comes first, before the draw can reshuffle the discards.
             if G[L.R_WD4_TAKEBACK] != 0:
                 _take_back(G, offender)
-            _draw_penalty(G, RNG, offender, G[L.S_PENDING])
+            _draw_penalty(G, RNG, offender, G[L.S_PENDING], _PENALTY)
             _clear_penalty(G)
             G[L.S_ACTOR] = p
             G[L.S_PHASE] = L.PH_TURN
             return
-        _draw_penalty(G, RNG, p, G[L.S_PENDING] + 2)
+        _draw_penalty(G, RNG, p, G[L.S_PENDING] + 2, _PENALTY)
         _clear_penalty(G)
         _next_turn(G, p)
         return
@@ -941,6 +982,7 @@ def _take_back(G, offender):
     G[L.S_COLOUR] = G[L.S_PREV_COLOUR]
     G[hu(offender, L.HC_SKIP_NEXT)] = 1
     G[L.OFF_PUB + offender] = 0  # it holds a Wild Draw Four again
+    emit(G, Event.takeback, offender, 0, 0)
 
 
 @kernel_inline
@@ -957,13 +999,18 @@ def _uno_call(G, RNG, p):
     if chance(RNG, 1, seat_param(G, p, L.SF_UNO_FORGET)):
         if chance(RNG, 1, G[L.RF_UNO_CATCH]):
             G[L.S_UNO_CAUGHT] += 1
-            _draw_penalty(G, RNG, p, G[L.R_UNO_PENALTY])
-    elif G[L.R_UNO_IN_CENTER] != 0:
+            emit(G, Event.uno, p, 0, 1)
+            _draw_penalty(G, RNG, p, G[L.R_UNO_PENALTY], _UNO)
+        else:
+            emit(G, Event.uno, p, 0, 0)
+        return
+    emit(G, Event.uno, p, 1, 0)
+    if G[L.R_UNO_IN_CENTER] != 0:
         # "UNO in the centre": the slowest other player, modelled as a random one
         k = rand_below(RNG, 1, G[L.S_ACTIVE] - 1) + 1
         q = next_seat(G, p, k)
         before = G[L.S_PEN_DRAWN]
-        _draw_penalty(G, RNG, q, _TWO)
+        _draw_penalty(G, RNG, q, _TWO, _OTHER)
         G[L.S_UNO_CENTER] += G[L.S_PEN_DRAWN] - before
 
 
@@ -974,7 +1021,7 @@ def _silent_twos(G, RNG, p):
     while q != p:
         if chance(RNG, 1, G[L.RF_SILENT_TWOS]):
             G[L.S_SILENT] += 1
-            _draw_penalty(G, RNG, q, _TWO)
+            _draw_penalty(G, RNG, q, _TWO, _OTHER)
         q = next_seat(G, q, _ONE)
 
 
@@ -984,8 +1031,9 @@ def _hand_emptied(G, RNG, p, t):
     elimination, or end the round. True when this card's pipeline is over."""
     if G[L.R_SEVEN_ROUNDS] != 0 and G[hu(p, L.HC_STAGE)] > 1:
         G[hu(p, L.HC_STAGE)] -= 1
-        G[L.S_REFILL] += _draw_n(G, RNG, p, G[hu(p, L.HC_STAGE)])
+        G[L.S_REFILL] += _draw_n(G, RNG, p, G[hu(p, L.HC_STAGE)], _OTHER)
         return False
+    emit(G, Event.out, p, G[L.R_PLAYERS] - G[L.S_ACTIVE] + 1, 0)
     if G[L.S_WINNER] < 0:
         feel_sample(G)  # the last sample: the winner's last card left (docs/metrics.md#distance)
         feel_stop(G)
@@ -1015,7 +1063,7 @@ def _leave_table(G, RNG, p, t):
     G[L.S_ACTIVE] -= 1
     skipped = False
     if G[L.S_PENDING] > 0:
-        _draw_penalty(G, RNG, victim, G[L.S_PENDING])
+        _draw_penalty(G, RNG, victim, G[L.S_PENDING], _PENALTY)
         _clear_penalty(G)
         skipped = True
     _settle_first_out(G, p, t)
@@ -1034,7 +1082,7 @@ def _end_round(G, RNG, p, t):
     """The round is over: the seat that would face a pending penalty draws it (not
     a turn), then hands are scored. Under elimination ``p`` is the last but one."""
     if G[L.S_PENDING] > 0:
-        _draw_penalty(G, RNG, next_seat(G, p, _ONE), G[L.S_PENDING])
+        _draw_penalty(G, RNG, next_seat(G, p, _ONE), G[L.S_PENDING], _PENALTY)
         _clear_penalty(G)
     if G[L.R_ELIMINATION] != 0:
         G[hu(p, L.HC_PLACE)] = G[L.R_PLAYERS] - G[L.S_ACTIVE] + 1

@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from unosim.simulate import layout as L
 from unosim.simulate.cards import (  # noqa: F401
     BLANK,
     N_RANKS,
@@ -162,6 +163,32 @@ from unosim.strategies.builtin_nb import (  # noqa: F401
 
 #: the generator stream strategies draw from (stream 0 deals the cards)
 STRATEGY_STREAM = 1
+
+#: the kinds of public events an observe hook receives (``observe(G, seat, kind, who,
+#: a, b)``; what a and b hold for each: ``layout.EventT``)
+EV_DEAL = L.Event.deal
+EV_FLIP = L.Event.flip
+EV_PLAY = L.Event.play
+EV_DRAW = L.Event.draw
+EV_KEEP = L.Event.keep
+EV_CHALLENGE = L.Event.challenge
+EV_UNO = L.Event.uno
+EV_SWAP = L.Event.swap
+EV_ROTATE = L.Event.rotate
+EV_COLOUR = L.Event.colour
+EV_TAKEBACK = L.Event.takeback
+EV_OUT = L.Event.out
+EV_RESHUFFLE = L.Event.reshuffle
+#: the words of a seat's memory (``memory``)
+MEM_WORDS = L.MEM_WORDS
+
+
+@kernel_inline
+def memory(G, p):
+    """Seat ``p``'s memory: MEM_WORDS int64 words that the strategy may read and
+    write, zeroed at each deal of a table that records events (a strategy with an
+    observe or new_game hook). The only part of G a strategy may write."""
+    return G[L.OFF_MEM + p * L.MEM_WORDS:L.OFF_MEM + (p + 1) * L.MEM_WORDS]
 
 
 @kernel_inline

@@ -49,6 +49,17 @@ COLOUR_KEEPER = 4
 ATTACKER = 5
 SEARCH = 6  # dispatched by search_nb.choose_move, never by ``_choose``
 PLUGIN_BASE = 100  # plug-in k of a run has id PLUGIN_BASE + k
+#: the card counter (strategies/counter_nb.py): it observes the table's events, so it
+#: plays on the path that records them (search_nb.strategy_move dispatches it), never
+#: in a search's rollouts
+COUNTER = 20
+#: built-ins that observe the table's public events
+OBSERVERS = frozenset({COUNTER})
+
+
+def observes(sid: int) -> bool:
+    """Whether built-in ``sid`` observes the table's events (tables with it record them)."""
+    return sid in OBSERVERS
 # the parametric strategies (their parameters live in G, see layout.OFF_SPARAM): the
 # seat's id is KIND + SLOT_STRIDE * slot, slot = the parameter slot of the player
 WEIGHTED = 10

@@ -31,6 +31,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -41,10 +42,22 @@ from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.strategies import builtin_nb as B
 from unosim.strategies import search_nb as S
-from unosim.strategies.registry import SeatStrategy, plugin_functions, register_plugin
+from unosim.strategies.counter_nb import observe_builtin
+from unosim.strategies.registry import (
+    PLUGINS,
+    SeatStrategy,
+    plugin_functions,
+    register_plugin,
+)
 
 #: the argument types a plug-in is compiled for: the game array and the generators
 SIGNATURE = (types.Array(types.int64, 1, "C"), types.Array(types.uint64, 1, "C"))
+#: the hooks a compiled plug-in may define beside it, ``NAME_observe`` and
+#: ``NAME_new_game``, and the arguments each is compiled for
+HOOKS = {
+    "observe": (SIGNATURE[0], *(types.int64,) * 5),  # (G, seat, kind, who, a, b)
+    "new_game": (SIGNATURE[0], types.int64),  # (G, seat)
+}
 
 
 
@@ -54,11 +67,24 @@ class PluginError(UnosimError):
 
 @dataclass(frozen=True)
 class Plugin:
-    """A loaded, checked plug-in: its name, compiled function and where it came from."""
+    """A loaded, checked plug-in: its name, its function (compiled, or a Python
+    ``strategies.python.PythonStrategy``), where it came from, and a compiled
+    plug-in's hooks (``HOOKS``: None when it has none)."""
 
     name: str
     fn: Any
     source: str
+    observe: Any = None
+    new_game: Any = None
+
+    @property
+    def python(self) -> bool:
+        return not isinstance(self.fn, Dispatcher)
+
+    @property
+    def watches(self) -> bool:
+        """Whether the table must record events for it."""
+        return self.python or self.observe is not None or self.new_game is not None
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -116,11 +142,40 @@ def load_plugin(spec: str) -> Plugin:
             raise PluginError(f"--strategy-file {spec}: importing {path_text} failed: "
                               f"{first_line(e)}") from None
     if not hasattr(module, name):
-        found = sorted(k for k, v in vars(module).items() if isinstance(v, Dispatcher))
-        hint = f" (compiled functions there: {', '.join(found)})" if found else ""
+        found = sorted(k for k, v in vars(module).items()
+                       if callable(v) and not k.startswith("_")
+                       and getattr(v, "__module__", mod_name) == mod_name)
+        hint = f" (strategies there: {', '.join(found)})" if found else ""
         raise PluginError(f"--strategy-file {spec}: {path_text} has no {name!r}{hint}")
-    fn = check_function(getattr(module, name), f"--strategy-file {spec}")
-    return Plugin(name, fn, spec)
+    return make_plugin(getattr(module, name), name, spec, module, f"--strategy-file {spec}")
+
+
+def make_plugin(obj: Any, name: str, source: str, module: Any, where: str) -> Plugin:
+    """Check ``obj`` as a strategy: compiled (with the hooks ``NAME_observe`` and
+    ``NAME_new_game`` that ``module`` holds beside it) or plain Python."""
+    if not isinstance(obj, Dispatcher):
+        from unosim.strategies.python import check_python
+
+        try:
+            return Plugin(name, check_python(obj, where), source)
+        except UnosimError as e:
+            raise PluginError(str(e)) from None
+    fn = check_function(obj, where)
+    hooks = {}
+    for hook, sig in HOOKS.items():
+        h = getattr(module, f"{name}_{hook}", None)
+        if h is None:
+            continue
+        if not isinstance(h, Dispatcher):
+            raise PluginError(f"{where}: {name}_{hook} must be compiled (@numba.njit) too")
+        try:
+            h.compile(sig)
+        except Exception as e:  # noqa: BLE001
+            args = "G, seat, kind, who, a, b" if hook == "observe" else "G, seat"
+            raise PluginError(f"{where}: {name}_{hook} does not compile as "
+                              f"{hook}({args}): {first_line(e)}") from None
+        hooks[hook] = h
+    return Plugin(name, fn, source, **hooks)
 
 
 def load_plugins(specs: tuple[str, ...] | list[str]) -> list[Plugin]:
@@ -133,10 +188,13 @@ def load_plugins(specs: tuple[str, ...] | list[str]) -> list[Plugin]:
     return out
 
 
-def plugin(fn: Any, name: str | None = None) -> Plugin:
-    """Register a compiled function from Python (notebooks, tests) as a strategy."""
+def plugin(fn: Any, name: str | None = None, observe: Any = None,
+           new_game: Any = None) -> Plugin:
+    """Register a strategy from Python (notebooks, tests): a compiled function
+    (with its hooks, if any) or a plain Python function or class."""
     name = name or getattr(fn, "__name__", "plugin")
-    p = Plugin(name, check_function(fn, f"strategy {name}"), f"<python>:{name}")
+    hooks = SimpleNamespace(**{f"{name}_observe": observe, f"{name}_new_game": new_game})
+    p = make_plugin(fn, name, f"<python>:{name}", hooks, f"strategy {name}")
     register_plugin(p)
     return p
 
@@ -146,16 +204,65 @@ def plugin(fn: Any, name: str | None = None) -> Plugin:
 _CHOOSERS: dict[tuple[int, ...], tuple[list[Any], Any]] = {}
 
 
-def chooser(fns: list[Any]) -> Any:
+def _plugin_of(fn: Any) -> Plugin | None:
+    return next((p for p in PLUGINS.values() if p.fn is fn), None)
+
+
+def chooser(fns: list[Any], watch_builtins: bool = False) -> Any:
     """A compiled ``choose(G, rng)``: plug-in k for seats with id PLUGIN_BASE + k,
-    the built-ins (through the cached ``search_nb.strategy_move``) for every other seat."""
-    key = tuple(id(f) for f in fns)
+    the built-ins (through the cached ``search_nb.strategy_move``) for every other
+    seat. While the table records events (``RF_EVENTS``) it first hands every event
+    not yet observed to each seat that observes (a plug-in with hooks, and with
+    ``watch_builtins`` the built-ins that count cards), so every seat has heard
+    everything before any seat decides. A Python plug-in's seat is never asked
+    here (the Python driver asks it)."""
+    key = (*(id(f) for f in fns), int(watch_builtins))
     if key in _CHOOSERS:
         return _CHOOSERS[key][1]
-    ns: dict[str, Any] = {"np": np, "strategy_move": S.strategy_move,
-                          "OFF_STRAT": L.OFF_STRAT, "S_ACTOR": L.S_ACTOR}
-    lines = ["def choose(G, rng):", "    sid = G[OFF_STRAT + G[S_ACTOR]]"]
-    for k, f in enumerate(fns):
+    plugs = [_plugin_of(f) for f in fns]
+    ns: dict[str, Any] = {"np": np, "strategy_move": S.strategy_move, "L": L,
+                          "builtin_observe": observe_builtin}
+    watchers = [(k, p) for k, p in enumerate(plugs) if p is not None and not p.python
+                and (p.observe is not None or p.new_game is not None)]
+    lines = ["def choose(G, rng):"]
+    if watchers or watch_builtins:
+        lines += ["    if G[L.RF_EVENTS] != 0 and G[L.OFF_EV_READ] < G[L.OFF_EV_N]:",
+                  "        watch(G)"]
+        w = ["def watch(G):",
+             "    n = G[L.OFF_EV_N]",
+             "    players = G[L.R_PLAYERS]",
+             "    for i in range(G[L.OFF_EV_READ], n):",
+             "        e = L.OFF_EV + (i % L.EV_CAP) * L.EV_WIDTH",
+             "        kind = G[e]",
+             "        who = G[e + 1]",
+             "        a = G[e + 2]",
+             "        b = G[e + 3]",
+             "        for q in range(players):",
+             "            sid = G[L.OFF_STRAT + q]",
+             "            if kind == L.Event.deal:",
+             "                for j in range(L.MEM_WORDS):",
+             "                    G[L.OFF_MEM + q * L.MEM_WORDS + j] = 0"]
+        for k, p in watchers:
+            ns[f"_observe{k}"] = p.observe
+            ns[f"_new_game{k}"] = p.new_game
+            w.append(f"            if sid == {B.PLUGIN_BASE + k}:")
+            if p.new_game is not None:
+                w += ["                if kind == L.Event.deal:",
+                      f"                    _new_game{k}(G, np.int64(q))"]
+            if p.observe is not None:
+                w.append(f"                _observe{k}(G, np.int64(q), kind, who, a, b)")
+            w.append("                continue")
+        if watch_builtins:
+            w += [f"            if sid < {B.PLUGIN_BASE}:",
+                  "                builtin_observe(sid, G, np.int64(q), kind, who, a, b)"]
+        w.append("    G[L.OFF_EV_READ] = n")
+        exec(compile("\n".join(w), "<unosim plug-in watcher>", "exec"), ns)  # noqa: S102
+        ns["watch"] = njit(_nrt=False)(ns["watch"])
+    lines.append("    sid = G[OFF_STRAT + G[S_ACTOR]]")
+    ns.update(OFF_STRAT=L.OFF_STRAT, S_ACTOR=L.S_ACTOR)
+    for k, (f, p) in enumerate(zip(fns, plugs, strict=True)):
+        if p is not None and p.python:
+            continue  # asked from Python, never here
         ns[f"_plugin{k}"] = f
         lines.append(f"    if sid == {B.PLUGIN_BASE + k}:")
         lines.append(f"        return np.int64(_plugin{k}(G, rng))")
@@ -166,10 +273,30 @@ def chooser(fns: list[Any]) -> Any:
     return fn
 
 
+def watches(seats: list[SeatStrategy]) -> bool:
+    """Whether a table must record its events: a seat observes them."""
+    return any(_seat_watches(s) for s in seats)
+
+
+def _seat_watches(s: SeatStrategy) -> bool:
+    if s.plugin is not None:
+        p = _plugin_of(s.plugin)
+        return p is not None and p.watches
+    return B.observes(s.sid)
+
+
+def python_seats(seats: list[SeatStrategy]) -> int:
+    """The bit mask of the seats a Python strategy plays."""
+    return sum(1 << q for q, s in enumerate(seats)
+               if s.plugin is not None and not isinstance(s.plugin, Dispatcher))
+
+
 def chooser_for(seats: list[SeatStrategy]) -> Any:
-    """The compiled chooser of a table: ``choose_move`` when it has no plug-ins."""
+    """The compiled chooser of a table: ``choose_move`` when it has no plug-ins and
+    nobody observes."""
     fns = plugin_functions(seats)
-    return chooser(fns) if fns else S.choose_move
+    builtins = any(s.plugin is None and B.observes(s.sid) for s in seats)
+    return chooser(fns, builtins) if fns or builtins else S.choose_move
 
 
 def has_plugins(seats: list[SeatStrategy]) -> bool:

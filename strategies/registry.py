@@ -97,6 +97,14 @@ BUILTINS: dict[str, tuple[int, str]] = {
         "set heads-up, one for 3 or more players (the table size is public). Its "
         "parameters override single weights.",
     ),
+    "card-counter": (
+        B.COUNTER,
+        "Counts cards: it hears every play and draw of every seat and keeps, for each "
+        "opponent, which cards it may still hold; it ranks its plays by card type, holds "
+        "wilds until few other cards remain, prefers the colour it holds most, and breaks "
+        "ties by what its opponents can least follow. Written from the published "
+        "description of MixBot2 (chausner/UnoAI).",
+    ),
     "search": (
         B.SEARCH,
         "Looks ahead with the engine itself (flat Monte Carlo): at each decision with a real "
@@ -252,9 +260,9 @@ def _search_param(key: str, raw: str) -> Any:
             raise UnosimError(f"strategy search: rollouts must be a whole number within "
                               f"1..{MAX_ROLLOUTS}, got {raw}")
         return v
-    if raw not in BUILTINS or raw == "search":
+    if raw not in BUILTINS or raw in ("search", "card-counter"):
         # any built-in but the search itself (a parametric one plays with its defaults)
-        names = ", ".join(n for n in BUILTINS if n != "search")
+        names = ", ".join(n for n in BUILTINS if n not in ("search", "card-counter"))
         raise UnosimError(f"strategy search: {key} must be one of {names}, got {raw!r}")
     return raw
 

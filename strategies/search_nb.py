@@ -136,6 +136,7 @@ from unosim.simulate.step_nb import (
     wd4_is_legal,
 )
 from unosim.strategies.builtin_nb import (
+    COUNTER,
     PARAM_SID,
     SEARCH,
     SLOT_STRIDE,
@@ -143,6 +144,7 @@ from unosim.strategies.builtin_nb import (
     most_held_colour,
     param_base,
 )
+from unosim.strategies.counter_nb import counter_move
 
 _POINTS = POINTS
 #: rollout turns after the decision before a rollout is scored by the lead in cards
@@ -175,9 +177,11 @@ def strategy_move(sid, G, rng):
     """The move of built-in strategy ``sid``, the search included, for the seat to
     act: what a plug-in table's chooser plays for its built-in seats
     (``builtin_nb.builtin_move``, which plug-ins call, knows every built-in but the
-    search)."""
+    search and the card counter, which plays only where events are recorded)."""
     if sid == SEARCH:
         return search_move(G, rng)
+    if sid == COUNTER:
+        return counter_move(G, rng)
     return _choose(sid, G, rng)
 
 

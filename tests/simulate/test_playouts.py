@@ -37,6 +37,7 @@ STRATS = [
     "tuned:forget=0.1",
     "search:rollouts=4,bluff=0.3,forget=0.1",
     "search:rollouts=3,policy=attacker,challenge=informed",
+    "card-counter:bluff=0.3,forget=0.2",
 ]
 
 

@@ -46,8 +46,10 @@ def strategies() -> None:
             click.echo("  parameters (default, range):")
             click.echo(textwrap.indent(params_help(name), "    "))
     for name, plug in PLUGINS.items():
-        click.echo(f"{name}  (plug-in, {plug.source})")
-        doc = (plug.fn.py_func.__doc__ or "").strip()
+        kind = "Python strategy" if plug.python else "plug-in"
+        click.echo(f"{name}  ({kind}, {plug.source})")
+        fn = plug.fn.target if plug.python else plug.fn.py_func
+        doc = (fn.__doc__ or "").strip()
         if doc:
             click.echo(textwrap.indent(textwrap.fill(" ".join(doc.split()), 76), "  "))
     click.echo("")
@@ -55,9 +57,10 @@ def strategies() -> None:
     example = Path(pkg.__file__).parent / "examples" / "plugins.py"
     click.echo("")
     click.echo(textwrap.fill(
-        "Your own strategy: an @numba.njit function f(G, rng) -> move, loaded with "
-        "--strategy-file PATH.py:NAME; the interface is documented in "
-        f"unosim.strategies.api, examples in {example}.", 78))
+        "Your own strategy: a Python function of the seat's view (or a class with "
+        "choose, new_game and observe), or an @numba.njit function f(G, rng) -> move, "
+        "loaded with --strategy-file PATH.py:NAME; see the docs' Write a strategy page, "
+        f"unosim.strategies.api, and the examples beside {example}.", 78))
 
 
 @click.command(short_help="Print the resolved rule set of variants (changes marked *).")

@@ -1,0 +1,337 @@
+"""Strategies written in plain Python: what a seat sees (``View``), what it hears
+(``Event``), and checking what a file offers.
+
+A Python strategy is a function ``NAME(view) -> move`` or a class with
+``choose(view)`` and, if it wants them, ``new_game(view)`` and ``observe(event)``.
+A move is one of ``view.legal``, the texts ``Game`` uses (``r5``, ``wild:green``,
+``draw``, ``pass``, ``take``, ``challenge``, ``accept``, ``target:2``, ...). The
+view holds what the seat knows and nothing else: its own hand, every seat's card
+count, the table's public state and the round's public events. A class is made
+afresh for every round, so a round never depends on the rounds before it and the
+same seed gives the same games however the rounds are split.
+
+A strategy may declare parameters, ``PARAMS = {"name": (low, high, default)}``:
+``NAME:name=0.3`` sets one, the function reads ``view.params["name"]`` (a class
+also gets them as attributes) and ``unosim tune`` searches their ranges.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from unosim.errors import UnosimError
+from unosim.simulate import layout as L
+from unosim.simulate.cards import COLOURS, TYPE_SLOTS, WILD, card_name
+from unosim.simulate.moves import PHASES, move_name, parse_move, with_colour
+from unosim.simulate.rng_nb import chance, probability_threshold, rand_below
+
+#: seconds a Python strategy may take over one decision
+DECISION_BUDGET = 1.0
+
+
+class Event(NamedTuple):
+    """One public event: what every seat saw happen (docs: Write a strategy).
+
+    ``kind`` is one of deal, flip, play, draw, keep, challenge, uno, swap, rotate,
+    colour, takeback, out, reshuffle; ``seat`` who did it (-1: the table); ``card``
+    the card played or turned (a wild with the colour it named); ``count`` cards
+    drawn, reshuffled, or the place of a seat that went out; ``other`` the seat
+    challenged or swapped with (-1: none); ``how`` the detail: the phase a card was
+    played in (turn, drawn, penalty, skip, jump), why cards were drawn (turn,
+    penalty, uno, other), a challenge's finding (bluff, fair), an UNO call (called,
+    forgot, caught), a swap's card (seven, five, swap-hands, or declined) or the
+    colour named."""
+
+    kind: str
+    seat: int
+    card: str | None = None
+    count: int = 0
+    other: int = -1
+    how: str = ""
+
+
+KINDS = L.Event._fields
+DRAW_REASONS = L.DrawReason._fields
+_TARGET_KINDS = {v: k.replace("_", "-") for k, v in L.TargetKind._asdict().items()}
+
+
+def decode(kind: int, p: int, a: int, b: int) -> Event:
+    """The Event of one row of the engine's event ring."""
+    name = KINDS[kind]
+    if kind == L.Event.play:
+        return Event(name, p, move_name(a), how=PHASES.get(b, str(b)))
+    if kind == L.Event.flip:
+        return Event(name, p, card_name(a))
+    if kind == L.Event.draw:
+        return Event(name, p, count=a, how=DRAW_REASONS[b])
+    if kind == L.Event.challenge:
+        return Event(name, p, other=a, how="bluff" if b else "fair")
+    if kind == L.Event.uno:
+        return Event(name, p, how="called" if a else ("caught" if b else "forgot"))
+    if kind == L.Event.swap:
+        return Event(name, p, other=a, how="declined" if a < 0 else _TARGET_KINDS.get(b, ""))
+    if kind == L.Event.colour:
+        return Event(name, p, how=COLOURS[a])
+    if kind == L.Event.takeback:
+        return Event(name, p, "wild4")
+    if kind in (L.Event.out, L.Event.reshuffle, L.Event.deal):
+        return Event(name, p, count=a)
+    return Event(name, p)
+
+
+def _move_texts() -> list[tuple[str, ...]]:
+    """The texts of each move code ``legal_moves`` lists (a wild: one per colour)."""
+    out: list[tuple[str, ...]] = []
+    for m in range(L.MV_GIVE + TYPE_SLOTS):
+        try:
+            if WILD <= m < TYPE_SLOTS:
+                out.append(tuple(move_name(with_colour(m, c)) for c in range(4)))
+            else:
+                out.append((move_name(m),))
+        except (KeyError, IndexError, ValueError):
+            out.append(())
+    return out
+
+
+MOVE_TEXTS = _move_texts()
+#: move text -> the code the engine plays
+MOVE_CODES = {t: parse_move(t) for texts in MOVE_TEXTS for t in texts}
+
+
+def _card_texts() -> list[str]:
+    out = []
+    for t in range(TYPE_SLOTS):
+        try:
+            out.append(card_name(t))
+        except (KeyError, IndexError, ValueError):
+            out.append("")
+    return out
+
+
+_CARD = _card_texts()
+
+
+class View:
+    """What the seat to act knows, read from the game as it is now. Read-only:
+    every list is a fresh tuple, and nothing here writes to the game."""
+
+    __slots__ = ("_G", "_RNG", "_log", "seat", "params", "legal")
+
+    def __init__(self, G: np.ndarray, RNG: np.ndarray, seat: int, n: int, log: EventLog,
+                 params: dict[str, Any]) -> None:
+        self._G = G
+        self._RNG = RNG
+        self._log = log
+        #: the seat deciding (0 .. players-1)
+        self.seat = seat
+        #: the strategy's parameters (its PARAMS, with any given on the command line)
+        self.params = params
+        legal: list[str] = []
+        for m in G[L.OFF_MOVES:L.OFF_MOVES + n].tolist():
+            legal.extend(MOVE_TEXTS[m])
+        #: the legal moves, as text: return one of them (empty outside a decision)
+        self.legal = tuple(legal)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if hasattr(self, "legal"):
+            raise AttributeError("a view is read-only")
+        object.__setattr__(self, name, value)
+
+    @property
+    def players(self) -> int:
+        return int(self._G[L.R_PLAYERS])
+
+    @property
+    def phase(self) -> str:
+        """What is being decided: turn, drawn, challenge, penalty, colour, skip, jump,
+        target or give."""
+        return PHASES[int(self._G[L.S_PHASE])]
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        """The seat's cards, as text, in card order (red, yellow, green, blue, wilds)."""
+        base = L.OFF_H + self.seat * L.HW
+        row = self._G[base:base + TYPE_SLOTS].tolist()
+        return tuple(c for t, k in enumerate(row) if k for c in (_CARD[t],) * k)
+
+    @property
+    def top(self) -> str:
+        return _CARD[int(self._G[L.S_TOP])]
+
+    @property
+    def colour(self) -> str:
+        """The colour to follow (the one named after a wild)."""
+        return COLOURS[int(self._G[L.S_COLOUR])]
+
+    @property
+    def direction(self) -> int:
+        """+1 clockwise (seat numbers rising), -1 the other way."""
+        return int(self._G[L.S_DIR])
+
+    @property
+    def pending(self) -> int:
+        """Cards a pending Draw Two / Wild Draw Four (or a stack of them) makes draw."""
+        return int(self._G[L.S_PENDING])
+
+    @property
+    def drawn(self) -> str | None:
+        """The card just drawn, when deciding whether to play it."""
+        return _CARD[int(self._G[L.S_DRAWN])] if self._G[L.S_PHASE] == L.PH_DRAWN else None
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Every seat's number of cards."""
+        G = self._G
+        return tuple(int(G[L.OFF_H + q * L.HW + L.HC_SIZE]) for q in range(self.players))
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Every seat's finishing place (0 while it plays on)."""
+        G = self._G
+        return tuple(int(G[L.OFF_H + q * L.HW + L.HC_PLACE]) for q in range(self.players))
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's score so far in the match (0 in a single round)."""
+        return (0,) * self.players
+
+    @property
+    def turn(self) -> int:
+        """Turns played so far this round."""
+        return int(self._G[L.S_TURNS])
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The round's public events so far, oldest first."""
+        return self._log.all()
+
+    @property
+    def rules(self) -> dict[str, int]:
+        """The rule values the engine plays (docs: Rules), as numbers."""
+        from unosim.simulate.rules import SCHEMA
+
+        return {k: int(self._G[getattr(L, "R_" + k.upper())]) for k in SCHEMA
+                if hasattr(L, "R_" + k.upper())}
+
+    def randint(self, n: int) -> int:
+        """A uniform whole number in 0 .. n-1 from the strategies' random stream, the
+        one compiled strategies draw from, so a run replays from its seed."""
+        return int(rand_below(self._RNG, 1, max(1, int(n))))
+
+    def chance(self, p: float) -> bool:
+        """True with probability ``p``, from the same stream."""
+        return bool(chance(self._RNG, 1, probability_threshold(p)))
+
+
+class EventLog:
+    """A round's events, decoded from the engine's ring only when somebody reads them."""
+
+    __slots__ = ("_raw", "_done")
+
+    def __init__(self) -> None:
+        self._raw: list[np.ndarray] = []
+        self._done: list[Event] = []
+
+    def clear(self) -> None:
+        self._raw.clear()
+        self._done.clear()
+
+    def take(self, G: np.ndarray, first: int, last: int) -> list[np.ndarray]:
+        """Copy events ``first .. last`` (counted from the deal) out of the ring."""
+        rows = []
+        for i in range(first, last):
+            at = L.OFF_EV + (i % L.EV_CAP) * L.EV_WIDTH
+            rows.append(G[at:at + L.EV_WIDTH].copy())
+        self._raw.extend(rows)
+        return rows
+
+    def all(self) -> tuple[Event, ...]:
+        if self._raw:
+            self._done.extend(decode(*r.tolist()) for r in self._raw)
+            self._raw.clear()
+        return tuple(self._done)
+
+
+@dataclass
+class PythonStrategy:
+    """A checked Python strategy: a function of the view, or a class to make one
+    player of per round."""
+
+    name: str
+    target: Any
+    params: dict[str, tuple[float, float, float]]
+
+    @property
+    def is_class(self) -> bool:
+        return inspect.isclass(self.target)
+
+    def player(self, values: dict[str, Any]) -> Any:
+        """What plays one round: the function itself, or a new object."""
+        if not self.is_class:
+            return self.target
+        obj = self.target()
+        for k, v in values.items():
+            setattr(obj, k, v)
+        return obj
+
+
+def check_python(obj: Any, where: str) -> PythonStrategy:
+    """Check a plain Python strategy: a function of one argument, or a class whose
+    ``choose`` takes the view (and whose other hooks take one argument each)."""
+    name = getattr(obj, "__name__", "strategy")
+    if inspect.isclass(obj):
+        choose = getattr(obj, "choose", None)
+        if not callable(choose):
+            raise UnosimError(f"{where}: class {name} has no choose(view) method")
+        for hook in ("choose", "new_game", "observe"):
+            fn = getattr(obj, hook, None)
+            if fn is not None and not _takes(fn, 2):
+                raise UnosimError(f"{where}: {name}.{hook} must take one argument besides "
+                                  "self")
+        try:
+            obj()
+        except Exception as e:  # noqa: BLE001 - the user's constructor
+            raise UnosimError(f"{where}: {name}() takes no arguments or failed: "
+                              f"{type(e).__name__}: {e}") from None
+    elif callable(obj):
+        if not _takes(obj, 1):
+            raise UnosimError(f"{where}: {name} must take one argument, the view, as a plain "
+                              "Python strategy (a compiled one f(G, rng) needs @numba.njit)")
+    else:
+        raise UnosimError(f"{where} is a {type(obj).__name__}, not a strategy (a function "
+                          "of the view, or a class with choose)")
+    return PythonStrategy(name, obj, _declared_params(obj, where))
+
+
+def _takes(fn: Callable[..., Any], n: int) -> bool:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return True
+    try:
+        sig.bind(*range(n)) if not inspect.ismethod(fn) else sig.bind(*range(n - 1))
+    except TypeError:
+        return False
+    return True
+
+
+def _declared_params(obj: Any, where: str) -> dict[str, tuple[float, float, float]]:
+    raw = getattr(obj, "PARAMS", {}) or {}
+    out = {}
+    if not isinstance(raw, dict):
+        raise UnosimError(f"{where}: PARAMS must be a dict name -> (low, high, default)")
+    for k, spec in raw.items():
+        try:
+            lo, hi, default = (float(x) for x in spec)
+        except (TypeError, ValueError):
+            raise UnosimError(f"{where}: PARAMS[{k!r}] must be (low, high, default)") from None
+        if not (k.isidentifier() and lo <= default <= hi):
+            raise UnosimError(f"{where}: PARAMS[{k!r}] needs a name and low <= default <= "
+                              "high")
+        out[k] = (lo, hi, default)
+    return out
