@@ -12,7 +12,10 @@ Seating (``lineups``), with k strategies at a table of n players:
   all n rotations; a strategy then holds several seats, and its fair share of
   wins is the share of seats it holds.
 
-In every case each strategy sits in every seat equally often (``seat_counts``
+The same strategy may be listed several times: each entry is its own entrant,
+labelled ``NAME``, ``NAME#2``, ``NAME#3`` ... in the order given (``entrant_labels``).
+
+In every case each entrant sits in every seat equally often (``seat_counts``
 shows it; the tests check it exactly). Every lineup plays the same games
 0 .. m-1 of the seed, so each deal is played once in every lineup (the
 duplicate format of bridge): luck of the deal and of the seat cancels in the
@@ -44,6 +47,18 @@ from unosim.reports.stats import Z95, mean_se, wilson
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
 from unosim.strategies.registry import SeatStrategy
+
+
+def entrant_labels(strategies: list[SeatStrategy]) -> list[str]:
+    """One label per entrant, in the order given: a strategy listed again is its own
+    entrant, ``NAME#2``, ``NAME#3`` ..."""
+    seen: dict[str, int] = {}
+    out = []
+    for s in strategies:
+        label = s.label()
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label}#{seen[label]}")
+    return out
 
 
 def seating_note(k: int, n: int, seating: str, n_lineups: int) -> str:
@@ -246,7 +261,7 @@ def _ci(total: float, total_sq: float, count: int) -> tuple[float, float, float]
 def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
     """The JSON-able summary (the keys of ``--format json``)."""
     t = r.totals
-    labels = [s.label() for s in r.strategies]
+    labels = entrant_labels(r.strategies)
     played = int(t.seat_counts.sum()) // t.n // len(r.lineups)  # r.games_per_lineup unless
     rows = []  # stopped early
     for s, label in enumerate(labels):

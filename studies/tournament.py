@@ -1,5 +1,6 @@
 """The tournament study: every lineup of the strategies plays the same games of the
 seed (duplicate format); see reports/tournament.py for the seating and the figures.
+The same strategy may be listed several times: each entry is its own entrant.
 """
 
 from __future__ import annotations
@@ -100,10 +101,6 @@ class TournamentStudy(Study):
 
     def __init__(self, rules: Rules, strategies: list[SeatStrategy], games: int, seed: int,
                  seating: str, variant: str, stage: str) -> None:
-        labels = [s.label() for s in strategies]
-        dup = sorted({x for x in labels if labels.count(x) > 1})
-        if dup:
-            raise UnosimError(f"each strategy once in a tournament; repeated: {', '.join(dup)}")
         self.rules, self.strategies, self.games, self.seed = rules, strategies, games, seed
         self.seating, self.variant, self.stage = seating, variant, stage
         self.n = int(rules["players"])

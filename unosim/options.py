@@ -271,39 +271,6 @@ def seats_for(players: int, strategy: str, seat: tuple[str, ...]) -> list[Any]:
     return seats
 
 
-def full_params(s: Any, rules: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
-    """What seat strategy ``s`` plays at a table of ``rules``: its name and every
-    parameter with the defaults filled in (`tuned` is `weighted` with the weights of
-    the table size), so two spellings of one strategy compare equal."""
-    from unosim.strategies.registry import SEARCH_DEFAULTS, STRATEGY_PARAMS, tuned_weights
-
-    name = s.name
-    params: dict[str, Any] = {"bluff": 0.0, "challenge": 0.0,
-                              "forget": float(rules["uno_forget_prob"])}
-    if s.plugin is None and name == "tuned":
-        name = "weighted"
-        params.update(tuned_weights(int(rules["players"])))
-    elif s.plugin is None and name in STRATEGY_PARAMS:
-        params.update({q.name: q.default for q in STRATEGY_PARAMS[name]})
-    elif s.plugin is None and name == "search":
-        params.update(SEARCH_DEFAULTS)
-    params.update(s.params)
-    return name, tuple(sorted((k, float(v) if isinstance(v, (int, float)) else v)
-                              for k, v in params.items()))
-
-
-def check_distinct_strategies(strategies: list[Any], rules: Any) -> None:
-    """Each strategy once in a tournament, compared by what it plays: ``weighted`` and
-    ``weighted:wild=-3`` (its default) are one strategy under two spellings."""
-    seen: dict[tuple[str, Any], str] = {}
-    for s in strategies:
-        key = full_params(s, rules)
-        if key in seen and seen[key] != s.label():
-            raise UnosimError(f"each strategy once in a tournament: {seen[key]} and "
-                              f"{s.label()} are the same strategy (defaults filled in)")
-        seen.setdefault(key, s.label())
-
-
 def resolve_rules(variant: tuple[str, ...], rule: tuple[str, ...] | list[str],
                   players: int | None) -> Any:
     """The rules of ``--variant`` presets, ``--rule`` overrides and ``--players``."""

@@ -13,7 +13,7 @@ import pytest
 
 from unosim.cli import main
 from unosim.errors import UnosimError
-from unosim.reports.tournament import render_tournament, summarize_tournament
+from unosim.reports.tournament import entrant_labels, render_tournament, summarize_tournament
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import BUILTINS, parse_strategy
 from unosim.studies.tournament import lineups, run_tournament
@@ -55,8 +55,24 @@ def test_too_many_lineups_and_bad_input_are_errors():
         lineups(1, 4)
     with pytest.raises(UnosimError):
         lineups(9, 9, "permutations")
-    with pytest.raises(UnosimError, match="repeated"):
-        run_tournament(resolve(), strats("random", "random"), 100, seed=1)
+
+
+def test_the_same_strategy_listed_again_is_its_own_entrant():
+    assert entrant_labels(strats("random", "attacker", "random", "random")) == [
+        "random", "attacker", "random#2", "random#3"]
+    s = summarize_tournament(run_tournament(resolve(), strats("random", "random", "random",
+                                                               "attacker"), 800, seed=6,
+                                            workers=1))
+    names = ["random", "random#2", "random#3", "attacker"]
+    assert s["strategies"] == names
+    assert s["seat_rotation_exact"] and all(r["seat_counts"] == [200] * 4
+                                            for r in s["results"])
+    assert set(s["head_to_head"]["random"]) == {"random#2", "random#3", "attacker"}
+    # fewer entrants than seats: each holds two seats (A B A B)
+    s = summarize_tournament(run_tournament(resolve(), strats("offensive", "offensive"), 400,
+                                            seed=6, workers=1))
+    assert sorted(r["strategy"] for r in s["results"]) == ["offensive", "offensive#2"]
+    assert all(r["fair_share"] == 0.5 for r in s["results"])
 
 
 def test_all_builtins_at_four_players_rotate_exactly():
@@ -164,7 +180,6 @@ def test_cli_tournament_json_and_table(capsys):
 
 @pytest.mark.parametrize("argv,words", [
     (["tournament", "random"], ["at least two"]),
-    (["tournament", "random", "random"], ["repeated"]),
     (["tournament", "random", "nope"], ["unknown strategy"]),
     (["tournament", "random", "first", "--games", "1e6.5"], ["--games"]),
 ])

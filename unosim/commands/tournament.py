@@ -39,7 +39,6 @@ def tournament(names: tuple[str, ...], players: int | None, games_text: str,
     games = opt.parse_games(games_text)
     rules = opt.resolve_rules(variant, rule, players)
     strats = [parse_strategy(x) for x in names]
-    opt.check_distinct_strategies(strats, rules)
     opt.check_scheduler(scheduler, backend)
     seed = opt.pick_seed(seed, announce=True)
     name = variant_label(variant)
