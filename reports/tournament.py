@@ -30,7 +30,9 @@ first, the others by the points left in hand, ties sharing the average rank).
 Head to head: the share of rounds in which the row strategy finished ahead of
 the column strategy (a tie counts half), over the rounds both played. Capped
 rounds count as played and won by nobody; they are left out of places, points
-and head to head.
+and head to head. The entrants are ranked by win rate over fair share (then mean
+place, then label); ``--format json`` lists them in the order given, each with its
+``rank``, and the table sorts them by rank.
 """
 
 from __future__ import annotations
@@ -318,7 +320,7 @@ def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
         "capped": t.capped,
         "seat_rotation_exact": bool(all(
             len(set(int(x) for x in t.seat_counts[s])) == 1 for s in range(len(labels)))),
-        "results": sorted(rows, key=lambda x: x["rank"]),
+        "results": rows,  # in the order given; "rank" ranks them
         "head_to_head": h2h,
         "workers": r.workers,
         "elapsed_s": r.elapsed_s,
@@ -350,7 +352,7 @@ def render_tournament(s: dict[str, Any]) -> str:
     elif s["games"] != s["games_requested"]:
         lines.append(f"(games rounded up from {s['games_requested']:,} to a whole number per "
                      "lineup)")
-    res = s["results"]
+    res = sorted(s["results"], key=lambda x: x["rank"])
     w = max(12, *(len(r["strategy"]) for r in res)) + 1
     place = "mean place" if s["place_kind"] == "place" else "mean rank"
     lines.append("")

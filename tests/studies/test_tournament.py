@@ -64,15 +64,30 @@ def test_the_same_strategy_listed_again_is_its_own_entrant():
                                                                "attacker"), 800, seed=6,
                                             workers=1))
     names = ["random", "random#2", "random#3", "attacker"]
-    assert s["strategies"] == names
+    assert s["strategies"] == names and [r["strategy"] for r in s["results"]] == names
     assert s["seat_rotation_exact"] and all(r["seat_counts"] == [200] * 4
                                             for r in s["results"])
     assert set(s["head_to_head"]["random"]) == {"random#2", "random#3", "attacker"}
     # fewer entrants than seats: each holds two seats (A B A B)
     s = summarize_tournament(run_tournament(resolve(), strats("offensive", "offensive"), 400,
                                             seed=6, workers=1))
-    assert sorted(r["strategy"] for r in s["results"]) == ["offensive", "offensive#2"]
+    assert [r["strategy"] for r in s["results"]] == ["offensive", "offensive#2"]
     assert all(r["fair_share"] == 0.5 for r in s["results"])
+
+
+def test_results_are_in_the_order_given_with_their_rank():
+    s = summarize_tournament(run_tournament(resolve([], [("players", 3)]),
+                                            strats("random", "offensive", "attacker"), 1500,
+                                            seed=2, workers=1))
+    rows = s["results"]
+    assert [r["strategy"] for r in rows] == ["random", "offensive", "attacker"]
+    ranked = sorted(rows, key=lambda r: (-r["win_rate_vs_fair"], r["place_mean"],
+                                         r["strategy"]))
+    assert [r["rank"] for r in ranked] == [1, 2, 3]
+    # the table lists them by rank
+    text = render_tournament(s).splitlines()
+    first = [line.split()[:2] for line in text if line[:1] in "123" and "%" in line]
+    assert first == [[str(r["rank"]), r["strategy"]] for r in ranked]
 
 
 def test_all_builtins_at_four_players_rotate_exactly():

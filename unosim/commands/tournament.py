@@ -29,7 +29,11 @@ def tournament(names: tuple[str, ...], players: int | None, games_text: str,
     """Play STRATEGY... (built-ins, NAME:params, or plug-ins) against each other with the
     seats rotated so that every strategy plays every seat equally often; report win
     rate with its 95% interval, points per round, mean place or rank, head to head,
-    and a ranking."""
+    and a ranking.
+
+    A strategy may be listed more than once: each entry is its own entrant
+    (random, random#2, ...). --format json lists the entrants in the order given,
+    each with its rank; the table sorts them by rank."""
     from unosim.reports.tournament import render_json, render_tournament
     from unosim.reports.tournament import summarize_tournament as summarize
     from unosim.runs.variants import variant_label
