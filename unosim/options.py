@@ -108,6 +108,13 @@ rule = click.option(
 strategy = click.option(
     "--strategy", default="random", show_default=True, shell_complete=complete_strategy,
     help="Strategy for every seat, e.g. random or offensive:bluff=0.3.")
+field = click.option(
+    "--field", default=None, metavar="STRATEGY", shell_complete=complete_strategy,
+    help="The strategy in every other seat. tournament: each STRATEGY plays one seat "
+         "against STRATEGY in all the others, its seat rotated through every seat, all "
+         "on the same deals; its win rate is the share of rounds it wins (fair share: "
+         "1/players), and the field's own figures are shown as 'field: STRATEGY' "
+         "(default: no field, the strategies play each other).")
 seat = click.option(
     "--seat", multiple=True, metavar="N=NAME", shell_complete=complete_seat,
     help="Strategy for seat N (0-based).")
@@ -269,6 +276,16 @@ def seats_for(players: int, strategy: str, seat: tuple[str, ...]) -> list[Any]:
             raise UnosimError(f"--seat {item}: seat must be within 0..{players - 1}")
         seats[i] = parse_strategy(name)
     return seats
+
+
+def parse_field(text: str) -> Any:
+    """The ``--field`` strategy (an unknown one is an error that names the option)."""
+    from unosim.strategies.registry import parse_strategy
+
+    try:
+        return parse_strategy(text)
+    except UnosimError as e:
+        raise UnosimError(f"--field {text}: {e}") from None
 
 
 def resolve_rules(variant: tuple[str, ...], rule: tuple[str, ...] | list[str],

@@ -193,6 +193,16 @@ CATALOGUE: list[tuple[list[str], list[str]]] = [
      ["--save-games", "--backend dask"]),
     (["tournament", "random", "first", "--scheduler", "tcp://head:8786"],
      ["--scheduler", "--backend dask"]),
+    # --field: an unknown or malformed strategy, a seating it has no use for, no strategy
+    (["tournament", "random", "--field", "rnadom", "--seed", "1"],
+     ["--field rnadom", "unknown strategy", "'random'"]),
+    (["tournament", "random", "--field", "random:bluff=2", "--seed", "1"],
+     ["--field random:bluff=2", "bluff"]),
+    (["tournament", "random", "--field", "random", "--seating", "permutations", "--seed", "1"],
+     ["--seating permutations", "--field"]),
+    (["tournament", "random", "--seed", "1"], ["at least two strategies", "--field"]),
+    (["tournament", "random", "--field", "random", "--rule", "players=3", "--players", "2",
+      "--seed", "1"], ["--rule players=3", "contradicts", "--players 2"]),
     (["tournament", "random", "first", "--rule", "players=3", "--players", "2", "--seed", "1"],
      ["--rule players=3", "contradicts", "--players 2"]),
     # --players against --rule players=, and skill's smallest game count
