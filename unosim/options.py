@@ -114,7 +114,8 @@ field = click.option(
          "against STRATEGY in all the others, its seat rotated through every seat, all "
          "on the same deals; its win rate is the share of rounds it wins (fair share: "
          "1/players), and the field's own figures are shown as 'field: STRATEGY' "
-         "(default: no field, the strategies play each other).")
+         "(default: no field, the strategies play each other). skill: the opponents the "
+         "skill edge is measured against (default: random).")
 seat = click.option(
     "--seat", multiple=True, metavar="N=NAME", shell_complete=complete_seat,
     help="Strategy for seat N (0-based).")

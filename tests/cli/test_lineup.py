@@ -1,6 +1,6 @@
 """Any lineup from the command line: `tournament STRATEGY... --field F` (each strategy
 against a field), the same strategy listed several times, `--format json` in the
-order given with each entrant's rank, and their bad input."""
+order given with each entrant's rank, `skill --field F`, and their bad input."""
 
 from __future__ import annotations
 
@@ -84,6 +84,8 @@ def test_json_lists_the_order_given_and_the_table_the_ranking(capsys):
      ["--seating permutations does not apply with --field"]),
     (["tournament", "attacker"], ["at least two strategies", "--field STRATEGY"]),
     (["tournament", "attacker", "--field"], ["--field"]),
+    (["skill", "official", "--strategy", "offensive", "--field", "nope"],
+     ["--field nope", "unknown strategy"]),
 ])
 def test_bad_lineups_are_one_line_exit_2(capsys, argv, needles):
     # no --seed: the error comes before a seed would be drawn and announced
@@ -97,3 +99,6 @@ def test_help_says_what_the_field_and_the_win_rate_are(capsys):
     flat = " ".join(out.split())
     assert "--field STRATEGY" in flat and "one against five" in flat
     assert "its fair share is the share of the seats it holds, 1/players" in flat
+    code, out, _ = invoke(capsys, ["skill", "--help"])
+    flat = " ".join(out.split())
+    assert "--field STRATEGY" in flat and "measured against the field" in flat

@@ -203,6 +203,8 @@ CATALOGUE: list[tuple[list[str], list[str]]] = [
     (["tournament", "random", "--seed", "1"], ["at least two strategies", "--field"]),
     (["tournament", "random", "--field", "random", "--rule", "players=3", "--players", "2",
       "--seed", "1"], ["--rule players=3", "contradicts", "--players 2"]),
+    (["skill", "official", "--strategy", "offensive", "--field", "nope", "--seed", "1"],
+     ["--field nope", "unknown strategy"]),
     (["tournament", "random", "first", "--rule", "players=3", "--players", "2", "--seed", "1"],
      ["--rule players=3", "contradicts", "--players 2"]),
     # --players against --rule players=, and skill's smallest game count
