@@ -2,7 +2,8 @@
 across variants: the totals, their statistics, verdicts and the table (the study that
 plays it is ``studies/skill.py``).
 
-One seat of strategy S plays against P-1 seats of ``random``; the seat of S is rotated
+One seat of strategy S plays against P-1 seats of the field (``random`` unless
+``--field`` names another strategy); the seat of S is rotated
 through all P seats, and every rotation (lineup) plays the same deals: game ``g`` of the
 seed in each lineup, and in each variant, so a deal's luck weighs on every lineup and
 every variant alike. Per deal, ``w_g`` is how many of the P lineups S won (0..P); the
@@ -10,7 +11,9 @@ round win rate is the mean of ``w_g / P`` and the skill edge
 
     skill_edge = (w - 1/P) / (1 - 1/P) = mean over deals of (w_g - 1) / (P - 1)
 
-is 0 when S does no better than chance and 1 when it always wins. Its interval comes
+is 0 when S does no better than chance and 1 when it always wins: the edge is measured
+against the field, so the same S has another edge against another field (S as its own
+field has an edge of exactly 0). Its interval comes
 from the per-deal values (the lineups of one deal are not independent), and the
 difference between two variants from the per-deal differences of ``w_g`` (common random
 numbers). Every sum is an integer, so the totals do not depend on the split into blocks.
@@ -64,6 +67,8 @@ class SkillResult:
     elapsed_s: float
     workers: int
     partial: bool = False
+    #: the strategy in every other seat (None: random)
+    field: SeatStrategy | None = None
 
 
 def skill_stats(t: SkillTotals) -> dict[str, Any]:
@@ -131,7 +136,7 @@ def summarize_skill(r: SkillResult) -> dict[str, Any]:
     return {
         "provenance": provenance(),
         "strategy": r.strategy.label(),
-        "against": "random",
+        "against": r.field.label() if r.field is not None else "random",
         "players": r.totals[0].players,
         "seed": r.seed,
         "games_requested": r.requested,
@@ -148,10 +153,12 @@ def render_skill(s: dict[str, Any]) -> str:
     """The human report of ``unosim skill``."""
     p = s["players"]
     lines = [
-        f"unosim skill · {s['strategy']} against {p - 1} × random · {p} players · "
+        f"unosim skill · {s['strategy']} against {p - 1} × {s['against']} · {p} players · "
         f"{s['deals']:,} deals × {p} seats per variant · seed {s['seed']}",
         "",
-        f"Skill edge of {s['strategy']} (0 = chance, 1 = always wins; 95% intervals)",
+        f"Skill edge of {s['strategy']}"
+        + ("" if s["against"] == "random" else f" against a field of {s['against']}")
+        + " (0 = chance, 1 = always wins; 95% intervals)",
     ]
     w = max(len(r["variant"]) for r in s["variants"]) + 2
     for r in s["variants"]:

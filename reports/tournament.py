@@ -12,14 +12,24 @@ Seating (``lineups``), with k strategies at a table of n players:
   all n rotations; a strategy then holds several seats, and its fair share of
   wins is the share of seats it holds.
 
-In every case each strategy sits in every seat equally often (``seat_counts``
+With a field (``--field F``): each listed strategy holds one seat and F every other
+seat, the listed strategy's seat rotated through all n seats (n lineups per listed
+strategy, k n in all; they never meet each other). F is an entrant of its own, the
+last, labelled ``field: F``, so its figures are reported too.
+
+The same strategy may be listed several times: each entry is its own entrant,
+labelled ``NAME``, ``NAME#2``, ``NAME#3`` ... in the order given (``entrant_labels``).
+
+In every case each entrant sits in every seat equally often (``seat_counts``
 shows it; the tests check it exactly). Every lineup plays the same games
 0 .. m-1 of the seed, so each deal is played once in every lineup (the
 duplicate format of bridge): luck of the deal and of the seat cancels in the
 comparison. ``games`` is rounded up to a whole number of games per lineup.
 
-Per strategy: win rate (share of rounds one of its seats won) with its 95%
-Wilson interval against its fair share; points won per round (what the scoring
+Per entrant: win rate, the share of the rounds it played that it won (that one of
+its seats won, when it holds several), with its 95% Wilson interval against its fair
+share, the share of the seats it holds: 1/n for an entrant in one seat (every listed
+strategy against a field), (n-1)/n for the field; points won per round (what the scoring
 awards the round winner), points left in hand, and the net (won minus what the
 winner took from its hand, under ``winner_takes``), each per seat and round with
 a 95% interval; mean finishing place (``elimination``) or rank (the winner
@@ -27,7 +37,9 @@ first, the others by the points left in hand, ties sharing the average rank).
 Head to head: the share of rounds in which the row strategy finished ahead of
 the column strategy (a tie counts half), over the rounds both played. Capped
 rounds count as played and won by nobody; they are left out of places, points
-and head to head.
+and head to head. The entrants are ranked by win rate over fair share (then mean
+place, then label); ``--format json`` lists them in the order given (the field
+last), each with its ``rank``, and the table sorts them by rank.
 """
 
 from __future__ import annotations
@@ -45,8 +57,33 @@ from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
 from unosim.strategies.registry import SeatStrategy
 
+FIELD_PREFIX = "field: "
 
-def seating_note(k: int, n: int, seating: str, n_lineups: int) -> str:
+
+def entrant_labels(strategies: list[SeatStrategy], field: SeatStrategy | None = None
+                   ) -> list[str]:
+    """One label per entrant, in the order given: a strategy listed again is its own
+    entrant, ``NAME#2``, ``NAME#3`` ...; the field (if any) comes last as ``field: NAME``."""
+    seen: dict[str, int] = {}
+    out = []
+    for s in strategies:
+        label = s.label()
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label}#{seen[label]}")
+    if field is not None:
+        out.append(FIELD_PREFIX + field.label())
+    return out
+
+
+def seating_note(k: int, n: int, seating: str, n_lineups: int, field: str | None = None
+                 ) -> str:
+    """What the lineups are (``k``: the entrants, the field included when ``field``)."""
+    if field is not None:
+        listed = k - 1
+        who = "each strategy" if listed > 1 else "the strategy"
+        return (f"{n_lineups} lineups: {who} in one seat against the field ({field}) in "
+                f"the other {n - 1}, its seat rotated through all {n} seats; every lineup "
+                "plays the same deals (duplicate format)")
     if k == n:
         what = ("all cyclic rotations of the order given" if seating == "rotations"
                 else "every order of the strategies")
@@ -234,6 +271,13 @@ class TournamentResult:
     workers: int = 1
     variant: str = "official"
     partial: bool = False
+    #: the field strategy: then the last of ``strategies`` is the field (``--field``)
+    field: SeatStrategy | None = None
+
+    @property
+    def listed(self) -> list[SeatStrategy]:
+        """The strategies as listed (the field left out)."""
+        return self.strategies[:-1] if self.field is not None else list(self.strategies)
 
 
 def _ci(total: float, total_sq: float, count: int) -> tuple[float, float, float]:
@@ -246,7 +290,7 @@ def _ci(total: float, total_sq: float, count: int) -> tuple[float, float, float]
 def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
     """The JSON-able summary (the keys of ``--format json``)."""
     t = r.totals
-    labels = [s.label() for s in r.strategies]
+    labels = entrant_labels(r.listed, r.field)
     played = int(t.seat_counts.sum()) // t.n // len(r.lineups)  # r.games_per_lineup unless
     rows = []  # stopped early
     for s, label in enumerate(labels):
@@ -256,6 +300,7 @@ def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
         fair = t.fair[s] / g if g else math.nan
         row: dict[str, Any] = {
             "strategy": label,
+            "role": "field" if r.field is not None and s == len(labels) - 1 else "listed",
             "games": g,
             "wins": int(t.wins[s]),
             "win_rate": rate,
@@ -290,9 +335,11 @@ def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
         "players": t.n,
         "scoring": r.rules["scoring"],
         "place_kind": "place" if r.rules["elimination"] else "rank",
-        "strategies": labels,
+        "strategies": labels[:-1] if r.field is not None else labels,
+        "field": r.field.label() if r.field is not None else None,
         "seating": r.seating,
-        "seating_note": seating_note(len(labels), t.n, r.seating, len(r.lineups)),
+        "seating_note": seating_note(len(labels), t.n, r.seating, len(r.lineups),
+                                     r.field.label() if r.field is not None else None),
         "lineups": [[labels[i] for i in lu] for lu in r.lineups] if len(r.lineups) <= 5040
         else len(r.lineups),
         "games_requested": r.games_requested,
@@ -303,7 +350,7 @@ def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
         "capped": t.capped,
         "seat_rotation_exact": bool(all(
             len(set(int(x) for x in t.seat_counts[s])) == 1 for s in range(len(labels)))),
-        "results": sorted(rows, key=lambda x: x["rank"]),
+        "results": rows,  # in the order given, the field last; "rank" ranks them
         "head_to_head": h2h,
         "workers": r.workers,
         "elapsed_s": r.elapsed_s,
@@ -335,7 +382,7 @@ def render_tournament(s: dict[str, Any]) -> str:
     elif s["games"] != s["games_requested"]:
         lines.append(f"(games rounded up from {s['games_requested']:,} to a whole number per "
                      "lineup)")
-    res = s["results"]
+    res = sorted(s["results"], key=lambda x: x["rank"])
     w = max(12, *(len(r["strategy"]) for r in res)) + 1
     place = "mean place" if s["place_kind"] == "place" else "mean rank"
     lines.append("")
@@ -353,6 +400,10 @@ def render_tournament(s: dict[str, Any]) -> str:
         )
     lines.append(f"  + / -: the 95% interval lies above / below the fair share. Points are per "
                  f"seat and round (scoring {s['scoring']}), 95% half-widths in the JSON.")
+    if s.get("field") is not None:
+        lines.append(f"  win rate: the share of its rounds a strategy won (fair: 1/{n}); "
+                     f"field: {s['field']}: the share won by one of the field's {n - 1} "
+                     f"seats (fair: {n - 1}/{n}), over every lineup")
     labels = [r["strategy"] for r in res]
     h = s["head_to_head"]
     lines.append("")
@@ -366,6 +417,9 @@ def render_tournament(s: dict[str, Any]) -> str:
             cell = h.get(a, {}).get(b)
             cells.append(f"{'-' if cell is None else _pct(cell['ahead']):>{cw}}")
         lines.append(f"{a:<{w}}" + "".join(cells))
+    if s.get("field") is not None and len(labels) > 2:
+        lines.append("  (-: never at one table; each strategy meets only the field, on the "
+                     "same deals)")
     lines.append("")
     lines.append(f"capped rounds (no winner): {s['capped']:,}   seat rotation exact: "
                  f"{'yes' if s['seat_rotation_exact'] else 'no'}")

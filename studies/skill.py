@@ -1,7 +1,8 @@
-"""The skill study: one seat of a strategy against ``random`` in the others, its seat
-rotated through all P seats, every rotation (lineup) and every variant on the same
-deals (see reports/skill.py for the skill edge and its interval). Every sum is an
-integer, so the totals do not depend on the split into blocks or tasks.
+"""The skill study: one seat of a strategy against the field (``random`` unless another
+is named) in the others, its seat rotated through all P seats, every rotation (lineup)
+and every variant on the same deals (see reports/skill.py for the skill edge and its
+interval). Every sum is an integer, so the totals do not depend on the split into
+blocks or tasks.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from unosim.strategies.registry import SeatStrategy, parse_strategy
 BLOCK = 1 << 14
 
 
-def lineup(strategy: SeatStrategy, players: int, seat: int) -> list[SeatStrategy]:
-    """``strategy`` at ``seat``, ``random`` everywhere else."""
-    seats = [parse_strategy("random")] * players
+def lineup(strategy: SeatStrategy, players: int, seat: int,
+           field: SeatStrategy | None = None) -> list[SeatStrategy]:
+    """``strategy`` at ``seat``, ``field`` (default ``random``) everywhere else."""
+    seats = [field if field is not None else parse_strategy("random")] * players
     seats[seat] = strategy
     return seats
 
@@ -79,13 +81,16 @@ def run_skill(
     backend: Backend | None = None,
     keep: Any = None,
     stage: str = "skill",
+    field: SeatStrategy | None = None,
 ) -> SkillResult:
     """Play ``ceil(games / P)`` deals in each of the P lineups of every variant
     (``variants``: objects with ``name`` and ``rules``), block by block, on
-    ``backend``. A stop keeps every finished block (the same deals in every lineup
-    and variant); ``keep`` (``checkpoints.Keeper``) holds what an interrupted run
-    finished under ``stage`` and is told of every finished block."""
-    study = SkillStudy(variants, strategy, games, seed, block, stage)
+    ``backend``; ``field`` (default ``random``) holds every seat but the strategy's,
+    so the skill edge is measured against it. A stop keeps every finished block (the
+    same deals in every lineup and variant); ``keep`` (``checkpoints.Keeper``) holds
+    what an interrupted run finished under ``stage`` and is told of every finished
+    block."""
+    study = SkillStudy(variants, strategy, games, seed, block, stage, field)
     return drive(study, backend, workers, on_batch, keep)
 
 
@@ -95,18 +100,20 @@ class SkillStudy(Study):
     task = staticmethod(skill_range)
 
     def __init__(self, variants: list[Any], strategy: SeatStrategy, games: int, seed: int,
-                 block: int | None, stage: str) -> None:
+                 block: int | None, stage: str, field: SeatStrategy | None = None) -> None:
         self.p = p = players_of(variants)
         self.variants, self.strategy, self.games, self.seed = variants, strategy, games, seed
+        self.field = field if field is not None else parse_strategy("random")
         self.deals = max(1, -(-games // p))
-        self.tables = [[Table(v.rules, lineup(strategy, p, k)) for k in range(p)]
+        self.tables = [[Table(v.rules, lineup(strategy, p, k, self.field)) for k in range(p)]
                        for v in variants]
         self.block = block or env_number("UNOSIM_BATCH", BLOCK, int)
         self.stage = stage
         self.chunks = 1
 
     def prepare(self, backend: Backend) -> None:
-        self.block = min(self.block, batch_size(lineup(self.strategy, self.p, 0), self.block,
+        self.block = min(self.block, batch_size(lineup(self.strategy, self.p, 0, self.field),
+                                                self.block,
                                                 backend.workers))
         self.chunks = backend.chunks
 
@@ -134,4 +141,4 @@ class SkillStudy(Study):
     def result(self, totals: list[SkillTotals], outcome: Outcome) -> SkillResult:
         return SkillResult([v.name for v in self.variants], [v.rules for v in self.variants],
                            self.strategy, self.seed, self.games, self.deals, totals,
-                           outcome.elapsed_s, outcome.workers, outcome.stopped)
+                           outcome.elapsed_s, outcome.workers, outcome.stopped, self.field)

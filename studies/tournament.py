@@ -1,5 +1,8 @@
-"""The tournament study: every lineup of the strategies plays the same games of the
+"""The tournament study: every lineup of the entrants plays the same games of the
 seed (duplicate format); see reports/tournament.py for the seating and the figures.
+
+The entrants are the strategies as listed (the same one may be listed several times:
+each entry is its own entrant) and, with a field, the field strategy last.
 """
 
 from __future__ import annotations
@@ -26,12 +29,30 @@ SEATINGS = ("rotations", "permutations")
 MAX_LINEUPS = 100_000
 
 
-def lineups(k: int, n: int, seating: str = "rotations") -> list[tuple[int, ...]]:
-    """Seat assignments: entry s of a lineup is the index of the strategy in seat s."""
+def lineups(k: int, n: int, seating: str = "rotations", field: bool = False
+            ) -> list[tuple[int, ...]]:
+    """Seat assignments: entry s of a lineup is the index of the strategy in seat s.
+
+    With ``field``, index ``k`` is the field: listed strategy i sits at seat s and the
+    field in every other seat, for every i (in order) and every seat s (in order),
+    ``k * n`` lineups."""
     if seating not in SEATINGS:
         raise UnosimError(f"--seating must be one of {', '.join(SEATINGS)}, got {seating!r}")
+    if field:
+        if k < 1:
+            raise UnosimError("a tournament with --field needs at least one strategy")
+        if seating != "rotations":
+            raise UnosimError(f"--seating {seating} does not apply with --field: the field's "
+                              "seats are alike, so rotating the strategy's seat already "
+                              "plays every seat order")
+        if k * n > MAX_LINEUPS:
+            raise UnosimError(f"{k} strategies against a field at {n}-player tables make "
+                              f"{k * n:,} lineups (at most {MAX_LINEUPS:,}); list fewer")
+        return [tuple(i if seat == s else k for seat in range(n))
+                for i in range(k) for s in range(n)]
     if k < 2:
-        raise UnosimError("a tournament needs at least two strategies")
+        raise UnosimError("a tournament needs at least two strategies (or one against a "
+                          "field: --field STRATEGY)")
 
     def orders(base: tuple[int, ...]) -> list[tuple[int, ...]]:
         if seating == "permutations":
@@ -53,9 +74,9 @@ def lineups(k: int, n: int, seating: str = "rotations") -> list[tuple[int, ...]]
     return out
 
 
-def planned_games(k: int, n: int, seating: str, games: int) -> int:
+def planned_games(k: int, n: int, seating: str, games: int, field: bool = False) -> int:
     """Games a tournament will play: ``games`` rounded up to whole lineups."""
-    table = len(lineups(k, n, seating))
+    table = len(lineups(k, n, seating, field))
     return max(1, -(-games // table)) * table
 
 
@@ -85,11 +106,17 @@ def run_tournament(
     backend: Backend | None = None,
     keep: Any = None,
     stage: str = "tournament",
+    field: SeatStrategy | None = None,
 ) -> TournamentResult:
     """Play every lineup for the same ``ceil(games / lineups)`` games of ``seed``, lineup
     by lineup (a stop keeps the finished tasks and marks the result partial; ``keep``,
-    a ``checkpoints.Keeper``, holds what an interrupted run finished under ``stage``)."""
-    study = TournamentStudy(rules, strategies, games, seed, seating, variant, stage)
+    a ``checkpoints.Keeper``, holds what an interrupted run finished under ``stage``).
+
+    ``strategies`` may list one strategy several times (each entry its own entrant).
+    With ``field``, each of them plays one seat against ``field`` in all the others, its
+    seat rotated through every seat; the field is then an entrant too (the last), and
+    a strategy's win rate is the share of its rounds it won, fair share 1/players."""
+    study = TournamentStudy(rules, strategies, games, seed, seating, variant, stage, field)
     return drive(study, backend, workers, on_batch, keep)
 
 
@@ -99,15 +126,14 @@ class TournamentStudy(Study):
     task = staticmethod(tournament_range)
 
     def __init__(self, rules: Rules, strategies: list[SeatStrategy], games: int, seed: int,
-                 seating: str, variant: str, stage: str) -> None:
-        labels = [s.label() for s in strategies]
-        dup = sorted({x for x in labels if labels.count(x) > 1})
-        if dup:
-            raise UnosimError(f"each strategy once in a tournament; repeated: {', '.join(dup)}")
-        self.rules, self.strategies, self.games, self.seed = rules, strategies, games, seed
-        self.seating, self.variant, self.stage = seating, variant, stage
+                 seating: str, variant: str, stage: str,
+                 field: SeatStrategy | None = None) -> None:
         self.n = int(rules["players"])
-        self.table = lineups(len(strategies), self.n, seating)
+        self.table = lineups(len(strategies), self.n, seating, field is not None)
+        # the entrants: the strategies as listed, then the field
+        strategies = [*strategies, *([field] if field is not None else [])]
+        self.rules, self.strategies, self.games, self.seed = rules, strategies, games, seed
+        self.seating, self.variant, self.stage, self.field = seating, variant, stage, field
         self.per = max(1, -(-games // len(self.table)))
         self.tables = [Table(rules, [strategies[i] for i in lineup]) for lineup in self.table]
         self.chunks = 1
@@ -140,4 +166,4 @@ class TournamentStudy(Study):
     def result(self, totals: Totals, outcome: Outcome) -> TournamentResult:
         return TournamentResult(self.rules, self.strategies, self.seating, self.table,
                                 self.per, self.games, self.seed, totals, outcome.elapsed_s,
-                                outcome.workers, self.variant, outcome.stopped)
+                                outcome.workers, self.variant, outcome.stopped, self.field)

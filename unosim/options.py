@@ -108,6 +108,14 @@ rule = click.option(
 strategy = click.option(
     "--strategy", default="random", show_default=True, shell_complete=complete_strategy,
     help="Strategy for every seat, e.g. random or offensive:bluff=0.3.")
+field = click.option(
+    "--field", default=None, metavar="STRATEGY", shell_complete=complete_strategy,
+    help="The strategy in every other seat. tournament: each STRATEGY plays one seat "
+         "against STRATEGY in all the others, its seat rotated through every seat, all "
+         "on the same deals; its win rate is the share of rounds it wins (fair share: "
+         "1/players), and the field's own figures are shown as 'field: STRATEGY' "
+         "(default: no field, the strategies play each other). skill: the opponents the "
+         "skill edge is measured against (default: random).")
 seat = click.option(
     "--seat", multiple=True, metavar="N=NAME", shell_complete=complete_seat,
     help="Strategy for seat N (0-based).")
@@ -271,37 +279,14 @@ def seats_for(players: int, strategy: str, seat: tuple[str, ...]) -> list[Any]:
     return seats
 
 
-def full_params(s: Any, rules: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
-    """What seat strategy ``s`` plays at a table of ``rules``: its name and every
-    parameter with the defaults filled in (`tuned` is `weighted` with the weights of
-    the table size), so two spellings of one strategy compare equal."""
-    from unosim.strategies.registry import SEARCH_DEFAULTS, STRATEGY_PARAMS, tuned_weights
+def parse_field(text: str) -> Any:
+    """The ``--field`` strategy (an unknown one is an error that names the option)."""
+    from unosim.strategies.registry import parse_strategy
 
-    name = s.name
-    params: dict[str, Any] = {"bluff": 0.0, "challenge": 0.0,
-                              "forget": float(rules["uno_forget_prob"])}
-    if s.plugin is None and name == "tuned":
-        name = "weighted"
-        params.update(tuned_weights(int(rules["players"])))
-    elif s.plugin is None and name in STRATEGY_PARAMS:
-        params.update({q.name: q.default for q in STRATEGY_PARAMS[name]})
-    elif s.plugin is None and name == "search":
-        params.update(SEARCH_DEFAULTS)
-    params.update(s.params)
-    return name, tuple(sorted((k, float(v) if isinstance(v, (int, float)) else v)
-                              for k, v in params.items()))
-
-
-def check_distinct_strategies(strategies: list[Any], rules: Any) -> None:
-    """Each strategy once in a tournament, compared by what it plays: ``weighted`` and
-    ``weighted:wild=-3`` (its default) are one strategy under two spellings."""
-    seen: dict[tuple[str, Any], str] = {}
-    for s in strategies:
-        key = full_params(s, rules)
-        if key in seen and seen[key] != s.label():
-            raise UnosimError(f"each strategy once in a tournament: {seen[key]} and "
-                              f"{s.label()} are the same strategy (defaults filled in)")
-        seen.setdefault(key, s.label())
+    try:
+        return parse_strategy(text)
+    except UnosimError as e:
+        raise UnosimError(f"--field {text}: {e}") from None
 
 
 def resolve_rules(variant: tuple[str, ...], rule: tuple[str, ...] | list[str],

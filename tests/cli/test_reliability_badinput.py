@@ -34,7 +34,6 @@ from test_cli import BAD_INPUT
 
 from unosim.cli import COMMANDS, cli
 from unosim.simulate.rules import SCHEMA
-from unosim.strategies.registry import tuned_label
 
 TESTS = Path(__file__).resolve().parents[1]
 PLUGINS = TESTS / "plugins_for_tests.py"
@@ -194,13 +193,18 @@ CATALOGUE: list[tuple[list[str], list[str]]] = [
      ["--save-games", "--backend dask"]),
     (["tournament", "random", "first", "--scheduler", "tcp://head:8786"],
      ["--scheduler", "--backend dask"]),
-    # two spellings of one strategy (weighted's default is wild=-3; tuned at 4 players)
-    (["tournament", "weighted", "first", "weighted:wild=-3", "--games", "100", "--seed", "1"],
-     ["each strategy once", "weighted and weighted:wild=-3", "same strategy"]),
-    (["tournament", "random", "random:bluff=0,challenge=never", "--games", "100", "--seed",
-      "1"], ["random and random:bluff=0,challenge=0", "same strategy"]),
-    (["tournament", "tuned", "first", "--players", "2", "--games", "100", "--seed", "1",
-      tuned_label(2)], ["tuned and weighted:", "same strategy"]),
+    # --field: an unknown or malformed strategy, a seating it has no use for, no strategy
+    (["tournament", "random", "--field", "rnadom", "--seed", "1"],
+     ["--field rnadom", "unknown strategy", "'random'"]),
+    (["tournament", "random", "--field", "random:bluff=2", "--seed", "1"],
+     ["--field random:bluff=2", "bluff"]),
+    (["tournament", "random", "--field", "random", "--seating", "permutations", "--seed", "1"],
+     ["--seating permutations", "--field"]),
+    (["tournament", "random", "--seed", "1"], ["at least two strategies", "--field"]),
+    (["tournament", "random", "--field", "random", "--rule", "players=3", "--players", "2",
+      "--seed", "1"], ["--rule players=3", "contradicts", "--players 2"]),
+    (["skill", "official", "--strategy", "offensive", "--field", "nope", "--seed", "1"],
+     ["--field nope", "unknown strategy"]),
     (["tournament", "random", "first", "--rule", "players=3", "--players", "2", "--seed", "1"],
      ["--rule players=3", "contradicts", "--players 2"]),
     # --players against --rule players=, and skill's smallest game count

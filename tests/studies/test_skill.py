@@ -9,13 +9,14 @@ import numpy as np
 import pytest
 from cli_helpers import assert_one_line_error, invoke
 
-from unosim.reports.skill import SkillTotals, diff_stats, skill_stats, verdict
+from unosim.reports.skill import SkillTotals, diff_stats, skill_stats, summarize_skill, verdict
 from unosim.runs.runner import play_records
 from unosim.runs.variants import VariantSpec
 from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
 from unosim.studies.skill import lineup, run_skill
+from unosim.studies.tournament import run_tournament
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "strategies" / "examples" / "plugins.py"
 
@@ -120,6 +121,42 @@ def test_a_good_strategy_has_an_edge():
     assert s["skill_edge"] > 4 * s["skill_edge_se"] > 0
 
 
+def test_the_lineup_puts_the_field_in_every_other_seat():
+    off, att = parse_strategy("offensive"), parse_strategy("attacker")
+    assert [x.label() for x in lineup(off, 4, 2, att)] == [
+        "attacker", "attacker", "offensive", "attacker"]
+    assert [x.label() for x in lineup(off, 3, 0)] == ["offensive", "random", "random"]
+
+
+def test_the_edge_is_measured_against_the_field():
+    vs = _variants("official", players=4)
+    off, att = parse_strategy("offensive"), parse_strategy("attacker")
+    a = run_skill(vs, off, 4000, seed=2, block=512)
+    b = run_skill(vs, off, 4000, seed=2, block=512, field=att)
+    assert (a.totals[0].wins, a.totals[0].wins_sq) != (b.totals[0].wins, b.totals[0].wins_sq)
+    assert summarize_skill(a)["against"] == "random"
+    assert summarize_skill(b)["against"] == "attacker"
+    # its own field: every rotation of a deal is the same table, exactly one win per deal
+    t = run_skill(vs, att, 4000, seed=2, block=512, field=att).totals[0]
+    assert t.wins == t.deals - t.capped // 4 and t.wins_sq == t.wins
+
+
+def test_the_wins_against_a_field_are_the_tournaments():
+    # skill with a field and a tournament of one strategy against it seat the strategy
+    # the same way on the same deals (0 .. 399 of the seed in every seat)
+    rules = resolve([], [("players", 3)])
+    off, att = parse_strategy("offensive"), parse_strategy("attacker")
+    sk = run_skill([VariantSpec("official", rules, [])], off, 3 * 400, seed=4, block=128,
+                   field=att).totals[0]
+    tr = run_tournament(rules, [off], 3 * 400, seed=4, workers=1, field=att).totals
+    direct = []
+    for k in range(3):
+        rec = play_records(rules, lineup(off, 3, k, att), 4, 0, 400)
+        direct.append(int(((rec[:, L.G_WINNER] == k) & (rec[:, L.G_CAPPED] == 0)).sum()))
+    assert list(sk.seat_wins) == direct
+    assert sk.wins == int(tr.wins[0]) == sum(direct)
+
+
 def test_skill_command_table_and_json(capsys, tmp_path):
     argv = ["skill", "official", "stacking", "--strategy", "offensive", "--games", "8000",
             "--seed", "3", "--no-progress"]
@@ -133,6 +170,24 @@ def test_skill_command_table_and_json(capsys, tmp_path):
     assert s["deals"] == 2000 and s["players"] == 4
     assert "verdict" in s["variants"][1] and "verdict" not in s["variants"][0]
     assert (tmp_path / "skill.json").exists() and (tmp_path / "skill.csv").exists()
+
+
+def test_skill_command_with_a_field(capsys):
+    argv = ["skill", "official", "--strategy", "offensive", "--field", "attacker", "--games",
+            "2000", "--seed", "3", "--no-progress"]
+    code, out, err = invoke(capsys, argv)
+    assert code == 0, err
+    assert "offensive against 3 × attacker" in out
+    assert "Skill edge of offensive against a field of attacker" in out
+    code, out, err = invoke(capsys, [*argv, "--format", "json"])
+    assert code == 0, err
+    with_field = json.loads(out)
+    assert with_field["against"] == "attacker"
+    code, out, err = invoke(capsys, [*argv[:4], *argv[6:], "--format", "json"])
+    assert code == 0, err
+    plain = json.loads(out)
+    assert plain["against"] == "random"
+    assert plain["variants"][0]["win_rate"] != with_field["variants"][0]["win_rate"]
 
 
 def test_skill_takes_a_plugin(capsys):
@@ -154,6 +209,8 @@ def test_skill_takes_a_plugin(capsys):
     (["skill", "official", "--strategy", "offensive", "--workers", "99"], ["--workers"]),
     (["skill", "official", "--strategy", "offensive", "--rule", "stacking=maybe"],
      ["stacking"]),
+    (["skill", "official", "--strategy", "offensive", "--field", "atacker"],
+     ["--field atacker", "unknown strategy", "'attacker'"]),
 ])
 def test_skill_bad_input_is_one_line_exit_2(capsys, argv, needles):
     code, out, err = invoke(capsys, argv)

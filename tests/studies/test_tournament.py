@@ -13,7 +13,7 @@ import pytest
 
 from unosim.cli import main
 from unosim.errors import UnosimError
-from unosim.reports.tournament import render_tournament, summarize_tournament
+from unosim.reports.tournament import entrant_labels, render_tournament, summarize_tournament
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import BUILTINS, parse_strategy
 from unosim.studies.tournament import lineups, run_tournament
@@ -51,12 +51,104 @@ def test_k_equal_n_is_the_cyclic_rotations():
 
 
 def test_too_many_lineups_and_bad_input_are_errors():
-    with pytest.raises(UnosimError):
+    with pytest.raises(UnosimError, match="--field"):
         lineups(1, 4)
     with pytest.raises(UnosimError):
         lineups(9, 9, "permutations")
-    with pytest.raises(UnosimError, match="repeated"):
-        run_tournament(resolve(), strats("random", "random"), 100, seed=1)
+    with pytest.raises(UnosimError, match="at least one"):
+        lineups(0, 4, field=True)
+    with pytest.raises(UnosimError, match="--seating permutations does not apply"):
+        lineups(2, 4, "permutations", field=True)
+
+
+# ---------------------------------------------------------------- a field, duplicates
+
+
+def test_a_field_lineup_seats_each_strategy_once_in_every_seat():
+    # index k (here 2) is the field: strategy 0 in seats 0, 1, 2, then strategy 1
+    assert lineups(2, 3, field=True) == [(0, 2, 2), (2, 0, 2), (2, 2, 0),
+                                         (1, 2, 2), (2, 1, 2), (2, 2, 1)]
+    assert lineups(1, 2, field=True) == [(0, 1), (1, 0)]
+    # one against five
+    table = lineups(1, 6, field=True)
+    assert len(table) == 6
+    for seat, lu in enumerate(table):
+        assert lu[seat] == 0 and lu.count(1) == 5
+
+
+def test_one_against_a_field_reports_both_with_their_fair_shares():
+    rules = resolve([], [("players", 6)])
+    r = run_tournament(rules, strats("attacker"), 1200, seed=4, workers=1,
+                       field=parse_strategy("random"))
+    s = summarize_tournament(r)
+    assert s["strategies"] == ["attacker"] and s["field"] == "random"
+    assert s["games"] == 1200 and s["games_per_lineup"] == 200 and s["seat_rotation_exact"]
+    assert s["lineups"][2] == ["field: random"] * 2 + ["attacker"] + ["field: random"] * 3
+    a, f = s["results"]
+    assert (a["strategy"], a["role"], f["strategy"], f["role"]) == (
+        "attacker", "listed", "field: random", "field")
+    # win rate: the share of the rounds it played that it won; fair share 1/players
+    assert a["games"] == f["games"] == 1200
+    assert a["win_rate"] == a["wins"] / 1200 and a["fair_share"] == pytest.approx(1 / 6)
+    assert a["seat_counts"] == [200] * 6
+    assert f["fair_share"] == pytest.approx(5 / 6) and f["seat_counts"] == [1000] * 6
+    # every round is won by the strategy, by the field, or by nobody (capped)
+    assert a["wins"] + f["wins"] + s["capped"] == 1200
+    assert sorted([a["rank"], f["rank"]]) == [1, 2]
+    text = render_tournament(s)
+    assert "field: random" in text and "the share of its rounds a strategy won (fair: 1/6)" in text
+
+
+def test_strategies_against_a_field_play_the_same_deals():
+    # each listed strategy gets its own rotation on deals 0 .. m-1: alone or with others
+    # against the field, its figures are the same
+    rules, field = resolve([], [("players", 3)]), parse_strategy("random")
+    both = run_tournament(rules, strats("offensive", "attacker"), 2 * 3 * 150, seed=8,
+                          workers=1, field=field)
+    alone = run_tournament(rules, strats("attacker"), 3 * 150, seed=8, workers=1, field=field)
+    rows = {r["strategy"]: r for r in summarize_tournament(both)["results"]}
+    solo = {r["strategy"]: r for r in summarize_tournament(alone)["results"]}
+    for key in ("games", "wins", "seat_counts", "points_won_mean", "place_mean"):
+        assert rows["attacker"][key] == solo["attacker"][key], key
+    assert rows["field: random"]["games"] == 2 * 3 * 150
+    # the two listed strategies never share a table
+    h = summarize_tournament(both)["head_to_head"]
+    assert set(h["offensive"]) == {"field: random"} and set(h["attacker"]) == {"field: random"}
+
+
+def test_the_same_strategy_listed_again_is_its_own_entrant():
+    assert entrant_labels(strats("random", "attacker", "random", "random")) == [
+        "random", "attacker", "random#2", "random#3"]
+    assert entrant_labels(strats("random"), parse_strategy("random")) == [
+        "random", "field: random"]
+    s = summarize_tournament(run_tournament(resolve(), strats("random", "random", "random",
+                                                               "attacker"), 800, seed=6,
+                                            workers=1))
+    names = ["random", "random#2", "random#3", "attacker"]
+    assert s["strategies"] == names and [r["strategy"] for r in s["results"]] == names
+    assert s["seat_rotation_exact"] and all(r["seat_counts"] == [200] * 4
+                                            for r in s["results"])
+    assert set(s["head_to_head"]["random"]) == {"random#2", "random#3", "attacker"}
+    # fewer entrants than seats: each holds two seats (A B A B)
+    s = summarize_tournament(run_tournament(resolve(), strats("offensive", "offensive"), 400,
+                                            seed=6, workers=1))
+    assert [r["strategy"] for r in s["results"]] == ["offensive", "offensive#2"]
+    assert all(r["fair_share"] == 0.5 for r in s["results"])
+
+
+def test_results_are_in_the_order_given_with_their_rank():
+    s = summarize_tournament(run_tournament(resolve([], [("players", 3)]),
+                                            strats("random", "offensive", "attacker"), 1500,
+                                            seed=2, workers=1))
+    rows = s["results"]
+    assert [r["strategy"] for r in rows] == ["random", "offensive", "attacker"]
+    ranked = sorted(rows, key=lambda r: (-r["win_rate_vs_fair"], r["place_mean"],
+                                         r["strategy"]))
+    assert [r["rank"] for r in ranked] == [1, 2, 3]
+    # the table lists them by rank
+    text = render_tournament(s).splitlines()
+    first = [line.split()[:2] for line in text if line[:1] in "123" and "%" in line]
+    assert first == [[str(r["rank"]), r["strategy"]] for r in ranked]
 
 
 def test_all_builtins_at_four_players_rotate_exactly():
@@ -164,7 +256,6 @@ def test_cli_tournament_json_and_table(capsys):
 
 @pytest.mark.parametrize("argv,words", [
     (["tournament", "random"], ["at least two"]),
-    (["tournament", "random", "random"], ["repeated"]),
     (["tournament", "random", "nope"], ["unknown strategy"]),
     (["tournament", "random", "first", "--games", "1e6.5"], ["--games"]),
 ])

@@ -1,6 +1,6 @@
 """``unosim skill``: how much a rule rewards skill, as the skill edge of one strategy
-against ``random`` under each variant, paired on the same deals (the skill edge
-of the docs' Metrics page)."""
+against a field (``random`` unless ``--field`` names another) under each variant,
+paired on the same deals (the skill edge of the docs' Metrics page)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ from unosim.resuming import finish, keeper, resume_option, start
                 shell_complete=opt.complete_variant)
 @click.option("--strategy", default=None, metavar="NAME",
               help="The strategy whose skill edge is measured (built-in, NAME:params or a "
-                   "plug-in), one seat against random in every other seat.")
+                   "plug-in), one seat against the field (--field, default random) in every "
+                   "other seat.")
+@opt.field
 @opt.players
 @opt.games
 @opt.rule
@@ -28,9 +30,11 @@ from unosim.resuming import finish, keeper, resume_option, start
 @click.pass_context
 def skill(ctx: click.Context, **params: Any) -> None:
     """The skill edge of --strategy under each VARIANT (presets, NAME+NAME or TOML files;
-    the first is the baseline): one seat of the strategy against random in the others,
-    its seat rotated, every rotation and every variant on the same deals. Skill edge =
-    (win rate - 1/P) / (1 - 1/P): 0 is chance, 1 always wins. Paired differences from
+    the first is the baseline): one seat of the strategy against the field (--field,
+    default random) in the others, its seat rotated, every rotation and every variant
+    on the same deals. Skill edge = (win rate - 1/P) / (1 - 1/P): 0 is chance, 1 always
+    wins; it is measured against the field, so another field gives another edge (e.g.
+    `skill official --strategy offensive --field attacker`). Paired differences from
     the baseline with 95% intervals, and a verdict per variant. Ctrl-C or SIGTERM stops
     between blocks of deals with the partial result (the same deals in every variant);
     with --out DIR a checkpoint is kept there, and --resume DIR finishes it."""
@@ -40,8 +44,9 @@ def skill(ctx: click.Context, **params: Any) -> None:
 def _skill(variant_names: tuple[str, ...], strategy: str | None, players: int | None,
            games_text: str, rule: tuple[str, ...], seed: int | None, workers: int | None,
            fmt: str, out: str | None, progress: bool | None, backend: str,
-           scheduler: str | None, saved: dict[str, Any], stages: dict[str, Any] | None
-           ) -> None:
+           scheduler: str | None, saved: dict[str, Any], stages: dict[str, Any] | None,
+           field: str | None = None) -> None:
+    # field defaults to None: a checkpoint kept before --field existed resumes as random
     if not variant_names:
         raise UnosimError("skill needs at least one VARIANT, e.g. `unosim skill official "
                           "stacking --strategy offensive`")
@@ -57,6 +62,7 @@ def _skill(variant_names: tuple[str, ...], strategy: str | None, players: int | 
 
     games = opt.parse_games(games_text)
     strat = parse_strategy(strategy)
+    against = opt.parse_field(field if field is not None else "random")
     variants = build_variants(variant_names,
                               lambda presets: opt.resolve_rules(presets, rule, players),
                               lambda n: [])
@@ -69,7 +75,8 @@ def _skill(variant_names: tuple[str, ...], strategy: str | None, players: int | 
     total = max(1, -(-games // p)) * p * len(variants)
     result = on_backend(backend, workers, scheduler, opt.show_progress(progress), total,
                         lambda cb, where: run_skill(variants, strat, games, seed, workers,
-                                                    on_batch=cb, backend=where, keep=keep))
+                                                    on_batch=cb, backend=where, keep=keep,
+                                                    field=against))
     summary = summarize_skill(result)
     text = render_skill(summary)
     click.echo(render_json(summary) if fmt == "json" else text)

@@ -14,22 +14,35 @@ from unosim.progress import on_backend
 @click.command(short_help="Strategies head to head, every seat played equally often.")
 @click.argument("names", nargs=-1, required=True, metavar="STRATEGY...",
                 shell_complete=opt.complete_strategy)
+@opt.field
 @opt.players
 @opt.games
 @opt.variant
 @opt.rule
 @click.option("--seating", type=click.Choice(["rotations", "permutations"]),
               default="rotations", show_default=True,
-              help="Lineups: cyclic rotations of each table, or every seat order.")
+              help="Lineups: cyclic rotations of each table, or every seat order (not with "
+                   "--field).")
 @opt.play_options(out_dir=False)
-def tournament(names: tuple[str, ...], players: int | None, games_text: str,
-               variant: tuple[str, ...], rule: tuple[str, ...], seating: str,
-               seed: int | None, workers: int | None, fmt: str,
+def tournament(names: tuple[str, ...], field: str | None, players: int | None,
+               games_text: str, variant: tuple[str, ...], rule: tuple[str, ...],
+               seating: str, seed: int | None, workers: int | None, fmt: str,
                progress: bool | None, backend: str, scheduler: str | None) -> None:
     """Play STRATEGY... (built-ins, NAME:params, or plug-ins) against each other with the
     seats rotated so that every strategy plays every seat equally often; report win
     rate with its 95% interval, points per round, mean place or rank, head to head,
-    and a ranking."""
+    and a ranking.
+
+    A strategy may be listed more than once: each entry is its own entrant
+    (random, random#2, ...). With --field F each STRATEGY instead plays one seat
+    against F in all the others (e.g. `tournament attacker --field random
+    --players 6`: one against five), its seat rotated through every seat, every
+    strategy on the same deals; F's own figures are the row 'field: F'.
+
+    Win rate: the share of the rounds an entrant played that it won (that one of
+    its seats won); its fair share is the share of the seats it holds, 1/players
+    for a strategy against a field. --format json lists the entrants in the order
+    given (the field last), each with its rank; the table sorts them by rank."""
     from unosim.reports.tournament import render_json, render_tournament
     from unosim.reports.tournament import summarize_tournament as summarize
     from unosim.runs.variants import variant_label
@@ -39,15 +52,15 @@ def tournament(names: tuple[str, ...], players: int | None, games_text: str,
     games = opt.parse_games(games_text)
     rules = opt.resolve_rules(variant, rule, players)
     strats = [parse_strategy(x) for x in names]
-    opt.check_distinct_strategies(strats, rules)
+    against = opt.parse_field(field) if field is not None else None
     opt.check_scheduler(scheduler, backend)
+    total = planned_games(len(strats), rules["players"], seating, games, against is not None)
     seed = opt.pick_seed(seed, announce=True)
     name = variant_label(variant)
-    total = planned_games(len(strats), rules["players"], seating, games)
     result = on_backend(backend, workers, scheduler, opt.show_progress(progress), total,
                         lambda cb, where: run_tournament(rules, strats, games, seed, seating,
                                                          workers, on_batch=cb, variant=name,
-                                                         backend=where))
+                                                         backend=where, field=against))
     s = summarize(result)
     click.echo(render_json(s) if fmt == "json" else render_tournament(s))
     if result.partial:
