@@ -296,7 +296,8 @@ def chooser_for(seats: list[SeatStrategy]) -> Any:
     nobody observes."""
     fns = plugin_functions(seats)
     builtins = any(s.plugin is None and B.observes(s.sid) for s in seats)
-    return chooser(fns, builtins) if fns or builtins else S.choose_move
+    compiled = any(isinstance(f, Dispatcher) for f in fns)
+    return chooser(fns, builtins) if compiled or builtins else S.choose_move
 
 
 def has_plugins(seats: list[SeatStrategy]) -> bool:

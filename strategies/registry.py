@@ -222,8 +222,20 @@ def params_help(name: str) -> str:
                      for p in STRATEGY_PARAMS.get(name, ()))
 
 
+def strategy_params(name: str) -> tuple[Param, ...]:
+    """The numeric parameters ``name`` declares: a parametric built-in's, or a Python
+    strategy's ``PARAMS`` (which reach its view, not the game array: slot -1)."""
+    if name in STRATEGY_PARAMS:
+        return STRATEGY_PARAMS[name]
+    declared = getattr(getattr(PLUGINS.get(name), "fn", None), "params", None)
+    if isinstance(declared, dict):
+        return tuple(Param(k, -1, d, lo, hi, f"declared by {name}")
+                     for k, (lo, hi, d) in declared.items())
+    return ()
+
+
 def _numeric_param(name: str, key: str, raw: str) -> float:
-    spec = {p.name: p for p in STRATEGY_PARAMS[name]}[key]
+    spec = {p.name: p for p in strategy_params(name)}[key]
     try:
         v = float(raw)
     except ValueError:
@@ -282,6 +294,10 @@ PARAMS_HELP = (
     + " (its defaults; see `unosim strategies`)."
 )
 
+#: what a game with a Python seat costs, in the rollouts of a searched decision, so
+#: that its batches take about a second (runs/runner.py ``batch_size``)
+PYTHON_COST = 16
+
 #: plug-ins registered in this process: name -> strategies.plugins.Plugin
 PLUGINS: dict[str, Any] = {}
 
@@ -299,6 +315,8 @@ class SeatStrategy:
     def cost(self) -> int:
         """Rollouts per decision (0 for a strategy that does not search): what
         a game costs, for sizing batches so that progress stays visible."""
+        if self.plugin is not None and not hasattr(self.plugin, "py_func"):
+            return PYTHON_COST  # a Python strategy: some ten thousand decisions a second
         if self.name != "search" or self.plugin is not None:
             return 0
         return int(self.params.get("rollouts", SEARCH_DEFAULTS["rollouts"]))
@@ -344,7 +362,7 @@ def parse_strategy(text: str) -> SeatStrategy:
         raw = raw.strip()
         if eq and key in params:
             raise UnosimError(f"strategy {name}: parameter {key} is given twice in {text!r}")
-        if eq and key in {p.name for p in STRATEGY_PARAMS.get(name, ())}:
+        if eq and key in {p.name for p in strategy_params(name)}:
             params[key] = _numeric_param(name, key, raw)
             continue
         if eq and name == "search" and key in SEARCH_DEFAULTS:

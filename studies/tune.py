@@ -38,7 +38,13 @@ from unosim.runs.modes import ROUND
 from unosim.runs.runner import batch_size, default_batch, play_batch_into
 from unosim.runs.tables import Table
 from unosim.simulate.rules import Rules
-from unosim.strategies.registry import STRATEGY_PARAMS, Param, SeatStrategy, parse_strategy
+from unosim.strategies.registry import (
+    STRATEGY_PARAMS,
+    Param,
+    SeatStrategy,
+    parse_strategy,
+    strategy_params,
+)
 
 INSTALL_HINT = 'unosim tune needs optuna: pip install "unosim[tune]" (or pip install optuna)'
 #: the re-evaluation plays game indices from here on (the search uses 0 .. m-1)
@@ -66,9 +72,9 @@ def require_optuna() -> Any:
 def search_space(name: str, specs: list[str]) -> dict[str, tuple[float, float, Param]]:
     """``--param NAME=LO..HI`` items checked against the strategy's declared
     parameters (all of them over their documented range when none is given)."""
-    params = {p.name: p for p in STRATEGY_PARAMS.get(name, ())}
+    params = {p.name: p for p in strategy_params(name)}
     if not params:
-        tunable = ", ".join(STRATEGY_PARAMS)
+        tunable = ", ".join(STRATEGY_PARAMS) + ", or a Python strategy that declares PARAMS"
         raise UnosimError(f"strategy {name!r} has nothing to tune (tunable: {tunable})")
     if not specs:
         return {p.name: (p.lo, p.hi, p) for p in params.values()}
