@@ -267,7 +267,7 @@ OFF_SCORE = _G.add("search: rollouts won", MAX_MOVES)  # per candidate, in VALUE
 OFF_ALIVE = _G.add("search: candidates left", MAX_MOVES)  # 1 while a candidate is in
 OFF_POOL = _G.add("search: unseen cards", MAX_DECK)
 OFF_SCOUNT = _G.add("search: counters", 2)  # searched decisions, rollouts (for bench)
-# the round's public events (docs/strategies.md#events), written only while RF_EVENTS is
+# the round's public events (docs/write-a-strategy.md#events), written only while RF_EVENTS is
 # on: event i (counted from the deal) at OFF_EV + (i % EV_CAP) * EV_WIDTH as (kind,
 # seat, a, b); OFF_EV_N counts them, OFF_EV_READ is how far the compiled observers read.
 # Laid after every other block, so no offset the engine was tuned on moves.
@@ -277,7 +277,7 @@ OFF_EV_N = _G.add("events: written", 1)
 OFF_EV_READ = _G.add("events: observed", 1)
 OFF_EV = _G.add("events", EV_CAP * EV_WIDTH)
 #: a strategy's memory: seat p's words at OFF_MEM + p * MEM_WORDS, zeroed at each deal
-#: of a table that records events (docs/plugins.md#memory)
+#: of a table that records events (docs/write-a-strategy.md#memory)
 MEM_WORDS = 512
 OFF_MEM = _G.add("strategy memory", MAX_PLAYERS * MEM_WORDS)
 G_SIZE = _G.size

@@ -36,6 +36,8 @@ TARGETS = {
 }
 VARIANTS = ("official", "stacking", "seven-o", "jump-in")
 SEARCH_TARGET_GAMES_PER_SEC = 50  # 4 players, one search seat at its default parameters
+#: what a trivial Python strategy should decide a second on one core, the table included
+PYTHON_TARGET_DECISIONS_PER_SEC = 50_000
 PLAYERS = (2, 4, 6)
 
 _FIRST_GAME = (
@@ -165,6 +167,40 @@ def search_rates(players: int, games: int, spec: str = "search") -> dict[str, An
     }
 
 
+def python_rates(players: int, games: int) -> dict[str, Any]:
+    """A trivial Python strategy (the first legal move) in seat 0 against random
+    seats, ``games`` rounds on one core: its decisions a second, the whole table's
+    work included (the compiled seats, the events it is handed, the views)."""
+    import numpy as np
+
+    from unosim.runs.python_batch import python_batch
+    from unosim.runs.runner import base_seed, game_template
+    from unosim.simulate import layout as L
+    from unosim.simulate.rules import resolve
+    from unosim.strategies.plugins import plugin
+    from unosim.strategies.registry import parse_strategy
+
+    asked = [0]
+
+    def first_legal(view: Any) -> str:
+        asked[0] += 1
+        return view.legal[0]  # type: ignore[no-any-return]
+
+    plugin(first_legal, "bench-first-legal")
+    rules = resolve([], [("players", players)])
+    seats = [parse_strategy("bench-first-legal")] + [parse_strategy("random")] * (players - 1)
+    batch = python_batch(seats, 1)
+    template = game_template(rules, seats)
+    batch(template, base_seed(1), 0, np.zeros((1, L.N_G), np.int32), 1)  # compile or load
+    asked[0] = 0
+    t0 = time.perf_counter()
+    batch(template, base_seed(1), 0, np.zeros((games, L.N_G), np.int32), 1)
+    secs = time.perf_counter() - t0
+    return {"players": players, "games": games, "games_per_sec_1_core": games / secs,
+            "decisions_per_sec": asked[0] / secs, "decisions_per_game": asked[0] / games,
+            "target_decisions_per_sec": PYTHON_TARGET_DECISIONS_PER_SEC}
+
+
 def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
               memory_games: int | None = None, repeat: int = 3) -> dict[str, Any]:
     """Every measurement, in order, into one report. A stop (Ctrl-C, SIGTERM) ends it
@@ -223,6 +259,7 @@ def _measure(report: dict[str, Any], games: int, measure_cold: bool, matrix: boo
     for p in (2, 4):
         report["search"].append(search_rates(p, search_games))
     report["search_target_games_per_sec"] = SEARCH_TARGET_GAMES_PER_SEC
+    report["python"] = [python_rates(p, max(200, min(20_000, games // 25))) for p in (2, 4)]
     if memory_games:
         small = min(1_000_000, memory_games)
         report["peak_rss_mb"] = {}
@@ -279,6 +316,11 @@ def render_bench(r: dict[str, Any], fmt: str) -> str:
                      f"({s['ms_per_decision']:.2f} ms each, "
                      f"{s['searched_decisions_per_game']:.1f} per game), "
                      f"{s['rollouts_per_sec']:,.0f} rollouts/s")
+    for s in r.get("python", []):
+        lines.append(f"  a Python strategy (the first legal move), {s['players']} players, the "
+                     f"others random, 1 core: {s['decisions_per_sec']:,.0f} of its decisions/s "
+                     f"(target {s['target_decisions_per_sec']:,}), "
+                     f"{s['games_per_sec_1_core']:,.0f} games/s")
     for n, m in r.get("peak_rss_mb", {}).items():
         lines.append(f"  peak memory, unosim run --games {int(n):,}: {m['peak_rss_mb']:.0f} MB "
                      f"({m['wall_s']:.0f} s)")
