@@ -20,6 +20,7 @@ from typing import Any
 
 from unosim.runs.backend import Backend, LocalBackend, Progress, Task, run_tasks
 from unosim.runs.stopping import Stopped, StopRequest
+from unosim.strategies.plugins import PluginError
 
 
 @dataclass
@@ -107,8 +108,16 @@ def drive(study: Study, backend: Backend | None = None, workers: int | None = No
         keep.note(study.stage, p)
 
     t0 = time.perf_counter()
-    stopped = run_tasks(backend, study.task, study.tasks(progress.step), merge, tick,
-                        progress, None if keep is None else note, stop)
+    try:
+        stopped = run_tasks(backend, study.task, study.tasks(progress.step), merge, tick,
+                            progress, None if keep is None else note, stop)
+    except PluginError as e:
+        # a strategy failed in play: the tasks finished before it still make a
+        # (partial) result, which the command may show beside the error
+        if study.played(totals):
+            e.partial = study.result(totals, Outcome(True, time.perf_counter() - t0,
+                                                     backend.workers))
+        raise
     if stopped and not study.played(totals):
         raise Stopped
     return study.result(totals, Outcome(stopped, time.perf_counter() - t0, backend.workers))

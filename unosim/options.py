@@ -233,8 +233,9 @@ def _load_strategy_files(ctx: click.Context, param: Any, value: tuple[str, ...])
 strategy_file = click.option(
     "--strategy-file", multiple=True, metavar="PATH.py:NAME", callback=_load_strategy_files,
     expose_value=False, is_eager=True,
-    help="Load the plug-in strategy NAME (an @numba.njit function f(G, rng) -> move) from "
-         "PATH.py; then use NAME like a built-in (repeatable; see `unosim strategies`).")
+    help="Load the strategy NAME from PATH.py: a Python function of the seat's view (or a "
+         "class with choose), or an @numba.njit function f(G, rng) -> move; then use NAME "
+         "like a built-in (repeatable; see the docs' Write a strategy page).")
 
 
 # ---------------------------------------------------------------- checked values

@@ -105,12 +105,18 @@ def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
         result = with_progress(show_progress, games - done, job,
                                with_totals=not mode.by_rounds and where.local,
                                unit=mode.unit)
-    except UnosimError:
+    except UnosimError as e:
         # bad input found in play (a plug-in that raised or moved illegally): the same
-        # games would fail again, so a checkpoint this run started is of no use
+        # games would fail again, so a checkpoint this run started is of no use; the
+        # games finished before it are reported, and the error says so
         if not keep.resumed:
             keep.remove()
-        raise
+        partial = getattr(e, "partial", None)
+        if partial is None:
+            raise
+        print_summary(*run_report(partial, name, mode, where.name, precision), fmt, out_dir)
+        raise UnosimError(f"{e}; the report above covers the {partial.agg.games:,} "
+                          f"{mode.unit} finished before it") from None
     finally:
         where.close()
     result = dataclasses.replace(result, elapsed_s=result.elapsed_s
