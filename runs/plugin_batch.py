@@ -80,9 +80,9 @@ def match_batch_for(seats: list[SeatStrategy], seed: int | None = None,
     from unosim.simulate.match_nb import play_matches_with
 
     if python_seats(seats):
-        names = ", ".join(sorted({s.name for s in seats if s.plugin is not None}))
-        raise PluginError(f"Python strategies ({names}) play single rounds for now, not "
-                          "--mode match; compile one with @numba.njit to play matches")
+        from unosim.runs.python_batch import python_batch
+
+        return python_batch(seats, seed, checked, match=True)
     if not watches(seats) and not plugin_functions(seats):
         return builtin_batch("match", tier_of(seats))
     choose = chooser_for(seats)

@@ -94,32 +94,35 @@ def _alarm(signum: int, frame: Any) -> None:
 
 
 def python_batch(seats: list[SeatStrategy], seed: int | None = None,
-                 checked: bool = True) -> Callable[..., None]:
+                 checked: bool = True, match: bool = False) -> Callable[..., None]:
     """The batch of a table with Python seats, with the arguments of every round
-    batch ``(template, key, start, out, chunks)``."""
+    batch ``(template, key, start, out, chunks)``, or with ``match`` of every match
+    batch ``(template, key, start, max_rounds, out, chunks)``."""
     choose = chooser_for(seats)
     advance = _advance(choose)
-    mask = python_seats(seats)
-    players = {q: _Seat(s) for q, s in enumerate(seats) if (mask >> q) & 1}
+    players = {q: _Seat(s) for q, s in enumerate(seats)
+               if (python_seats(seats) >> q) & 1}
 
-    def run_batch(template: np.ndarray, key: Any, start: int, out: np.ndarray,
-                  chunks: int) -> None:
-        G = template.copy()
-        RNG = np.zeros(8, np.uint64)
-        log = EventLog()
-        timer = threading.current_thread() is threading.main_thread()
-        old = signal.signal(signal.SIGALRM, _alarm) if timer else None
+    def run_batch(template: np.ndarray, key: Any, start: int, *rest: Any) -> None:
+        max_rounds, out = (rest[0], rest[1]) if match else (0, rest[0])
+        table = _Table(template, advance, players, seats, checked, seed, match)
+        old = signal.signal(signal.SIGALRM, _alarm) if table.timer else None
         try:
             cached = advance in tiers.entry_points(tiers.PYTHON_SEATS.name)
             with first_use(tiers.PYTHON_SEATS.name if cached else tiers.PLUGINS.name,
                            lambda: [advance]):
-                advance.compile((*(_typeof(x) for x in (G, RNG)), *(_typeof(0),) * 3,
-                                 _typeof(True)))
+                advance.compile((*(_typeof(x) for x in (table.G, table.RNG)),
+                                 *(_typeof(0),) * 3, _typeof(True)))
             for i in range(len(out)):
-                _play_one(G, RNG, key, start + i, out, i, log, advance, mask, players,
-                          seats, checked, seed, timer)
+                seed_game(key, start + i, table.RNG)
+                table.g = start + i
+                if match:
+                    table.play_match(out, i, max_rounds)
+                else:
+                    table.play_round(0, None)
+                    record_round(table.G, score_hands(table.G), out, i)
         finally:
-            if timer:
+            if table.timer:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, old)
 
@@ -132,57 +135,111 @@ def _typeof(x: Any) -> Any:
     return typeof(x)
 
 
-def _play_one(G: np.ndarray, RNG: np.ndarray, key: Any, g: int, out: np.ndarray, row: int,
-              log: EventLog, advance: Any, mask: int, players: dict[int, _Seat],
-              seats: list[SeatStrategy], checked: bool, seed: int | None,
-              timer: bool) -> None:
-    seed_game(key, g, RNG)
-    log.clear()
-    for s in players.values():
-        s.new_round()
-    hooked = [s for s in players.values() if s.strategy.is_class]
-    n, m = advance(G, RNG, NEW_ROUND, mask, 0, checked)
-    read = 0
-    fresh = True
-    while True:
-        written = int(G[L.OFF_EV_N])
-        if written > read:
-            rows = log.take(G, read, written)
-            read = written
-            if fresh:
-                fresh = False
-                for q, s in players.items():
-                    hook = getattr(s.player, "new_game", None)
-                    if hook is not None:
-                        _ask(s, hook, View(G, RNG, q, 0, log, s.values), g, seed, timer)
-            for s in hooked:
-                if s.observe is not None:
+class _Table:
+    """One batch's game array and generators, its Python players (by player number:
+    in a match, seat ``s`` holds player ``(s + off) % n``), and where a failure
+    points to."""
+
+    def __init__(self, template: np.ndarray, advance: Any, players: dict[int, _Seat],
+                 seats: list[SeatStrategy], checked: bool, seed: int | None,
+                 match: bool) -> None:
+        self.T = template
+        self.G = template.copy()
+        self.RNG = np.zeros(8, np.uint64)
+        self.log = EventLog()
+        self.advance = advance
+        self.players = players
+        self.seats = seats
+        self.checked = checked
+        self.seed = seed
+        self.unit = "match" if match else "game"
+        self.g = 0
+        self.timer = threading.current_thread() is threading.main_thread()
+
+    def where(self) -> str:
+        return _where(self.g, self.seed, self.unit)
+
+    def play_match(self, out: np.ndarray, row: int, max_rounds: int) -> None:
+        """``match_nb.match_loop`` with its rounds played here (its scoring kernels
+        compiled and shared)."""
+        from unosim.simulate.match_nb import (
+            _finish_match,
+            _settle_round,
+            _start_match,
+            seat_players,
+        )
+
+        G, T, n = self.G, self.T, int(self.T[L.R_PLAYERS])
+        _start_match(out, row)
+        off, wp, rounds, turns, ended = 0, -1, 0, 0, False
+        while not ended:
+            if rounds >= max_rounds:
+                out[row, L.M_CAPPED] = 1
+                break
+            seat_players(G, T, off)
+            scores = tuple(int(out[row, L.M_SCORE + (s + off) % n]) for s in range(n))
+            self.play_round(off, scores)
+            rounds += 1
+            turns += int(G[L.S_TURNS])
+            ended, off, wp = _settle_round(G, T, out, row, off, wp)
+        _finish_match(T, self.RNG, out, row, rounds, turns, ended, wp)
+
+    def play_round(self, off: int, scores: tuple[int, ...] | None) -> None:
+        """Deal and play one round to its end: the Python seats asked here, the
+        others compiled in ``advance``, every event handed to the Python seats
+        before their next decision."""
+        G, RNG, log = self.G, self.RNG, self.log
+        n_players = int(self.T[L.R_PLAYERS])
+        here = {s: self.players[(s + off) % n_players] for s in range(n_players)
+                if (s + off) % n_players in self.players}
+        mask = sum(1 << s for s in here)
+        log.clear()
+        for p in here.values():
+            p.new_round()
+        hooked = [p for p in here.values() if p.observe is not None]
+        n, m = self.advance(G, RNG, NEW_ROUND, mask, 0, self.checked)
+        read = 0
+        fresh = True
+        while True:
+            written = int(G[L.OFF_EV_N])
+            if written > read:
+                rows = log.take(G, read, written)
+                read = written
+                if fresh:
+                    fresh = False
+                    for q, p in here.items():
+                        hook = getattr(p.player, "new_game", None)
+                        if hook is not None:
+                            self.ask(p, hook, View(G, RNG, q, 0, log, p.values, scores))
+                for p in hooked:
                     for r in rows:
-                        _ask(s, s.observe, decode(*r.tolist()), g, seed, timer)
-        if n >= 0:
-            q = int(G[L.S_ACTOR])
-            s = players[q]
-            view = View(G, RNG, q, n, log, s.values)
-            move = _ask(s, s.choose, view, g, seed, timer)
-            code = MOVE_CODES.get(move) if isinstance(move, str) else None
-            if code is None or move not in view.legal:
-                raise PluginError(_bad_move(s, move, view, g, seed))
-            n, m = advance(G, RNG, code, mask, read, checked)
-        elif n == READ_EVENTS:
-            n, m = advance(G, RNG, -1, mask, read, checked)
-        elif n == OVER:
-            record_round(G, score_hands(G), out, row)
-            return
-        else:
-            assert n == ILLEGAL
-            from unosim.runs.plugin_batch import illegal_message
+                        self.ask(p, p.observe, decode(*r.tolist()))
+            if n >= 0:
+                q = int(G[L.S_ACTOR])
+                p = here[q]
+                view = View(G, RNG, q, n, log, p.values, scores)
+                move = self.ask(p, p.choose, view)
+                code = MOVE_CODES.get(move) if isinstance(move, str) else None
+                if code is None or move not in view.legal:
+                    raise PluginError(_bad_move(p, move, view, self.where()))
+                n, m = self.advance(G, RNG, code, mask, read, self.checked)
+            elif n == READ_EVENTS:
+                n, m = self.advance(G, RNG, -1, mask, read, self.checked)
+            elif n == OVER:
+                return
+            else:
+                assert n == ILLEGAL
+                from unosim.runs.plugin_batch import illegal_message
 
-            raise PluginError(illegal_message(seats, g, int(m), int(G[L.S_PHASE]),
-                                              int(G[L.S_ACTOR]), seed))
+                raise PluginError(illegal_message(self.seats, self.g, int(m),
+                                                  int(G[L.S_PHASE]), int(G[L.S_ACTOR]),
+                                                  self.seed))
+
+    def ask(self, p: _Seat, fn: Callable[[Any], Any], arg: Any) -> Any:
+        return _ask(p, fn, arg, self.where(), self.timer)
 
 
-def _ask(s: _Seat, fn: Callable[[Any], Any], arg: Any, g: int, seed: int | None,
-         timer: bool) -> Any:
+def _ask(s: _Seat, fn: Callable[[Any], Any], arg: Any, where: str, timer: bool) -> Any:
     """Call the strategy; an exception, or a decision over the budget, becomes one
     line naming the strategy and what replays the game."""
     t0 = time.perf_counter()
@@ -192,33 +249,35 @@ def _ask(s: _Seat, fn: Callable[[Any], Any], arg: Any, g: int, seed: int | None,
         out = fn(arg)
     except _TooSlow:
         raise PluginError(f"strategy {s.label} took more than {DECISION_BUDGET * 2:g} s over "
-                          f"one call in {_where(g, seed)}") from None
+                          f"one call in {where}") from None
     except PluginError:
         raise
     except Exception as e:  # noqa: BLE001 - the user's code
         from unosim.strategies.plugins import first_line
 
         raise PluginError(f"strategy {s.label} raised {first_line(e)} in "
-                          f"{_where(g, seed)}") from None
+                          f"{where}") from None
     finally:
         if timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
     if time.perf_counter() - t0 > DECISION_BUDGET:
         raise PluginError(f"strategy {s.label} took {time.perf_counter() - t0:.1f} s over "
-                          f"one call (budget {DECISION_BUDGET:g} s) in {_where(g, seed)}")
+                          f"one call (budget {DECISION_BUDGET:g} s) in {where}")
     return out
 
 
-def _where(g: int, seed: int | None) -> str:
+def _where(g: int, seed: int | None, unit: str = "game") -> str:
     if seed is None:
-        return f"game {g}"
+        return f"{unit} {g}"
+    if unit != "game":
+        return f"{unit} {g} of seed {seed}"
     return f"game {g} of seed {seed}; replay: Game(rules, seats, seed={seed}, game_index={g})"
 
 
-def _bad_move(s: _Seat, move: Any, view: View, g: int, seed: int | None) -> str:
+def _bad_move(s: _Seat, move: Any, view: View, where: str) -> str:
     if not isinstance(move, str):
         what = f"returned {type(move).__name__} {move!r}, not a move (one of view.legal)"
     else:
         what = (f"played the illegal move {move!r} in phase {view.phase} (legal: "
                 f"{', '.join(view.legal[:8])}{' ...' if len(view.legal) > 8 else ''})")
-    return f"strategy {s.label} at seat {view.seat} {what}, {_where(g, seed)}"
+    return f"strategy {s.label} at seat {view.seat} {what}, {where}"

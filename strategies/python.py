@@ -120,13 +120,14 @@ class View:
     """What the seat to act knows, read from the game as it is now. Read-only:
     every list is a fresh tuple, and nothing here writes to the game."""
 
-    __slots__ = ("_G", "_RNG", "_log", "seat", "params", "legal")
+    __slots__ = ("_G", "_RNG", "_log", "_scores", "seat", "params", "legal")
 
     def __init__(self, G: np.ndarray, RNG: np.ndarray, seat: int, n: int, log: EventLog,
-                 params: dict[str, Any]) -> None:
+                 params: dict[str, Any], scores: tuple[int, ...] | None = None) -> None:
         self._G = G
         self._RNG = RNG
         self._log = log
+        self._scores = scores
         #: the seat deciding (0 .. players-1)
         self.seat = seat
         #: the strategy's parameters (its PARAMS, with any given on the command line)
@@ -197,8 +198,8 @@ class View:
 
     @property
     def scores(self) -> tuple[int, ...]:
-        """Every seat's score so far in the match (0 in a single round)."""
-        return (0,) * self.players
+        """Every seat's score so far in the match, by seat (0 in a single round)."""
+        return self._scores if self._scores is not None else (0,) * self.players
 
     @property
     def turn(self) -> int:

@@ -239,11 +239,22 @@ def test_a_bad_python_strategy_is_refused_when_loaded(capsys, name, words):
         assert w in err, err
 
 
-def test_python_strategies_do_not_play_matches_yet(capsys):
-    code, out, err = invoke(capsys, ["run", "--strategy-file", f"{FIRST}:keep_wilds",
-                                     "--seat", "0=keep_wilds", "--mode", "match",
-                                     "--games", "3"])
-    assert code == 2 and "play single rounds" in err
+def test_python_and_compiled_twins_play_the_same_matches():
+    """In a match the seats rotate and the view shows the scores; still the same."""
+    from unosim.runs.modes import MATCH
+    from unosim.runs.runner import play_batch_into
+    from unosim.runs.tables import Table
+
+    load_plugins([f"{COUNTING}:ColourCounter", f"{COUNTING}:colour_counter"])
+    rules = resolve(["official"], [("players", 3), ("target_score", 200)])
+    outs = []
+    for name in ("ColourCounter", "colour_counter"):
+        seats = [parse_strategy(x) for x in (name, "random", "attacker")]
+        rec = np.zeros((40, MATCH.width), np.int32)
+        play_batch_into(Table(rules, seats), MATCH, 4, 0, rec, 1, 50)
+        outs.append(rec)
+    assert np.array_equal(outs[0], outs[1])
+    assert outs[0][:, L.M_ROUNDS].sum() > 40
 
 
 def test_move_texts_name_the_moves_the_engine_plays():
