@@ -40,7 +40,7 @@ from unosim.simulate.step_nb import (
     legal_moves,
     score_hands,
 )
-from unosim.strategies.plugins import chooser_for
+from unosim.strategies.plugins import chooser_for, python_seats
 from unosim.strategies.registry import SeatStrategy, parse_strategy
 
 
@@ -249,10 +249,25 @@ class Game:
 
     def choose(self) -> str:
         """The move the strategy of the seat to act would play now."""
+        if self.seats[int(self.G[L.S_ACTOR])].plugin is not None and python_seats(
+                self.seats) >> int(self.G[L.S_ACTOR]) & 1:
+            return self._python_move()
         choose = chooser_for(self.seats)
         entries = (lambda: [choose]) if getattr(choose, "_cache", None) else None
         with first_use("game/strategies" if entries else "plug-ins", entries):
             return move_name(int(choose(self.G, self.RNG)))
+
+    def _python_move(self) -> str:
+        """A Python seat's move: it first hears every event since the deal or its
+        last decision, as in a run (runs/python_batch.py)."""
+        from unosim.runs.python_batch import PythonSeats, python_seats_of
+        from unosim.strategies.python import EventLog
+
+        if getattr(self, "_python", None) is None:
+            self._python = PythonSeats(python_seats_of(self.seats), self.G, self.RNG,
+                                       EventLog(), lambda: "this game", False)
+        self._python.hear()
+        return move_name(self._python.decide(legal_moves(self.G)))
 
     def step(self) -> str:
         """Let the strategy of the seat to act move; return the move played."""

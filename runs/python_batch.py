@@ -21,6 +21,7 @@ from numba import njit
 
 from unosim.compiler.compiling import first_use
 from unosim.runs import tiers
+from unosim.runs.failures import illegal_message
 from unosim.simulate import layout as L
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.round_nb import ILLEGAL, NEW_ROUND, OVER, READ_EVENTS, record_round
@@ -100,8 +101,7 @@ def python_batch(seats: list[SeatStrategy], seed: int | None = None,
     batch ``(template, key, start, max_rounds, out, chunks)``."""
     choose = chooser_for(seats)
     advance = _advance(choose)
-    players = {q: _Seat(s) for q, s in enumerate(seats)
-               if (python_seats(seats) >> q) & 1}
+    players = python_seats_of(seats)
 
     def run_batch(template: np.ndarray, key: Any, start: int, *rest: Any) -> None:
         max_rounds, out = (rest[0], rest[1]) if match else (0, rest[0])
@@ -186,57 +186,85 @@ class _Table:
 
     def play_round(self, off: int, scores: tuple[int, ...] | None) -> None:
         """Deal and play one round to its end: the Python seats asked here, the
-        others compiled in ``advance``, every event handed to the Python seats
-        before their next decision."""
-        G, RNG, log = self.G, self.RNG, self.log
+        others compiled in ``advance``."""
+        G, RNG = self.G, self.RNG
         n_players = int(self.T[L.R_PLAYERS])
         here = {s: self.players[(s + off) % n_players] for s in range(n_players)
                 if (s + off) % n_players in self.players}
         mask = sum(1 << s for s in here)
-        log.clear()
-        for p in here.values():
-            p.new_round()
-        hooked = [p for p in here.values() if p.observe is not None]
+        seats = PythonSeats(here, G, RNG, self.log, self.where, self.timer)
         n, m = self.advance(G, RNG, NEW_ROUND, mask, 0, self.checked)
-        read = 0
-        fresh = True
         while True:
-            written = int(G[L.OFF_EV_N])
-            if written > read:
-                rows = log.take(G, read, written)
-                read = written
-                if fresh:
-                    fresh = False
-                    for q, p in here.items():
-                        hook = getattr(p.player, "new_game", None)
-                        if hook is not None:
-                            self.ask(p, hook, View(G, RNG, q, 0, log, p.values, scores))
-                for p in hooked:
-                    for r in rows:
-                        self.ask(p, p.observe, decode(*r.tolist()))
+            seats.hear()
             if n >= 0:
-                q = int(G[L.S_ACTOR])
-                p = here[q]
-                view = View(G, RNG, q, n, log, p.values, scores)
-                move = self.ask(p, p.choose, view)
-                code = MOVE_CODES.get(move) if isinstance(move, str) else None
-                if code is None or move not in view.legal:
-                    raise PluginError(_bad_move(p, move, view, self.where()))
-                n, m = self.advance(G, RNG, code, mask, read, self.checked)
+                code = seats.decide(n, scores)
+                n, m = self.advance(G, RNG, code, mask, seats.read, self.checked)
             elif n == READ_EVENTS:
-                n, m = self.advance(G, RNG, -1, mask, read, self.checked)
+                n, m = self.advance(G, RNG, -1, mask, seats.read, self.checked)
             elif n == OVER:
                 return
             else:
                 assert n == ILLEGAL
-                from unosim.runs.plugin_batch import illegal_message
-
                 raise PluginError(illegal_message(self.seats, self.g, int(m),
                                                   int(G[L.S_PHASE]), int(G[L.S_ACTOR]),
                                                   self.seed))
 
+
+class PythonSeats:
+    """The Python seats of one round (by seat): each new player gets the deal
+    (``new_game``), every public event (``observe``) before its next decision, and
+    its decisions (``choose``), checked. ``Game`` asks them the same way."""
+
+    def __init__(self, here: dict[int, _Seat], G: np.ndarray, RNG: np.ndarray,
+                 log: EventLog, where: Callable[[], str], timer: bool) -> None:
+        self.here = here
+        self.G = G
+        self.RNG = RNG
+        self.log = log
+        self.where = where
+        self.timer = timer
+        self.read = 0
+        self.fresh = True
+        log.clear()
+        for p in here.values():
+            p.new_round()
+        self.hooked = [p for p in here.values() if p.observe is not None]
+
+    def hear(self, scores: tuple[int, ...] | None = None) -> None:
+        """Hand the events written since the last call to the seats that listen."""
+        written = int(self.G[L.OFF_EV_N])
+        if written <= self.read:
+            return
+        rows = self.log.take(self.G, self.read, written)
+        self.read = written
+        if self.fresh:
+            self.fresh = False
+            for q, p in self.here.items():
+                hook = getattr(p.player, "new_game", None)
+                if hook is not None:
+                    self.ask(p, hook, View(self.G, self.RNG, q, 0, self.log, p.values, scores))
+        for p in self.hooked:
+            for r in rows:
+                self.ask(p, p.observe, decode(*r.tolist()))
+
+    def decide(self, n: int, scores: tuple[int, ...] | None = None) -> int:
+        """The move of the seat to act, whose ``n`` legal moves ``legal_moves`` wrote."""
+        q = int(self.G[L.S_ACTOR])
+        p = self.here[q]
+        view = View(self.G, self.RNG, q, n, self.log, p.values, scores)
+        move = self.ask(p, p.choose, view)
+        code = MOVE_CODES.get(move) if isinstance(move, str) else None
+        if code is None or move not in view.legal:
+            raise PluginError(_bad_move(p, move, view, self.where()))
+        return code
+
     def ask(self, p: _Seat, fn: Callable[[Any], Any], arg: Any) -> Any:
         return _ask(p, fn, arg, self.where(), self.timer)
+
+
+def python_seats_of(seats: list[SeatStrategy]) -> dict[int, _Seat]:
+    """The Python seats of a table, by seat."""
+    return {q: _Seat(s) for q, s in enumerate(seats) if (python_seats(seats) >> q) & 1}
 
 
 def _ask(s: _Seat, fn: Callable[[Any], Any], arg: Any, where: str, timer: bool) -> Any:

@@ -252,3 +252,19 @@ def test_a_stopped_dask_run_exits_like_a_local_one(tmp_path, sig, expect):
     assert "Traceback" not in stdout + err and "interrupted after" in err
     partial = json.loads(stdout)
     assert partial["partial"] is True and 0 < partial["games"] < 3_000_000
+
+
+def test_a_python_strategy_plays_on_dask_as_here(client):
+    """The file ships to the workers by path and digest, as a compiled plug-in's."""
+    from pathlib import Path
+
+    from unosim.strategies.plugins import load_plugins
+
+    first = Path(__file__).resolve().parents[2] / "strategies" / "examples" / "first.py"
+    load_plugins([f"{first}:keep_wilds"])
+    rules = resolve([], [("players", 3)])
+    seats = [parse_strategy("keep_wilds"), parse_strategy("random"),
+             parse_strategy("attacker")]
+    here = run(rules, seats, 3000, 8)
+    there = run_dask(rules, seats, 3000, seed=8, client=client, task_games=1000)
+    assert there.agg.same_as(here.agg)

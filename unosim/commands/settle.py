@@ -88,7 +88,12 @@ def _override(c: Any, games_text: str | None, players: int | None) -> Any:
 
 
 def _command(c: Any, seed: int, games_text: str | None, players: int | None) -> str:
+    from unosim.strategies.registry import PLUGINS
+
     words = ["unosim", "settle", c.path or c.name, "--seed", str(seed)]
+    for plug in PLUGINS.values():  # the strategies loaded from files, to load again
+        if not plug.source.startswith("<python>"):
+            words += ["--strategy-file", plug.source]
     if games_text is not None:
         words += ["--games", games_text]
     if players is not None:
