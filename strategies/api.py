@@ -15,7 +15,14 @@ The engine calls it whenever the seat ``G[api.S_ACTOR]`` has a decision to make.
 ``rng`` (uint64[:]) holds the game's generators: a strategy draws its random
 numbers from stream 1 only, through ``api.randint`` and ``api.chance``, so a run is
 reproducible from its seed. A strategy must not write to ``G`` except the
-scratch rows that ``legal_moves`` fills, and returns one legal move, an integer.
+scratch rows that ``legal_moves`` fills and its seat's memory (``memory(G, p)``,
+zeroed at each deal), and returns one legal move, an integer.
+
+Beside ``NAME`` the file may define ``NAME_observe(G, seat, kind, who, a, b)``,
+called for every public event (``EV_*``: who did it, and what ``a`` and ``b`` hold
+is in ``layout.EventT``) before any seat decides, and ``NAME_new_game(G, seat)``,
+called at each deal. Only tables with such a seat record events, so the others pay
+nothing for them. A strategy may instead be plain Python (docs: Write a strategy).
 
 What is being decided is ``G[api.S_PHASE]``; together the phases cover every
 decision the rule book leaves to the players (the docs' Strategies page):

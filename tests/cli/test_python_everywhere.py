@@ -1,6 +1,6 @@
 """A Python strategy of a dozen lines is named like a built-in in every command that
 plays games: run, --seat, compare, tournament (one against five), skill against a
-field, a settle claim file, sweep, replay and tune."""
+field, a settle claim file, sweep, atlas, replay and tune."""
 
 from __future__ import annotations
 
@@ -83,3 +83,9 @@ def test_tune_a_declared_parameter(capsys, tmp_path):
                        f"{counting}:ColourCounter", "--trials", "3", "--games-per-trial",
                        "90", "--seed", "1", "--storage", f"sqlite:///{tmp_path}/t.db"])
     assert "ColourCounter:weight=" in out
+
+
+def test_atlas(capsys):
+    out = _ok(capsys, ["atlas", "--strategy", "keep_wilds", *LOAD, "--players", "2",
+                       "--games", "100", "--seed", "1", "--no-progress"])
+    assert "zero-fifty" in out
