@@ -91,9 +91,11 @@ def _command(c: Any, seed: int, games_text: str | None, players: int | None) -> 
     from unosim.strategies.registry import PLUGINS
 
     words = ["unosim", "settle", c.path or c.name, "--seed", str(seed)]
-    for plug in PLUGINS.values():  # the strategies loaded from files, to load again
-        if not plug.source.startswith("<python>"):
-            words += ["--strategy-file", plug.source]
+    named = {x.split(":")[0] for x in (c.strategy, *c.seat_strategies.values(),
+                                       *c.strategies)}
+    for name in sorted(named & set(PLUGINS)):  # the strategy files it needs, again
+        if not PLUGINS[name].source.startswith("<python>"):
+            words += ["--strategy-file", PLUGINS[name].source]
     if games_text is not None:
         words += ["--games", games_text]
     if players is not None:
