@@ -215,7 +215,7 @@ MALFORMED = [  # (the field the one line must name, the claim)
     ("source", _toml(source=None)),
     ("study", _toml(study='"poll"')),
     ("direction", _toml(direction='"up"')),
-    ("margin", _toml(direction='"same"')),
+    ("margin", _toml(direction='"same"', margin="0")),
     ("metric", _toml(metric='"turnz"')),
     ("players", _toml(players="11")),
     ("variant", _toml(variant='["stackin"]')),
@@ -227,7 +227,7 @@ MALFORMED = [  # (the field the one line must name, the claim)
     ("looks", _toml(looks="9")),
     ("seats", _toml(seats='"all"')),
     ("metric", _toml(metric='"seat_win_5"')),
-    ("margin", _toml(margin="1")),
+    ("margin", _toml(margin="-1")),
 ]
 
 
