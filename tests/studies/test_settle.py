@@ -314,6 +314,8 @@ def test_out_writes_verdicts_a_page_and_readable_cards(capsys, tmp_path):
                                                  "margin,z,level")
     html = (out / "settle.html").read_text()
     assert html.count("data:image/png;base64,") == 2 and "Stacking makes rounds longer" in html
+    assert "Margin: ±1 turn (the metric&#x27;s default)" in html
+    assert "family-wise" not in html and "each claim&#x27;s error at most 5%" in html
     assert "<script" not in html and "src=\"http" not in html
     for name in ("longer", "jump-in-shorter"):
         img = Image.open(out / "cards" / f"{name}.png")
@@ -336,6 +338,28 @@ def test_a_card_opens_in_matplotlib(tmp_path):
     img = mpimg.imread(io.BytesIO(card_png(v)), format="png")
     assert img.shape[:2] == (675, 1200)
     assert img[..., :3].std() > 0.05
+
+
+def test_a_card_shows_the_margin_band_and_a_long_verdict():
+    """NO REAL DIFFERENCE fits on the card, the band of +-margin is drawn around 0 and
+    the axis holds both edges of it, even when the interval is far narrower."""
+    from matplotlib.colors import to_hex
+
+    from unosim.reports.settle import Cell, Verdict
+    from unosim.reports.settle_pages import MARGIN_COLOUR, card_figure
+
+    v = Verdict("x", "A claim", "src", "skill", "skill_edge", "skill edge", "", 1.0,
+                "lower", 0.01, "NO REAL DIFFERENCE",
+                [Cell("", -0.002, -0.003, -0.001, 1000, 1, "NO REAL DIFFERENCE")], 1, 1000,
+                3, "95% over 3 looks", "unosim settle x --seed 1", "skill edge")
+    fig = card_figure(v)
+    texts = [t.get_text() for t in fig.texts]
+    assert "NO REAL DIFFERENCE" in texts
+    ax = fig.axes[0]
+    lo, hi = ax.get_xlim()
+    assert lo < -0.01 and hi > 0.01
+    assert "margin ±0.01" in ax.get_xlabel()
+    assert any(to_hex(p.get_facecolor()) == MARGIN_COLOUR.lower() for p in ax.patches)
 
 
 def test_paired_tournament_points_are_the_difference_of_the_strategies_means():
