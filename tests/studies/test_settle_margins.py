@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from cli_helpers import invoke
@@ -226,3 +227,12 @@ def test_alpha_reproduces_a_claims_share(capsys):
     for bad in ("0", "1.5", "x", "0.05/0", "0.05/x"):
         code, out, err = invoke(capsys, ["settle", "stacking-longer", "--alpha", bad])
         assert code == 2 and "--alpha" in err and "Traceback" not in err
+
+
+def test_the_docs_table_of_margins_is_verdict_stats():
+    """docs/settle.md lists every default margin as MARGINS has it."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "settle.md").read_text()
+    for name, m in {**V.MARGINS}.items():
+        assert f"| `{name}` |" in text, name
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{name}` |"))
+        assert f"{m:g}" in row, (name, row)
