@@ -82,13 +82,15 @@ def level_text(b: vs.Boundary, places: int = 1) -> str:
     return f"{percent(b.level)}{where} over {len(b.z)} looks ({KIND_NAMES[b.kind]}: z = {zs})"
 
 
-def method(looks: int = 3) -> str:
+def method() -> str:
+    """How the verdicts are made, in a sentence (the summary's ``method``)."""
     return ("paired intervals of the studies (common random numbers) against each claim's "
             "margin, the smallest difference that matters; a claim plays its games, then "
-            f"2x, then 4x (up to {looks} looks) and stops at the first look that decides "
-            "every place; the intervals spend the error over the looks (O'Brien-Fleming), "
-            "so they hold together however early a claim stops (each line gives their "
-            "level and z); a claim asked at several places splits its error over them")
+            "2x, then 4x (up to its looks, 3 by default) and stops at the first look that "
+            "decides every place; the intervals spend the error over the looks "
+            "(O'Brien-Fleming), so they hold together however early a claim stops (each "
+            "line gives their level and z); a claim asked at several places splits its "
+            "error over them")
 
 
 def family_text(n: int, alpha: float, family: bool) -> str:
