@@ -2,12 +2,13 @@
 JSON and CSV files and the catalogue listing (the study that decides them is
 ``studies/settle.py``; the page and the cards are ``reports/settle_pages.py``).
 
-A verdict is TRUE (the claim holds), FALSE (the opposite holds), NOT SHOWN (no
-difference this run could detect; the smallest it could have detected is the
-interval's half-width) or DEPENDS (it holds at some player counts or seats, not at
-others). Effects are the claim's subject minus its reference (the variant minus the
-baseline, the first strategy against the second, a figure minus a stated value);
-rates are in percentage points.
+A verdict is TRUE (the claim holds by more than its margin, the smallest difference
+that matters), FALSE (the opposite holds by more than the margin), NO REAL DIFFERENCE
+(the effect lies within the margin), NOT SHOWN (undecided after every look; the line
+says about how many games would likely decide it) or DEPENDS (it holds at some player
+counts or seats, not at others). Effects are the claim's subject minus its reference
+(the variant minus the baseline, the first strategy against the second, a figure
+minus a stated value); rates are in percentage points.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 from unosim import provenance
 from unosim.reports.numbers import decimals_for
 
-VERDICTS = ("TRUE", "FALSE", "NOT SHOWN", "DEPENDS")
+VERDICTS = ("TRUE", "FALSE", "NO REAL DIFFERENCE", "NOT SHOWN", "DEPENDS")
 
 
 @dataclass
@@ -37,6 +38,7 @@ class Cell:
     verdict: str
     subject: float = math.nan  # the figure the claim is about
     reference: float = math.nan  # what it is measured against
+    z: float = math.nan  # the interval's half-width in standard errors at its look
 
     @property
     def half_width(self) -> float:
@@ -56,23 +58,32 @@ class Verdict:
     unit: str  # "pp" for rates, else the metric's unit
     scale: float  # 100 for rates (shown in percentage points), else 1
     direction: str
-    margin: float
+    margin: float  # the smallest difference that matters, in the effect's units
     verdict: str
     cells: list[Cell]
     seed: int
     games: int  # games at the first look, as asked
     looks: int
-    confidence: str  # how the intervals are made (the looks, the z)
+    confidence: str  # the level the intervals have together, the looks and their z
     command: str
     about: str  # what is compared, in words
     partial: bool = False
     elapsed_s: float = 0.0
     played: str = "games"  # what ``games`` counts: games (rounds) or matches
     extra: dict[str, Any] = field(default_factory=dict)
+    own_margin: bool = False  # the claim's own margin, not its metric's default
+    alpha: float = 0.05  # the claim's error (under --all its share of the catalogue's)
+    level: float = 0.95  # the chance that all of a place's intervals hold the truth
+    z: list[float] = field(default_factory=list)  # each look's z
+    boundary: str = "obrien-fleming"  # how the error is spent over the looks
+    places: int = 1  # player counts or seats asked at (the error is split over them)
+    games_total: int = 0  # games played: per variant, summed over the player counts
+    games_needed: float | None = None  # NOT SHOWN: games in all that would likely decide
+    games_suggested: int | None = None  # NOT SHOWN: the --games that plays about that
 
     @property
     def games_played(self) -> int:
-        return sum(c.games for c in self.cells)
+        return self.games_total or sum(c.games for c in self.cells)
 
 
 def _dec(v: Verdict, c: Cell) -> int:
@@ -98,19 +109,19 @@ def _unit(v: Verdict) -> str:
 
 
 def figure(v: Verdict, c: Cell) -> str:
-    """``+3.02 turns (95% CI +2.61 to +3.43)``."""
+    """``+3.02 turns (interval +2.61 to +3.43)``."""
     d = _dec(v, c)
-    return (f"{_fmt(c.effect, v, d)}{_unit(v)} (95% CI {_fmt(c.low, v, d)} to "
+    return (f"{_fmt(c.effect, v, d)}{_unit(v)} (interval {_fmt(c.low, v, d)} to "
             f"{_fmt(c.high, v, d)})")
 
 
-def detectable(v: Verdict, c: Cell) -> str:
-    h = c.half_width * v.scale
-    if not math.isfinite(h):
-        return "too few games for an interval"
-    if h == 0:
-        return "every game played the same both ways, so there is no difference at all"
-    return f"the smallest effect this run could detect: {h:.{_dec(v, c)}f}{_unit(v)}"
+def margin_text(v: Verdict) -> str:
+    """``margin ±1 turn``, ``margin ±0.5 pp``: the smallest difference that matters."""
+    m = round(v.margin * v.scale, 6) + 0.0
+    unit = v.unit
+    if m == 1 and unit.endswith("s") and unit != "pp":
+        unit = unit[:-1]
+    return f"margin ±{m:g}" + (f" {unit}" if unit else "")
 
 
 def levels(v: Verdict, c: Cell) -> str:
@@ -125,15 +136,40 @@ def levels(v: Verdict, c: Cell) -> str:
 
 
 def cell_text(v: Verdict, c: Cell, tag: bool = False) -> str:
+    from unosim.studies.verdict_stats import ruled_out
+
     where = f"{c.where}: " if c.where else ""
     label = f" ({c.verdict.lower()})" if tag else ""
+    text = f"{where}{levels(v, c)}{figure(v, c)}{label}"
     if c.verdict == "NOT SHOWN":
-        return f"{where}{levels(v, c)}{figure(v, c)}{label}, {detectable(v, c)}"
-    return f"{where}{levels(v, c)}{figure(v, c)}{label}"
+        out = ruled_out(v.direction, c.low, c.high, v.margin)
+        if out:
+            text += ", rules out " + " and ".join(out)
+    return text
+
+
+def needed_text(v: Verdict) -> str:
+    """For NOT SHOWN: about how many games would likely decide it."""
+    if v.verdict != "NOT SHOWN" or v.games_needed is None or v.partial:
+        return ""
+    if not math.isfinite(v.games_needed):
+        return "; undecided at the last look, and no number of games is likely to decide it"
+    more = f" (--games {v.games_suggested})" if v.games_suggested else ""
+    return (f"; undecided at the last look: about {_round(v.games_needed):,} {v.played} "
+            f"would likely decide it{more}")
+
+
+def _round(x: float) -> int:
+    """Two significant figures, up."""
+    if x <= 100:
+        return math.ceil(x)
+    unit = 10 ** (math.floor(math.log10(x)) - 1)
+    return int(math.ceil(x / unit) * unit)
 
 
 def verdict_line(v: Verdict) -> str:
-    """The one line: verdict, sentence, figure with its interval, games, seed, command."""
+    """The one line: verdict, sentence, figure with its interval, the margin, games,
+    seed, the level of the intervals, command."""
     cells = v.cells
     if not cells:
         body = "not played"
@@ -147,32 +183,44 @@ def verdict_line(v: Verdict) -> str:
         body = "; ".join(cell_text(v, c, tag=mixed) for c in cells)
     games = f"{v.games_played:,} {v.played}"
     mark = " (PARTIAL)" if v.partial else ""
-    return (f"{v.verdict}{mark}: {v.sentence} ({v.about}): {body}; {games}, seed "
-            f"{v.seed} · {v.command}")
+    return (f"{v.verdict}{mark}: {v.sentence} ({v.about}): {body}; {margin_text(v)}; "
+            f"{games}, seed {v.seed}{needed_text(v)}; intervals {v.confidence} · "
+            f"{v.command}")
 
 
 def to_dict(v: Verdict) -> dict[str, Any]:
     d = asdict(v)
     d["line"] = verdict_line(v)
     d["games_played"] = v.games_played
+    d.pop("games_total")
+    d["margin_shown"] = v.margin * v.scale
+    d["margin_from"] = "claim" if v.own_margin else "metric default"
+    d.pop("own_margin")
+    if d["games_needed"] is not None and math.isfinite(d["games_needed"]):
+        d["games_needed"] = _round(d["games_needed"])
     for c, cd in zip(v.cells, d["cells"], strict=True):
         cd["effect_shown"] = c.effect * v.scale
-        cd["ci95_shown"] = [c.low * v.scale, c.high * v.scale]
-        cd["detectable"] = c.half_width * v.scale
+        cd["interval_shown"] = [c.low * v.scale, c.high * v.scale]
+        cd["half_width_shown"] = c.half_width * v.scale
     return d
 
 
 def settle_summary(verdicts: list[Verdict], seed: int, partial: bool,
-                   elapsed_s: float, method: str) -> dict[str, Any]:
-    """The JSON of a settle run (``--format json`` and verdicts.json)."""
+                   elapsed_s: float, method: str, error: str = "",
+                   alpha: float = 0.05, family: bool = False) -> dict[str, Any]:
+    """The JSON of a settle run (``--format json`` and verdicts.json): ``error`` says
+    what the run's verdicts are sure of (each claim's error, or the catalogue's)."""
     return {"provenance": provenance(), "command": "settle", "seed": seed,
             "partial": partial, "elapsed_s": elapsed_s, "method": method,
+            "error": error, "alpha": alpha,
+            "family": "bonferroni over the claims" if family else None,
             "counts": {k: sum(v.verdict == k for v in verdicts) for k in VERDICTS},
             "verdicts": [to_dict(v) for v in verdicts]}
 
 
-CSV_COLUMNS = ("name", "verdict", "where", "effect", "ci_low", "ci_high", "unit",
-               "detectable", "games", "look", "seed", "sentence", "metric", "command")
+CSV_COLUMNS = ("name", "verdict", "where", "effect", "low", "high", "unit", "margin",
+               "z", "level", "games", "look", "games_needed", "seed", "sentence", "metric",
+               "command")
 
 
 def verdicts_csv(verdicts: list[Verdict]) -> str:
@@ -184,8 +232,10 @@ def verdicts_csv(verdicts: list[Verdict]) -> str:
         for c in v.cells:
             w.writerow([v.name, v.verdict if len(v.cells) == 1 else f"{v.verdict}/{c.verdict}",
                         c.where, c.effect * v.scale, c.low * v.scale, c.high * v.scale,
-                        v.unit, c.half_width * v.scale, c.games, c.look, v.seed, v.sentence,
-                        v.metric, v.command])
+                        v.unit, v.margin * v.scale, c.z, v.level, c.games, c.look,
+                        "" if v.games_needed is None or not math.isfinite(v.games_needed)
+                        else _round(v.games_needed), v.seed, v.sentence, v.metric,
+                        v.command])
     return buf.getvalue()
 
 

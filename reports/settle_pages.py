@@ -1,6 +1,7 @@
 """The shareable side of ``unosim settle``: one PNG card per claim (the sentence, the
-verdict large, the effect with its interval drawn, the reproducing command in small
-print) and ``settle.html``, every verdict with its card inlined, self-contained."""
+verdict large, the effect with its interval drawn against 0 and the margin band, the
+reproducing command in small print) and ``settle.html``, every verdict with its card
+inlined, self-contained."""
 
 from __future__ import annotations
 
@@ -17,11 +18,13 @@ from matplotlib.figure import Figure
 
 from unosim.common import write_bytes_atomic, write_text_atomic
 from unosim.reports.html import page
-from unosim.reports.settle import Verdict, cell_text, verdict_line
+from unosim.reports.settle import Verdict, cell_text, margin_text, needed_text, verdict_line
 
 #: verdict -> colour (Okabe-Ito: colour-blind safe)
-COLOURS = {"TRUE": "#009E73", "FALSE": "#D55E00", "NOT SHOWN": "#666666",
-           "DEPENDS": "#E69F00"}
+COLOURS = {"TRUE": "#009E73", "FALSE": "#D55E00", "NO REAL DIFFERENCE": "#0072B2",
+           "NOT SHOWN": "#666666", "DEPENDS": "#E69F00"}
+#: the band of differences too small to matter
+MARGIN_COLOUR = "#56B4E9"
 #: a card's size in inches at DPI: 1200 x 675 pixels
 CARD_IN = (8.0, 4.5)
 DPI = 150
@@ -34,24 +37,31 @@ def card_figure(v: Verdict) -> Figure:
     colour = COLOURS.get(v.verdict, "#333333")
     fig.text(0.04, 0.93, "\n".join(textwrap.wrap(f"“{v.sentence}”", 62)[:2]),
              fontsize=15, fontweight="bold", va="top", color="#222222")
-    fig.text(0.04, 0.72, v.verdict + (" (partial)" if v.partial else ""), fontsize=34,
+    head = v.verdict + (" (partial)" if v.partial else "")
+    fig.text(0.04, 0.72, head, fontsize=34 if len(head) <= 10 else 22,
              fontweight="bold", va="top", color=colour)
     fig.text(0.96, 0.70, "\n".join(textwrap.wrap(v.about, 48)[:3]), fontsize=8,
              ha="right", va="top", color="#444444")
-    ax = fig.add_axes((0.22, 0.22, 0.72, 0.30))
+    ax = fig.add_axes((0.22, 0.30, 0.72, 0.25))
     _draw_effects(ax, v, colour)
     detail = "; ".join(cell_text(v, c) for c in v.cells) if len(v.cells) == 1 else (
-        f"{len(v.cells)} places, 95% intervals")
-    fig.text(0.04, 0.085, textwrap.shorten(
-        f"{detail} · {v.games_played:,} {v.played} · seed {v.seed}", 130), fontsize=7.5,
-        color="#333333")
+        f"{len(v.cells)} places")
+    fig.text(0.04, 0.16, textwrap.shorten(
+        f"{detail} · {margin_text(v)} · {v.games_played:,} {v.played} · seed {v.seed}",
+        130), fontsize=7.5, color="#333333")
+    fig.text(0.04, 0.12, textwrap.shorten(f"intervals {v.confidence}", 135), fontsize=7,
+             color="#333333")
+    if needed_text(v):
+        fig.text(0.04, 0.08, textwrap.shorten(needed_text(v)[2:], 135), fontsize=7,
+                 color="#333333")
     fig.text(0.04, 0.03, textwrap.shorten(v.command, 120), fontsize=7, family="monospace",
              color="#555555")
     return fig
 
 
 def _draw_effects(ax: Any, v: Verdict, colour: str) -> None:
-    """Each place's effect with its interval, against 0 (and the margin, if any)."""
+    """Each place's effect with its interval, against 0 and the margin band (the
+    differences too small to matter), on an axis that holds 0 and the band."""
     cells = v.cells
     ys = list(range(len(cells)))[::-1]
     for y, c in zip(ys, cells, strict=True):
@@ -62,21 +72,21 @@ def _draw_effects(ax: Any, v: Verdict, colour: str) -> None:
             ax.plot([x], [y], "o", color="white", markeredgecolor=col, markersize=8,
                     markeredgewidth=2)
     ax.axvline(0, color="#222222", linewidth=1)
-    if v.direction == "same" and v.margin > 0:
+    if v.margin > 0:
         m = v.margin * v.scale
-        ax.axvspan(-m, m, color="#009E73", alpha=0.12, linewidth=0)
+        ax.axvspan(-m, m, color=MARGIN_COLOUR, alpha=0.25, linewidth=0)
     ax.set_yticks(ys)
     ax.set_yticklabels([c.where or v.label[:28] for c in cells], fontsize=8)
     ax.set_ylim(-0.7, len(cells) - 0.3)
     unit = {"pp": "percentage points"}.get(v.unit, v.unit)
-    ax.set_xlabel(f"effect ({unit})" if unit else "effect", fontsize=8)
+    shade = f"; shaded: {margin_text(v)}, too small to matter" if v.margin > 0 else ""
+    ax.set_xlabel((f"effect ({unit})" if unit else "effect") + shade, fontsize=8)
     ax.tick_params(axis="x", labelsize=8)
     lows = [c.low * v.scale for c in cells if math.isfinite(c.low)]
     highs = [c.high * v.scale for c in cells if math.isfinite(c.high)]
     if lows and highs:
         lo, hi = min(0.0, *lows), max(0.0, *highs)
-        if v.direction == "same":
-            lo, hi = min(lo, -v.margin * v.scale), max(hi, v.margin * v.scale)
+        lo, hi = min(lo, -v.margin * v.scale), max(hi, v.margin * v.scale)
         pad = (hi - lo) * 0.08 or 1.0
         ax.set_xlim(lo - pad, hi + pad)
     for side in ("top", "right"):
@@ -107,15 +117,17 @@ def settle_html(verdicts: list[Verdict], summary: dict[str, Any]) -> str:
     body = ["<h1>unosim settle</h1>",
             f"<p>{len(verdicts)} claims · seed {summary['seed']} · {e(counts)}"
             f"{' · <b>PARTIAL</b>' if summary['partial'] else ''}</p>",
-            f"<p class=\"note\">{e(summary['method'])}</p>"]
+            f"<p class=\"note\">{e(summary.get('error', ''))}; {e(summary['method'])}</p>"]
     for v in verdicts:
+        whose = "the claim's own" if v.own_margin else "the metric's default"
         img = base64.b64encode(card_png(v)).decode("ascii")
         body += [f"<h2 id=\"{e(v.name)}\">{e(v.verdict)}: {e(v.sentence)}</h2>",
                  f"<figure><img src=\"data:image/png;base64,{img}\" width=\"800\" "
                  f"alt=\"{e(v.verdict)}: {e(v.sentence)}\"></figure>",
                  f"<p>{e(verdict_line(v))}</p>",
-                 f"<p class=\"note\">Source: {e(v.source)}. Intervals: {e(v.confidence)}."
-                 "</p>"]
+                 f"<p class=\"note\">Source: {e(v.source)}. Margin: "
+                 f"{e(margin_text(v)[len('margin '):])} ({e(whose)}). Intervals: "
+                 f"{e(v.confidence)}.</p>"]
     return page("unosim settle", body)
 
 

@@ -4,19 +4,22 @@ line naming the field (docs/settle.md documents every field).
 
 A claim is data, not code: which study answers it (compare, tournament, skill or
 sweep), on which metric, in which direction (or "same within a margin"), at which
-table. The catalogue of arguments players actually have ships in ``claims/``.
+table. Every claim has a margin, the smallest difference that matters to players:
+its own ``margin``, else the metric's default (``verdict_stats.default_margin``). The
+catalogue of arguments players actually have ships in ``claims/``.
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from unosim.errors import UnosimError, did_you_mean
 from unosim.runs import modes
+from unosim.studies.verdict_stats import default_margin
 
 STUDIES = ("compare", "tournament", "skill", "sweep")
 DIRECTIONS = ("higher", "lower", "same")
@@ -47,7 +50,8 @@ class Claim:
     study: str
     metric: str
     direction: str
-    margin: float = 0.0
+    margin: float = 0.0  # the smallest difference that matters, in the effect's units
+    own_margin: bool = False  # the claim file's own margin, not the metric's default
     value: float | str | None = None
     baseline: tuple[str, ...] = ("official",)
     variant: tuple[str, ...] | None = None
@@ -74,8 +78,6 @@ class Claim:
         return None
 
     def with_games(self, games: int) -> Claim:
-        from dataclasses import replace
-
         return replace(self, games=games)
 
 
@@ -104,14 +106,11 @@ def parse_claim(data: dict[str, Any], where: str, default_name: str) -> Claim:
         raise _bad(where, "direction", f"must be one of {', '.join(DIRECTIONS)}, got "
                                        f"{direction!r}")
     margin = float(data.get("margin", 0.0))
-    if direction == "same" and margin <= 0:
+    if "margin" in data and not (margin >= 0 and margin < float("inf")):
+        raise _bad(where, "margin", f"must be 0 or more, got {margin}")
+    if direction == "same" and "margin" in data and margin <= 0:
         raise _bad(where, "margin", "direction = \"same\" needs a margin above 0 (the "
                                     "largest difference that still counts as the same)")
-    if "margin" in data and direction != "same":
-        raise _bad(where, "margin", "a margin goes with direction = \"same\" (no difference "
-                                    "within it)")
-    if margin < 0:
-        raise _bad(where, "margin", f"must be 0 or more, got {margin}")
     players = data.get("players", 4)
     players = tuple(players) if isinstance(players, list) else (players,)
     if not players or not all(isinstance(p, int) and not isinstance(p, bool) and 2 <= p <= 10
@@ -145,8 +144,13 @@ def parse_claim(data: dict[str, Any], where: str, default_name: str) -> Claim:
         strategy=data.get("strategy", "random"),
         seat_strategies=_seat_strategies(data, where),
         strategies=tuple(_strings(data, "strategies", where)), mode=mode, games=games,
-        looks=looks, path=None)
+        looks=looks, path=None, own_margin="margin" in data)
     check_claim(claim, where)
+    if not claim.own_margin:
+        try:
+            claim = replace(claim, margin=default_margin(claim.metric, claim.mode))
+        except UnosimError as e:
+            raise _bad(where, "margin", str(e)) from None
     return claim
 
 
@@ -276,8 +280,6 @@ def load_claim_file(path: str | Path) -> Claim:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise UnosimError(f"{where}: not valid TOML ({e})") from None
     c = parse_claim(data, where, p.stem)
-    from dataclasses import replace
-
     return replace(c, path=str(p))
 
 

@@ -1,14 +1,24 @@
 """The settle study: a claim becomes runs of the existing studies (compare,
-tournament, skill, sweep), and their paired intervals become a verdict.
+tournament, skill, sweep), and their paired intervals become a verdict
+(``verdict_stats`` holds the rules and the statistics).
+
+Margins: every claim has the smallest difference that matters (its own ``margin``,
+else its metric's default). A place (a player count or a seat) is TRUE when its
+interval lies beyond +margin in the claimed direction, FALSE beyond it the other
+way, NO REAL DIFFERENCE when it lies inside +-margin, and undecided otherwise.
 
 Looks: a claim plays ``games`` (its first look), then twice as many, then four
 times, up to ``looks`` looks, and stops at the first look where every place it is
-asked about is decided. Each look's interval is a 95% / K interval (Bonferroni over
-the K looks planned: z = 2.39 for 3 looks), so the chance that any look of a place
-misses the true effect is at most 5% and stopping early keeps the verdict's error
-rate at 5%. A later look only plays the games the earlier ones had not (each
-stage's finished tasks are kept, the task size a divisor of every look), so a look
-costs the new games only, and the totals equal one run of that many games.
+asked about is decided (a place keeps the verdict of the first look that decides
+it); a place still undecided at the last look is NOT SHOWN, with the games that
+would likely decide it. Each look's interval uses the z of an O'Brien-Fleming
+alpha-spending boundary over the planned looks, so all of a place's intervals hold
+the truth together with the stated level, however early the claim stops. A claim's
+error is split over its places (Bonferroni), and under ``--all`` the error of the
+whole catalogue over its claims. A later look only plays the games the earlier ones
+had not (each stage's finished tasks are kept, the task size a divisor of every
+look), so a look costs the new games only, and the totals equal one run of that many
+games.
 """
 
 from __future__ import annotations
@@ -16,69 +26,115 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from statistics import NormalDist
 from typing import Any
 
 from unosim.reports.settle import Cell, Verdict
 from unosim.runs import modes
 from unosim.runs.backend import Backend, Progress
 from unosim.runs.stopping import Stopped
+from unosim.studies import verdict_stats as vs
 from unosim.studies.claims import Claim
 from unosim.studies.settle_stages import (
     first_look_units,
     label_of,
     metric_name,
+    places_of,
     stages_of,
     step_for,
 )
 
-
-def z_for(looks: int) -> float:
-    """The two-sided 95% z with alpha spent equally over ``looks`` looks (Bonferroni)."""
-    return NormalDist().inv_cdf(1 - 0.05 / (2 * looks))
-
-
-def method(looks: int = 3) -> str:
-    return (f"paired intervals of the studies (common random numbers); a claim plays its "
-            f"games, then 2x, then 4x (up to {looks} looks) and stops when decided; each "
-            f"look's interval has z = {z_for(looks):.3f} (alpha 5% spent equally over the "
-            "looks, Bonferroni), so the verdict's error stays at most 5% per place")
+#: the error of a run: of each claim, or under ``--all`` of the whole catalogue
+ALPHA = 0.05
+#: how the error is shared over the claims of ``--all`` (see ``verdict_stats``)
+FAMILY = "bonferroni"
+KIND_NAMES = {"obrien-fleming": "O'Brien-Fleming", "pocock": "Pocock",
+              "bonferroni": "Bonferroni over the looks",
+              "mixture": "normal-mixture confidence sequence"}
+DECIDED = (vs.TRUE, vs.FALSE, vs.NO_DIFFERENCE)
 
 
-def decide(direction: str, margin: float, lo: float, hi: float) -> str:
-    """TRUE, FALSE or NOT SHOWN for one place, from its interval of subject - reference."""
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return "NOT SHOWN"
-    if direction == "higher":
-        return "TRUE" if lo > 0 else "FALSE" if hi < 0 else "NOT SHOWN"
-    if direction == "lower":
-        return "TRUE" if hi < 0 else "FALSE" if lo > 0 else "NOT SHOWN"
-    if -margin <= lo and hi <= margin:
-        return "TRUE"
-    return "FALSE" if lo > margin or hi < -margin else "NOT SHOWN"
+def plan(c: Claim, alpha: float = ALPHA, kind: str = vs.DEFAULT_KIND) -> vs.Boundary:
+    """The boundary of each of ``c``'s places: its looks (1x, 2x, 4x ... the first),
+    at the claim's error ``alpha`` split over its places."""
+    place = vs.family_alphas({c.name: places_of(c)}, alpha)[c.name].place
+    return vs.boundary([1 << k for k in range(c.looks)], place, kind)
 
 
-def combine(cells: list[Cell]) -> str:
-    """The claim's verdict from its places: one kind everywhere is that kind; holding
-    at some and not others is DEPENDS; false at some, not shown at the rest, FALSE."""
-    kinds = {c.verdict for c in cells}
-    if len(kinds) == 1:
-        return kinds.pop()
-    return "DEPENDS" if "TRUE" in kinds else "FALSE"
+def percent(p: float) -> str:
+    """A level in percent: as few decimals as give it exactly (95%, 98.75%), else two
+    figures of what it misses (99.77%)."""
+    miss = 100.0 * (1.0 - p)
+    if miss <= 0:
+        return "100%"
+    for d in range(4):
+        if abs(round(100.0 * p, d) - 100.0 * p) < 1e-7:
+            return f"{100.0 * p:.{d}f}%"
+    return f"{100.0 * p:.{max(0, 1 - math.floor(math.log10(miss)))}f}%"
+
+
+def level_text(b: vs.Boundary, places: int = 1) -> str:
+    """``95% over 3 looks (O'Brien-Fleming: z = 4.33, 2.96, 1.97)``: the level all of
+    a place's intervals have together, and each look's z."""
+    zs = ", ".join(f"{z:.2f}" if math.isfinite(z) else "none" for z in b.z)
+    where = f" at each of {places} places" if places > 1 else ""
+    if len(b.z) == 1:
+        return f"{percent(b.level)}{where} (z = {zs})"
+    return f"{percent(b.level)}{where} over {len(b.z)} looks ({KIND_NAMES[b.kind]}: z = {zs})"
+
+
+def method() -> str:
+    """How the verdicts are made, in a sentence (the summary's ``method``)."""
+    return ("paired intervals of the studies (common random numbers) against each claim's "
+            "margin, the smallest difference that matters; a claim plays its games, then "
+            "2x, then 4x (up to its looks, 3 by default) and stops at the first look that "
+            "decides every place; the intervals spend the error over the looks "
+            "(O'Brien-Fleming), so they hold together however early a claim stops (each "
+            "line gives their level and z); a claim asked at several places splits its "
+            "error over them")
+
+
+def family_text(n: int, alpha: float, family: bool) -> str:
+    """What the run's verdicts are sure of: ``family-wise error at most 5% over 22
+    claims (Bonferroni: each claim at 0.23%)``, or each claim's own error."""
+    if family and n > 1:
+        return (f"family-wise error at most {_pct(alpha)} "
+                f"over {n} claims (Bonferroni: each claim at {_pct(alpha / n)})")
+    return f"each claim's error at most {_pct(alpha)}"
+
+
+def _pct(a: float) -> str:
+    """An error in percent, two figures: 5%, 0.23%."""
+    x = 100.0 * a
+    d = max(0, 1 - math.floor(math.log10(x))) if x > 0 else 0
+    text = f"{x:.{d}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text + "%"
 
 
 # ---------------------------------------------------------------- a claim
 
 
+def _cell(row: tuple[Any, ...], look: int, z: float, verdict: str) -> Cell:
+    where, x, lo, hi, a, b, games = row
+    return Cell(where, x, lo, hi, games, look, verdict, a, b, z)
+
+
+def _keepable(c: Cell) -> list[Any]:
+    return [c.where, c.effect, c.low, c.high, c.games, c.look, c.verdict, c.subject,
+            c.reference, c.z]
+
+
 def settle_claim(c: Claim, seed: int, backend: Backend, keep: Any,
                  on_batch: Callable[[int], None] | None = None,
-                 command: str = "") -> Verdict:
-    """Play ``c`` look by look until every place is decided; a stop (Ctrl-C, SIGTERM)
-    returns the verdict so far, marked partial (``keep`` holds what was played)."""
+                 command: str = "", alpha: float = ALPHA) -> Verdict:
+    """Play ``c`` look by look until every place is decided, at error ``alpha`` (the
+    claim's share of the run's); a stop (Ctrl-C, SIGTERM) returns the verdict so far,
+    marked partial (``keep`` holds what was played)."""
     from unosim.reports.metrics import metrics_for
 
     t0 = time.perf_counter()
-    z = z_for(c.looks)
+    bound = plan(c, alpha)
     played = 0
 
     def count(n: int) -> None:
@@ -91,44 +147,97 @@ def settle_claim(c: Claim, seed: int, backend: Backend, keep: Any,
     u0 = first_look_units(c)
     step = step_for(u0)
     cells: dict[str, list[Cell]] = {}
+    stage_games: dict[str, int] = {}
     partial = False
     for st in stages:
         if keep.stage(st.key) is None:
             keep.stages[st.key] = Progress(step, st.make(step))
-        # an interrupted run resumes at the look it was playing: the looks before it
-        # were undecided, so its totals hold no more than that look's games
+        # a place keeps the verdict of the first look that decides it (kept in the
+        # checkpoint too: an interrupted run resumes at the look it was playing)
+        decided = {int(i): Cell(*row) for i, row in
+                   dict(keep.stages.get(st.key + "#decided", {})).items()}
+        latest: list[Cell] = []
         for look in range(int(keep.stages.get(st.key + "#look", 1)), c.looks + 1):
             keep.stages[st.key + "#look"] = look
-            units = u0 << (look - 1)
+            z = bound.z[look - 1]
+            at_cap = look == c.looks
+            if not math.isfinite(z) and not at_cap:
+                continue  # this look spends no error: the next one plays its games too
             try:
-                result = st.play(units, keep)
+                result = st.play(u0 << (look - 1), keep)
             except Stopped:
                 partial = True
                 break
-            got = [Cell(where, x, lo, hi, games, look, decide(c.direction, c.margin, lo, hi),
-                        a, b) for where, x, lo, hi, a, b, games in st.read(result, z)]
-            cells[st.key] = got
+            latest = [_cell(row, look, z, vs.decide(c.direction, row[2], row[3], c.margin,
+                                                    at_cap))
+                      for row in st.read(result, z)]
+            for i, cell in enumerate(latest):
+                if i not in decided and cell.verdict in DECIDED:
+                    decided[i] = cell
+            keep.stages[st.key + "#decided"] = {str(i): _keepable(x)
+                                                for i, x in decided.items()}
+            stage_games[st.key] = max((x.games for x in latest), default=0)
             if getattr(result, "partial", False) or getattr(getattr(result, "cmp", None),
                                                             "partial", False):
                 partial = True
                 break
-            if all(g.verdict != "NOT SHOWN" for g in got):
+            if vs.settled([decided.get(i, x).verdict for i, x in enumerate(latest)]):
                 break
+        cells[st.key] = [decided.get(i, x) for i, x in enumerate(latest)]
+        for x in cells[st.key]:
+            if x.verdict == vs.UNDECIDED:  # stopped before its cap (DEPENDS, or a stop)
+                x.verdict = vs.NOT_SHOWN
         if partial:
             break
     planned = sum(s.units_of(u0 << (c.looks - 1)) for s in stages)
     if not partial and on_batch is not None and planned > played:
         on_batch(planned - played)  # the looks not needed
     every = [x for st in stages for x in cells.get(st.key, [])]
+    verdict = vs.combine([x.verdict for x in every]) if every else vs.NOT_SHOWN
     label, unit, scale = _label(c, metrics_for(c.mode, min(c.players)))
+    need, suggest = (_needed(c, bound, stages, cells, stage_games)
+                     if verdict == vs.NOT_SHOWN and not partial and every else (None, None))
     return Verdict(
         name=c.name, sentence=c.sentence, source=c.source, study=c.study, metric=c.metric,
         label=label, unit=unit, scale=scale, direction=c.direction, margin=c.margin,
-        verdict=combine(every) if every else "NOT SHOWN", cells=every, seed=seed,
-        games=c.games, looks=c.looks,
-        confidence=f"95% over {c.looks} looks (z = {z:.3f}, Bonferroni)",
-        command=command, about=about(c, label), partial=partial,
-        elapsed_s=time.perf_counter() - t0, played=modes.of(c.mode).unit)
+        verdict=verdict, cells=every, seed=seed, games=c.games, looks=c.looks,
+        confidence=level_text(bound, places_of(c)), command=command, about=about(c, label),
+        partial=partial, elapsed_s=time.perf_counter() - t0, played=modes.of(c.mode).unit,
+        own_margin=c.own_margin, alpha=alpha, level=bound.level, z=list(bound.z),
+        boundary=bound.kind, places=places_of(c), games_total=sum(stage_games.values()),
+        games_needed=need, games_suggested=suggest)
+
+
+def _needed(c: Claim, bound: vs.Boundary, stages: list[Any], cells: dict[str, list[Cell]],
+            stage_games: dict[str, int]) -> tuple[float, int | None]:
+    """(about how many games in all would likely decide the claim, the ``--games`` that
+    plays about that many at its last look): each place left undecided at the cap needs
+    ``verdict_stats.games_needed`` at the cap's z; a decided stage keeps its games."""
+    z = bound.z[-1]
+    total = 0.0
+    factor = 1.0
+    for st in stages:
+        played = stage_games.get(st.key, 0)
+        need = float(played)
+        for x in cells.get(st.key, []):
+            if x.verdict != vs.NOT_SHOWN or x.look != c.looks:
+                continue
+            se = (x.high - x.low) / (2 * x.z) if math.isfinite(x.z) and x.z > 0 else math.nan
+            need = max(need, vs.games_needed(x.effect, se, x.games, c.margin, z))
+        total += need
+        if played > 0:
+            factor = max(factor, need / played)
+    if not math.isfinite(total):
+        return math.inf, None
+    return total, _round_up(c.games * factor)
+
+
+def _round_up(x: float) -> int:
+    """Up to two significant figures: 123,456 -> 130,000."""
+    if x <= 100:
+        return max(1, math.ceil(x))
+    unit = 10 ** (math.floor(math.log10(x)) - 1)
+    return int(math.ceil(x / unit) * unit)
 
 
 def _label(c: Claim, metrics: list[Any]) -> tuple[str, str, float]:
@@ -174,14 +283,28 @@ def about(c: Claim, label: str | None = None) -> str:
     return f"{what}, {vs}, {table}{mode}, {who}"
 
 
+def claim_alphas(claims: list[Claim], alpha: float = ALPHA, family: bool = False
+                 ) -> dict[str, float]:
+    """Each claim's error: ``alpha`` on its own, or with ``family`` (``--all``) its
+    Bonferroni share of the catalogue's, so that the chance of any wrong verdict in the
+    whole run stays at most ``alpha``."""
+    if not family:
+        return {c.name: alpha for c in claims}
+    shares = vs.family_alphas({c.name: places_of(c) for c in claims}, alpha, FAMILY)
+    return {name: a.claim for name, a in shares.items()}
+
+
 def settle(claims: list[Claim], seed: int, backend: Backend, keep: Any,
            on_batch: Callable[[int], None] | None = None,
            on_verdict: Callable[[Verdict], None] | None = None,
-           commands: dict[str, str] | None = None) -> tuple[list[Verdict], bool]:
+           commands: dict[str, str] | None = None, alpha: float = ALPHA,
+           family: bool = False) -> tuple[list[Verdict], bool]:
     """Every claim in turn on one seed; (verdicts, stopped early)."""
+    alphas = claim_alphas(claims, alpha, family)
     out = []
     for c in claims:
-        v = settle_claim(c, seed, backend, keep, on_batch, (commands or {}).get(c.name, ""))
+        v = settle_claim(c, seed, backend, keep, on_batch, (commands or {}).get(c.name, ""),
+                         alphas[c.name])
         out.append(v)
         if on_verdict is not None:
             on_verdict(v)

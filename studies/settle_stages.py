@@ -258,6 +258,14 @@ def stages_of(c: Claim, seed: int, backend: Backend, on_batch: Any) -> list[Stag
     return [make(c, p, seed, backend, on_batch) for p in c.players]
 
 
+def places_of(c: Claim) -> int:
+    """How many places (player counts, seats, or the counts a sweep compares with its
+    first) a claim is asked at: its error is split over them."""
+    if c.study == "sweep":
+        return len(c.players) - 1
+    return len(c.players) * (len(c.seats) if c.seats else 1)
+
+
 def first_look_units(c: Claim) -> int:
     """A claim's first look in its study's units: games per variant (compare, sweep),
     games per lineup (tournament, ``games`` split over the lineups), deals (skill,

@@ -5,8 +5,9 @@ undecided claim, and the error of a whole catalogue.
 
 Pure Python and numpy, no engine: every function takes the figures a study already has
 at a look (pairs played ``n``, the mean paired difference, its standard error) and
-returns numbers or verdict words, so it can be tested on its own and wired into
-``settle`` later.
+returns numbers or verdict words, so it can be tested on its own; ``studies/settle.py``
+uses it for every verdict (O'Brien-Fleming looks, margins, games needed, and the
+Bonferroni share of ``--all``).
 
 Why sequential intervals: ``settle`` looks at a claim after ``games``, 2x and 4x, and
 stops at the first look that decides. A 95% interval read at three looks misses the
@@ -19,10 +20,11 @@ why two seeds could give opposite verdicts. Two remedies are offered:
   number of pairs at once, so any schedule of looks, even one chosen while playing, is
   covered;
 * a fixed plan of K looks with alpha spending (Lan & DeMets 1983): ``"obrien-fleming"``
-  (the default), ``"pocock"``, or ``"bonferroni"`` (alpha / K per look, what settle does
-  today). The boundaries are solved exactly for the planned information fractions by
-  numerical integration of the Brownian path between looks (Armitage, McPherson, Rowe
-  1969), so the chance of any miss over the K looks is exactly alpha (normal theory).
+  (the default), ``"pocock"``, or ``"bonferroni"`` (alpha / K per look, what settle
+  did before it used this module). The boundaries are solved exactly for the planned
+  information fractions by numerical integration of the Brownian path between looks
+  (Armitage, McPherson, Rowe 1969), so the chance of any miss over the K looks is
+  exactly alpha (normal theory).
 
 The default is O'Brien-Fleming spending because settle's looks are fixed in advance
 (1x, 2x, 4x ...): a boundary that pays only for the looks actually used is much tighter

@@ -1,21 +1,21 @@
 """``unosim settle``: each verdict kind on a claim built to give it, a user's claim
 file, malformed claims refused in one line, the files it writes, the looks, and the
-catalogue. (The browser, the interrupt and the Dask checks are test_settle_more.py.)"""
+catalogue. (The browser, the interrupt and the Dask checks are test_settle_more.py;
+the margins, looks and the catalogue's error on hand-made intervals are
+test_settle_margins.py.)"""
 
 from __future__ import annotations
 
 import io
 import json
-import math
-import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 from cli_helpers import assert_one_line_error, invoke
 
+from unosim.reports.settle import VERDICTS
 from unosim.studies.claims import catalogue
-from unosim.studies.settle import combine, decide, z_for
 
 STACKING = """
 claim = "{sentence}"
@@ -51,15 +51,20 @@ def one(capsys, path: Path, *args: str) -> dict:
 
 
 def test_a_true_claim_is_true_and_stops_at_its_first_look(capsys, tmp_path):
+    """Drawing until playable adds about 40 turns a round: far beyond the first look's
+    O'Brien-Fleming boundary (z = 4.33), so it is decided at once. (Stacking's 3 turns
+    used to stop there under the Bonferroni z of 2.39; the first look now keeps its
+    error for effects that any seed would see.)"""
     p = claim_file(tmp_path, "longer", STACKING.format(
-        sentence="Stacking makes rounds longer", direction="higher", variant="stacking",
-        looks=3))
+        sentence="Drawing until you can play makes rounds longer", direction="higher",
+        variant="draw-until-playable", looks=3))
     v = one(capsys, p)
     assert v["verdict"] == "TRUE"
     (c,) = v["cells"]
-    assert c["low"] > 0 and c["effect"] > 1  # turns, stacking - official
+    assert c["low"] > 1 and c["effect"] > 10  # turns, beyond the 1-turn margin
     assert c["look"] == 1 and c["games"] == 2048  # decided at once: no more games played
-    assert v["line"].startswith("TRUE: Stacking makes rounds longer")
+    assert c["z"] == pytest.approx(4.3326, abs=1e-4)
+    assert v["line"].startswith("TRUE: Drawing until you can play makes rounds longer")
     assert "seed 3" in v["line"] and f"unosim settle {p} --seed 3" in v["line"]
 
 
@@ -72,32 +77,39 @@ def test_a_claim_stated_backwards_is_false(capsys, tmp_path):
     assert v["cells"][0]["low"] > 0  # the opposite holds: the interval is above 0
 
 
-def test_a_variant_against_itself_is_not_shown_after_every_look(capsys, tmp_path):
+def test_a_variant_against_itself_is_no_real_difference_at_the_first_look(capsys, tmp_path):
+    """The same games both ways: the interval is exactly 0, inside any margin. (Before
+    claims had margins this read NOT SHOWN after every look: no interval can lie on one
+    side of 0 when the effect is 0; with the 1-turn margin it is decided at once.)"""
     p = claim_file(tmp_path, "itself", STACKING.format(
         sentence="Official rounds are longer than official rounds", direction="higher",
         variant="official", looks=3))
     v = one(capsys, p)
-    assert v["verdict"] == "NOT SHOWN"
+    assert v["verdict"] == "NO REAL DIFFERENCE"
     (c,) = v["cells"]
     assert c["effect"] == 0 and c["low"] == 0 and c["high"] == 0  # the same games
-    assert c["look"] == 3 and c["games"] == 4 * 2048  # undecided: every look was played
-    assert "no difference at all" in v["line"]
+    assert c["look"] == 1 and c["games"] == 2048  # decided at once
+    assert v["margin"] == 1.0 and v["margin_from"] == "metric default"
+    assert "margin ±1 turn;" in v["line"] and v["games_needed"] is None
 
 
-def test_not_shown_names_the_smallest_detectable_effect(capsys, tmp_path):
-    """Jump-in moves seat 0's win rate by well under a point; 200 games cannot show
-    that, and the line says how large an effect they could have shown."""
+def test_not_shown_says_how_many_games_would_decide_it(capsys, tmp_path):
+    """Jump-in moves seat 0's win rate by well under a point; 200 games cannot tell
+    that from the half-point margin, and the line says about how many games would.
+    (It used to name the smallest effect the run could detect, a figure that ignored
+    the margin.)"""
     text = STACKING.format(sentence="Jump-in helps the first seat", direction="higher",
                            variant="jump-in", looks=1)
     text = text.replace("games = 2000", "games = 200").replace('"turns"', '"seat_win_0"')
     v = one(capsys, claim_file(tmp_path, "tiny", text))
     assert v["verdict"] == "NOT SHOWN"
     (c,) = v["cells"]
-    half = 100 * (c["high"] - c["low"]) / 2
-    assert 3 < half < 20 and c["detectable"] == pytest.approx(half)
-    assert c["low"] < 0 < c["high"]
-    shown = re.search(r"the smallest effect this run could detect: ([0-9.]+) pp", v["line"])
-    assert shown and abs(float(shown.group(1)) - half) <= 0.5  # as printed, rounded
+    assert c["low"] < -0.005 and 0.005 < c["high"]  # across both edges of the margin
+    assert v["games_needed"] > v["games_played"] == 200
+    assert v["games_suggested"] > 200
+    assert f"about {v['games_needed']:,} games would likely decide it (--games " \
+           f"{v['games_suggested']})" in v["line"]
+    assert "margin ±0.5 pp" in v["line"] and v["z"] == [pytest.approx(1.959964)]
 
 
 def test_a_claim_across_seats_that_holds_at_some_depends(capsys, tmp_path):
@@ -111,6 +123,7 @@ metric = "seat_win"
 seats = "all"
 value = "fair"
 direction = "higher"
+margin = 0.002
 games = 100000
 looks = 1
 """)
@@ -133,27 +146,6 @@ def test_same_within_a_margin_needs_the_whole_interval_inside(capsys, tmp_path):
     narrow = one(capsys, claim_file(tmp_path, "narrow", base + "margin = 0.5\n"))
     assert narrow["verdict"] == "FALSE"  # about 3 turns longer: outside +-0.5
     assert narrow["cells"][0]["low"] > 0.5
-
-
-def test_decide_and_combine():
-    assert decide("higher", 0, 0.1, 2) == "TRUE"
-    assert decide("higher", 0, -2, -0.1) == "FALSE"
-    assert decide("higher", 0, -0.1, 2) == "NOT SHOWN"
-    assert decide("lower", 0, -2, -0.1) == "TRUE"
-    assert decide("same", 1, -0.9, 0.9) == "TRUE"
-    assert decide("same", 1, -0.9, 1.1) == "NOT SHOWN"
-    assert decide("same", 1, 1.1, 2) == "FALSE"
-    assert decide("higher", 0, math.nan, math.nan) == "NOT SHOWN"
-
-    class C:
-        def __init__(self, v):
-            self.verdict = v
-
-    assert combine([C("TRUE"), C("TRUE")]) == "TRUE"
-    assert combine([C("TRUE"), C("NOT SHOWN")]) == "DEPENDS"
-    assert combine([C("FALSE"), C("NOT SHOWN")]) == "FALSE"
-    assert z_for(1) == pytest.approx(1.959964, abs=1e-5)
-    assert z_for(3) == pytest.approx(2.393980, abs=1e-5)
 
 
 # ---------------------------------------------------------------- the other studies
@@ -198,6 +190,26 @@ def test_players_and_games_override_a_claim(capsys, tmp_path):
     assert "--games 1000 --players 3" in v["command"]
 
 
+def test_all_bounds_the_catalogues_error_and_each_line_reproduces(capsys):
+    """--all shares 5% over the claims (Bonferroni) and says so; each claim's command
+    carries its share, and run alone gives the same verdict, figures and level."""
+    out = settle_json(capsys, "--all", "--games", "100")
+    n = len(catalogue())
+    assert out["error"].startswith(f"family-wise error at most 5% over {n} claims")
+    assert out["alpha"] == 0.05 and set(out["counts"]) == set(VERDICTS)
+    for v in out["verdicts"]:
+        assert v["alpha"] == pytest.approx(0.05 / n)
+        assert v["command"].endswith(f"--alpha 0.05/{n}")
+        assert "intervals 99.77% " in v["line"] or v["places"] > 1
+    first = out["verdicts"][0]
+    alone = settle_json(capsys, first["name"], "--games", "100", "--alpha", f"0.05/{n}")
+    (again,) = alone["verdicts"]
+    for v in (first, again):
+        v.pop("elapsed_s")
+    assert again == first
+    assert alone["error"] == f"each claim's error at most {0.05 / n * 100:.2f}%"
+
+
 # ---------------------------------------------------------------- malformed claims
 
 GOOD = {"claim": '"Stacking makes rounds longer"', "source": '"a test"',
@@ -215,7 +227,7 @@ MALFORMED = [  # (the field the one line must name, the claim)
     ("source", _toml(source=None)),
     ("study", _toml(study='"poll"')),
     ("direction", _toml(direction='"up"')),
-    ("margin", _toml(direction='"same"')),
+    ("margin", _toml(direction='"same"', margin="0")),
     ("metric", _toml(metric='"turnz"')),
     ("players", _toml(players="11")),
     ("variant", _toml(variant='["stackin"]')),
@@ -227,7 +239,7 @@ MALFORMED = [  # (the field the one line must name, the claim)
     ("looks", _toml(looks="9")),
     ("seats", _toml(seats='"all"')),
     ("metric", _toml(metric='"seat_win_5"')),
-    ("margin", _toml(margin="1")),
+    ("margin", _toml(margin="-1")),
 ]
 
 
@@ -292,14 +304,18 @@ def test_out_writes_verdicts_a_page_and_readable_cards(capsys, tmp_path):
     assert code == 0, err
     lines = text.splitlines()
     assert lines[0].startswith("TRUE: Stacking makes rounds longer")
-    assert lines[1].split(":")[0] in ("TRUE", "FALSE", "NOT SHOWN")
+    assert lines[1].split(":")[0] in VERDICTS
     data = json.loads((out / "verdicts.json").read_text())
     assert [v["name"] for v in data["verdicts"]] == ["longer", "jump-in-shorter"]
-    assert data["seed"] == 4 and "Bonferroni" in data["method"]
+    assert data["seed"] == 4 and "O'Brien-Fleming" in data["method"]
+    assert data["error"] == "each claim's error at most 5%"
     rows = (out / "verdicts.csv").read_text().splitlines()
-    assert len(rows) == 3 and rows[0].startswith("name,verdict,where,effect")
+    assert len(rows) == 3 and rows[0].startswith("name,verdict,where,effect,low,high,unit,"
+                                                 "margin,z,level")
     html = (out / "settle.html").read_text()
     assert html.count("data:image/png;base64,") == 2 and "Stacking makes rounds longer" in html
+    assert "Margin: ±1 turn (the metric&#x27;s default)" in html
+    assert "family-wise" not in html and "each claim&#x27;s error at most 5%" in html
     assert "<script" not in html and "src=\"http" not in html
     for name in ("longer", "jump-in-shorter"):
         img = Image.open(out / "cards" / f"{name}.png")
@@ -322,6 +338,28 @@ def test_a_card_opens_in_matplotlib(tmp_path):
     img = mpimg.imread(io.BytesIO(card_png(v)), format="png")
     assert img.shape[:2] == (675, 1200)
     assert img[..., :3].std() > 0.05
+
+
+def test_a_card_shows_the_margin_band_and_a_long_verdict():
+    """NO REAL DIFFERENCE fits on the card, the band of +-margin is drawn around 0 and
+    the axis holds both edges of it, even when the interval is far narrower."""
+    from matplotlib.colors import to_hex
+
+    from unosim.reports.settle import Cell, Verdict
+    from unosim.reports.settle_pages import MARGIN_COLOUR, card_figure
+
+    v = Verdict("x", "A claim", "src", "skill", "skill_edge", "skill edge", "", 1.0,
+                "lower", 0.01, "NO REAL DIFFERENCE",
+                [Cell("", -0.002, -0.003, -0.001, 1000, 1, "NO REAL DIFFERENCE")], 1, 1000,
+                3, "95% over 3 looks", "unosim settle x --seed 1", "skill edge")
+    fig = card_figure(v)
+    texts = [t.get_text() for t in fig.texts]
+    assert "NO REAL DIFFERENCE" in texts
+    ax = fig.axes[0]
+    lo, hi = ax.get_xlim()
+    assert lo < -0.01 and hi > 0.01
+    assert "margin ±0.01" in ax.get_xlabel()
+    assert any(to_hex(p.get_facecolor()) == MARGIN_COLOUR.lower() for p in ax.patches)
 
 
 def test_paired_tournament_points_are_the_difference_of_the_strategies_means():

@@ -1,8 +1,10 @@
 """``unosim settle``: the arguments players have, as claims answered in one line each
-(TRUE, FALSE, NOT SHOWN or DEPENDS, with the paired interval behind it)."""
+(TRUE, FALSE, NO REAL DIFFERENCE, NOT SHOWN or DEPENDS, with the paired interval and
+the margin behind it)."""
 
 from __future__ import annotations
 
+import math
 import shlex
 import sys
 from typing import Any
@@ -21,6 +23,10 @@ from unosim.resuming import finish, keeper, resume_option, start
               help="Games at each claim's first look (default: the claim's own; a claim "
                    "plays up to 2x and 4x that when its answer is not clear yet).")
 @opt.players
+@click.option("--alpha", "alpha_text", default=None, metavar="A",
+              help="The error of the run: the chance of a wrong verdict for each claim, or "
+                   "with --all for the whole catalogue (shared over its claims); a share "
+                   "such as 0.05 (the default) or 0.05/22, one claim's share of 22.")
 @opt.play_options(out_dir="verdicts.json, verdicts.csv, a self-contained settle.html and "
                   "one PNG card per claim (cards/NAME.png)")
 @resume_option("settle run")
@@ -29,20 +35,25 @@ def settle(ctx: click.Context, **params: Any) -> None:
     """Settle claims: NAME... from the catalogue (listed when no claim is given),
     FILE.toml... of your own (the format: the docs' settle page), or --all. Each claim
     runs through the study that answers it (compare, tournament, skill, sweep) on
-    common random numbers, and gets one line: TRUE, FALSE (the opposite holds), NOT
-    SHOWN (with the smallest effect the run could detect) or DEPENDS (where it holds),
-    the effect with its 95% interval, the games, the seed and the command that
-    reproduces it. A claim plays its games, then twice and four times as many while
-    its answer is unclear; the intervals spend the 5% error over those looks
-    (Bonferroni), so stopping early keeps them valid. Ctrl-C or SIGTERM keeps the
-    verdicts decided; with --out DIR a checkpoint is kept there, and --resume DIR
-    finishes the run."""
+    common random numbers, and gets one line: TRUE or FALSE (the claim or its opposite
+    holds by more than the claim's margin, the smallest difference that matters), NO
+    REAL DIFFERENCE (the effect lies within the margin), NOT SHOWN (undecided, with the
+    games that would likely decide it) or DEPENDS (where it holds), the effect with its
+    interval, the margin, the games, the seed and the command that reproduces it. A
+    claim plays its games, then twice and four times as many while its answer is
+    unclear; the intervals spend the error over those looks (O'Brien-Fleming), so
+    stopping early keeps them valid, and the line says the level they really have.
+    With --all the error is shared over the claims, so that the whole catalogue is
+    wrong somewhere with chance at most 5%. Ctrl-C or SIGTERM keeps the verdicts
+    decided; with --out DIR a checkpoint is kept there, and --resume DIR finishes the
+    run."""
     start(ctx, "settle", params, _settle)
 
 
 def _settle(claims: tuple[str, ...], run_all: bool, games_text: str | None,
-            players: int | None, seed: int | None, workers: int | None, fmt: str,
-            out: str | None, progress: bool | None, backend: str, scheduler: str | None,
+            players: int | None, alpha_text: str | None, seed: int | None,
+            workers: int | None, fmt: str, out: str | None, progress: bool | None,
+            backend: str, scheduler: str | None,
             saved: dict[str, Any], stages: dict[str, Any] | None) -> None:
     from unosim.reports.settle import render_catalogue
     from unosim.studies.claims import catalogue, find_claims
@@ -54,18 +65,22 @@ def _settle(claims: tuple[str, ...], run_all: bool, games_text: str | None,
         raise UnosimError("give claims or --all, not both")
     chosen = catalogue() if run_all else find_claims(claims)
     chosen = [_override(c, games_text, players) for c in chosen]
+    alpha = parse_alpha(alpha_text)
     out_dir = opt.prepare_out(out)
     opt.check_backend(backend, workers, scheduler)
     seed = opt.pick_seed(seed, announce=stages is None and fmt != "json")
     keep = keeper("settle", out_dir, saved, seed, stages)
-    commands = {c.name: _command(c, seed, games_text, players) for c in chosen}
+    family = run_all and len(chosen) > 1
+    commands = {c.name: _command(c, seed, games_text, players,
+                                 _claim_alpha(alpha_text, alpha, len(chosen), family))
+                for c in chosen}
     where = opt.open_backend(backend, workers, scheduler)
     try:
         verdicts, partial, elapsed = _play(chosen, seed, where, keep, commands, fmt,
-                                           opt.show_progress(progress))
+                                           opt.show_progress(progress), alpha, family)
     finally:
         where.close()
-    _report(verdicts, seed, partial, elapsed, fmt, out_dir)
+    _report(verdicts, seed, partial, elapsed, fmt, out_dir, alpha, family)
     finish(keep, partial, "settle", f"{sum(not v.partial for v in verdicts)} of "
            f"{len(chosen)} claims")
 
@@ -87,7 +102,30 @@ def _override(c: Any, games_text: str | None, players: int | None) -> Any:
     return c
 
 
-def _command(c: Any, seed: int, games_text: str | None, players: int | None) -> str:
+def parse_alpha(text: str | None) -> float:
+    """``--alpha``: a share within (0, 1), or a share over a count (``0.05/22``)."""
+    from unosim.studies.settle import ALPHA
+
+    if text is None:
+        return ALPHA
+    share, _, count = str(text).strip().partition("/")
+    try:
+        value = float(share) / (int(count) if count else 1)
+    except (ValueError, ZeroDivisionError):
+        value = math.nan
+    if not 0 < value < 1:
+        raise UnosimError(f"--alpha must be a share within (0, 1) such as 0.05, or one over "
+                          f"a count such as 0.05/22, got {text!r}")
+    return value
+
+
+def _claim_alpha(text: str | None, alpha: float, n: int, family: bool) -> str | None:
+    """The --alpha that settles one claim alone at the error it had in this run."""
+    return f"{alpha!r}/{n}" if family else text
+
+
+def _command(c: Any, seed: int, games_text: str | None, players: int | None,
+             alpha_text: str | None = None) -> str:
     from unosim.strategies.registry import PLUGINS
 
     words = ["unosim", "settle", c.path or c.name, "--seed", str(seed)]
@@ -100,11 +138,14 @@ def _command(c: Any, seed: int, games_text: str | None, players: int | None) -> 
         words += ["--games", games_text]
     if players is not None:
         words += ["--players", str(players)]
+    if alpha_text is not None:
+        words += ["--alpha", alpha_text]
     return " ".join(shlex.quote(w) for w in words)
 
 
 def _play(chosen: list[Any], seed: int, where: Any, keep: Any, commands: dict[str, str],
-          fmt: str, show: bool) -> tuple[list[Any], bool, float]:
+          fmt: str, show: bool, alpha: float, family: bool
+          ) -> tuple[list[Any], bool, float]:
     import time
 
     from unosim.progress import with_progress
@@ -123,24 +164,27 @@ def _play(chosen: list[Any], seed: int, where: Any, keep: Any, commands: dict[st
 
     t0 = time.perf_counter()
     verdicts, partial = with_progress(
-        show, total, lambda cb: settle(chosen, seed, where, keep, cb, said, commands))
+        show, total, lambda cb: settle(chosen, seed, where, keep, cb, said, commands, alpha,
+                                      family))
     return verdicts, partial, time.perf_counter() - t0
 
 
 def _report(verdicts: list[Any], seed: int, partial: bool, elapsed: float, fmt: str,
-            out_dir: Any) -> None:
+            out_dir: Any, alpha: float, family: bool) -> None:
     from unosim.common import write_text_atomic
     from unosim.reports.render import render_json
     from unosim.reports.settle import settle_summary, verdicts_csv
-    from unosim.studies.settle import method
+    from unosim.studies.settle import family_text, method
 
-    summary = settle_summary(verdicts, seed, partial, elapsed, method())
+    error = family_text(len(verdicts), alpha, family)
+    summary = settle_summary(verdicts, seed, partial, elapsed, method(), error,
+                             alpha, family)
     if fmt == "json":
         click.echo(render_json(summary))
     else:
         counts = ", ".join(f"{n} {k}" for k, n in summary["counts"].items() if n)
         click.echo(f"{len(verdicts)} claims settled in {elapsed:.0f} s ({counts}); "
-                   f"method: {method()}")
+                   f"{error}; method: {summary['method']}")
     if out_dir is None:
         return
     from unosim.reports.settle_pages import write_cards, write_page
