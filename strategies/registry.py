@@ -36,6 +36,16 @@ BUILTINS: dict[str, tuple[int, str]] = {
         "without a play and plays a playable drawn card, stacks whenever it can, and names "
         "the colour it holds most of (ties at random).",
     ),
+    "random-colour": (
+        B.RANDOM_COLOUR,
+        "chausner/UnoAI's random bot: like random, a uniformly random playable card (each "
+        "physical card counted once), drawing only without a play and playing a playable "
+        "drawn card, but a uniformly random colour for a wild. Where nobody may challenge "
+        "(wd4_challenge=false) a Wild Draw Four counts as playable at any time, as in UnoAI; "
+        "elsewhere it bluffs as its bluff parameter says. For a first flipped Wild it names "
+        "the colour of a random card of its hand (UnoAI leaves that Wild colourless). Other "
+        "decisions as random.",
+    ),
     "first": (
         B.FIRST,
         "Deterministic: plays the first legal card in hand order (red, yellow, green, blue; "
