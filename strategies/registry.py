@@ -110,10 +110,14 @@ BUILTINS: dict[str, tuple[int, str]] = {
     "card-counter": (
         B.COUNTER,
         "Counts cards: it hears every play and draw of every seat and keeps, for each "
-        "opponent, which cards it may still hold; it ranks its plays by card type, holds "
-        "wilds until few other cards remain, prefers the colour it holds most, and breaks "
-        "ties by what its opponents can least follow. Written from the published "
-        "description of MixBot2 (chausner/UnoAI).",
+        "opponent, how many cards of each kind it may still hold; it ranks its plays by card "
+        "type (Draw Two, Skip, number, Reverse, then wilds; other ranks when the next player "
+        "holds one card), holds a Wild until it has 2 other cards or fewer and a Wild Draw "
+        "Four until 4 (drawing instead, even holding one), prefers the colour it holds most, "
+        "and breaks ties by what the next player can least follow. A drawn wild is kept "
+        "while the hand holds more than 2 cards. Where nobody may challenge it treats a Wild "
+        "Draw Four as always playable. Other decisions (challenges, stacking, house rules) "
+        "as offensive. MixBot2 of chausner/UnoAI, written from its description.",
     ),
     "search": (
         B.SEARCH,
