@@ -48,6 +48,9 @@ OFFENSIVE = 3
 COLOUR_KEEPER = 4
 ATTACKER = 5
 SEARCH = 6  # dispatched by search_nb.choose_move, never by ``_choose``
+#: chausner/UnoAI's random bot: ``random`` with a uniformly random colour for a wild
+#: (handled in ``_choose_rest``, so that ``random``'s own path stays as it was)
+RANDOM_COLOUR = 7
 PLUGIN_BASE = 100  # plug-in k of a run has id PLUGIN_BASE + k
 #: the card counter (strategies/counter_nb.py): it observes the table's events, so it
 #: plays on the path that records them (search_nb.strategy_move dispatches it), never
@@ -400,6 +403,10 @@ def _choose_rest(sid, G, rng, ph, p):
     """Every decision but ``random``'s turn and drawn card (``_choose``). Called, not
     inlined: the parametric strategies reach it from five places, and inlining
     each copy cost half a minute of compiling for a few rare phases."""
+    if sid == RANDOM_COLOUR:
+        if ph == L.PH_TURN or ph == L.PH_DRAWN or ph == L.PH_COLOUR:
+            return random_colour_move(G, rng, ph, p)
+        sid = _RANDOM  # every other decision as ``random``
     if ph == L.PH_TURN or ph == L.PH_PENALTY:
         n = legal_moves(G)
         bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
@@ -435,6 +442,51 @@ def _choose_rest(sid, G, rng, ph, p):
         return L.MV_GIVE + highest_value_card(G, p, rng, sid == FIRST)
     legal_moves(G)
     return G[L.OFF_MOVES]
+
+
+@kernel_inline
+def free_bluff(G):
+    """A Wild Draw Four may be played at any time: the table allows bluffs and nobody
+    may challenge one (as in chausner/UnoAI's engine, where it is always legal)."""
+    return G[L.R_WD4_BLUFF] != 0 and G[L.R_WD4_CHALLENGE] == 0
+
+
+@kernel
+def random_colour_move(G, rng, ph, p):
+    """random-colour on its turn, with a drawn card, and for a first flipped Wild: a
+    uniformly random playable card (each physical card once; a Wild Draw Four
+    whenever ``free_bluff``, else as its ``bluff`` says), a drawn card played when it
+    can be, and a uniformly random colour for a wild. A first flipped Wild names no
+    colour in UnoAI, so that the first player may play any card: it names the
+    colour of a uniformly random card of its hand (a wild's: a random colour)."""
+    if ph == L.PH_COLOUR:
+        t = nth_held(G, p, rand_below(rng, 1, G[hu(p, L.HC_SIZE)]))
+        if t < 0 or t >= C.WILD:
+            return L.MV_COLOUR + rand_below(rng, 1, 4)
+        return L.MV_COLOUR + t // C.N_RANKS
+    bluff_ok = free_bluff(G) or chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
+    if ph == L.PH_DRAWN:
+        t = G[L.S_DRAWN]
+        if not _allowed(G, p, t, bluff_ok):
+            return L.MV_PASS
+    else:
+        total = count_playable(G, p, bluff_ok)
+        if total == 0:
+            return L.MV_DRAW
+        t = nth_playable_inline(G, p, bluff_ok, rand_below(rng, 1, total))
+    if t >= C.WILD:
+        return with_colour(t, rand_below(rng, 1, 4))
+    return t
+
+
+@kernel
+def nth_held(G, p, k):
+    """The type of ``p``'s ``k``-th physical card (0-based) in type order; -1 if none."""
+    for t in range(C.N_TYPES):
+        k -= G[hu(p, t)]
+        if k < 0:
+            return t
+    return -1
 
 
 @kernel

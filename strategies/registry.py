@@ -36,6 +36,16 @@ BUILTINS: dict[str, tuple[int, str]] = {
         "without a play and plays a playable drawn card, stacks whenever it can, and names "
         "the colour it holds most of (ties at random).",
     ),
+    "random-colour": (
+        B.RANDOM_COLOUR,
+        "chausner/UnoAI's random bot: like random, a uniformly random playable card (each "
+        "physical card counted once), drawing only without a play and playing a playable "
+        "drawn card, but a uniformly random colour for a wild. Where nobody may challenge "
+        "(wd4_challenge=false) a Wild Draw Four counts as playable at any time, as in UnoAI; "
+        "elsewhere it bluffs as its bluff parameter says. For a first flipped Wild it names "
+        "the colour of a random card of its hand (UnoAI leaves that Wild colourless). Other "
+        "decisions as random.",
+    ),
     "first": (
         B.FIRST,
         "Deterministic: plays the first legal card in hand order (red, yellow, green, blue; "
@@ -100,10 +110,14 @@ BUILTINS: dict[str, tuple[int, str]] = {
     "card-counter": (
         B.COUNTER,
         "Counts cards: it hears every play and draw of every seat and keeps, for each "
-        "opponent, which cards it may still hold; it ranks its plays by card type, holds "
-        "wilds until few other cards remain, prefers the colour it holds most, and breaks "
-        "ties by what its opponents can least follow. Written from the published "
-        "description of MixBot2 (chausner/UnoAI).",
+        "opponent, how many cards of each kind it may still hold; it ranks its plays by card "
+        "type (Draw Two, Skip, number, Reverse, then wilds; other ranks when the next player "
+        "holds one card), holds a Wild until it has 2 other cards or fewer and a Wild Draw "
+        "Four until 4 (drawing instead, even holding one), prefers the colour it holds most, "
+        "and breaks ties by what the next player can least follow. A drawn wild is kept "
+        "while the hand holds more than 2 cards. Where nobody may challenge it treats a Wild "
+        "Draw Four as always playable. Other decisions (challenges, stacking, house rules) "
+        "as offensive. MixBot2 of chausner/UnoAI, written from its description.",
     ),
     "search": (
         B.SEARCH,

@@ -28,6 +28,7 @@ STRATS = [
     "defensive:bluff=0.5,challenge=0.5",
     "offensive:challenge=1,forget=0.3",
     "random:bluff=1",
+    "random-colour:bluff=0.5,challenge=0.5",
     "colour-keeper:bluff=0.3,challenge=informed",
     "attacker:challenge=informed,forget=0.2",
     "weighted",
