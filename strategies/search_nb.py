@@ -74,6 +74,7 @@ from unosim.simulate.layout import (
     OFF_DISC,
     OFF_DRAW,
     OFF_FEEL_MODE,
+    RF_EVENTS,
     OFF_H,
     OFF_MOVES,
     OFF_MPARAM,
@@ -562,6 +563,10 @@ def search_move(G, rng):
     _seat_rollout_policies(G, W0, W, p, n)
     W0[OFF_FEEL_MODE] = 0  # rollouts take no game-feel samples (those are the real
     W[OFF_FEEL_MODE] = 0  # round's, docs/metrics.md#game-feel); _copy_world leaves these alone
+    # nor record events: a world is G_CORE words, and the event ring lies beyond it
+    # (a table that records events copies RF_EVENTS = 1 into every world)
+    W0[RF_EVENTS] = 0
+    W[RF_EVENTS] = 0
     m = _unseen_pool(G, p)
     for i in range(k):
         G[OFF_SCORE + i] = 0

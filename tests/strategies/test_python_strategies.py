@@ -262,3 +262,24 @@ def test_move_texts_name_the_moves_the_engine_plays():
 
     assert all(move_name(c) == t for t, c in P.MOVE_CODES.items())
     assert {t for texts in P.MOVE_TEXTS[:N_TYPES] for t in texts} >= {"r5", "wild:blue"}
+
+
+def test_a_search_seat_at_a_table_that_records_events_keeps_its_worlds_silent():
+    """A search world is G_CORE words and the event ring lies beyond it: a world that
+    recorded events would write outside itself. The table's events stay the table's."""
+    from unosim.runs.game import Game
+
+    rules = resolve([], [("players", 3)])
+    seats = [parse_strategy(x) for x in ("search:rollouts=16", "card-counter", "random")]
+    for k in range(3):
+        g = Game(rules, seats, seed=4, game_index=k)
+        assert g.G[L.RF_EVENTS] == 1
+        while not g.over and g.stat("turns") < 300:
+            before = int(g.G[L.OFF_EV_N])
+            searching = int(g.G[L.S_ACTOR]) == 0
+            m = g.choose()
+            if searching:
+                assert int(g.G[L.OFF_EV_N]) == before  # deciding emits nothing
+                assert g.G[L.OFF_W0 + L.RF_EVENTS] == 0 and g.G[L.OFF_W + L.RF_EVENTS] == 0
+            g.apply(m)
+        assert int(g.G[L.OFF_EV_N]) > 0
