@@ -102,6 +102,7 @@ from unosim.simulate.layout import (
     R_PLAYERS,
     R_SEVEN_ROUNDS,
     R_TURN_CAP,
+    RF_EVENTS,
     S_ACTOR,
     S_BLUFF,
     S_DISC_LEN,
@@ -560,6 +561,10 @@ def search_move(G, rng):
         W0[OFF_DECK + i] = G[OFF_DECK + i]
         W[OFF_DECK + i] = G[OFF_DECK + i]
     _seat_rollout_policies(G, W0, W, p, n)
+    # a world records no events: its ring and the memory lie past G_CORE, outside the
+    # world, so a rollout that emitted one wrote past it (a table where a seat
+    # observes, with a search seat, crashed)
+    W0[RF_EVENTS] = 0
     W0[OFF_FEEL_MODE] = 0  # rollouts take no game-feel samples (those are the real
     W[OFF_FEEL_MODE] = 0  # round's, docs/metrics.md#game-feel); _copy_world leaves these alone
     m = _unseen_pool(G, p)
