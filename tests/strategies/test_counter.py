@@ -310,3 +310,12 @@ def test_the_counter_never_peeks(variants, players):
             assert is_legal(G, m)
             apply_move(G, RNG, m)
     assert mine > 50
+
+
+def test_a_search_seat_plays_beside_the_counter():
+    """A table that records events for the counter, with a search seat: the search's
+    worlds record none (their events once ran past the world and crashed)."""
+    rules = resolve(["unoai"], [("players", 3)])
+    seats = [parse_strategy(s) for s in ("card-counter", "search:rollouts=4", "random-colour")]
+    rec = play_records(rules, seats, 2, 0, 30, chunks=1)
+    assert ((rec[:, L.G_WINNER] >= 0) | (rec[:, L.G_CAPPED] == 1)).all()
