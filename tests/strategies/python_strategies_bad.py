@@ -43,3 +43,15 @@ class bad_params:  # noqa: N801
 
     def choose(self, view):
         return view.legal[0]
+
+
+class fails_later:  # noqa: N801
+    """Fails at its 2,000th decision, some games into a run."""
+
+    calls = 0
+
+    def choose(self, view):
+        type(self).calls += 1
+        if type(self).calls > 2000:
+            raise RuntimeError("tired")
+        return view.legal[0]

@@ -283,3 +283,18 @@ def test_a_search_seat_at_a_table_that_records_events_keeps_its_worlds_silent():
                 assert g.G[L.OFF_W0 + L.RF_EVENTS] == 0 and g.G[L.OFF_W + L.RF_EVENTS] == 0
             g.apply(m)
         assert int(g.G[L.OFF_EV_N]) > 0
+
+
+def test_the_games_finished_before_a_failure_are_reported(capsys, monkeypatch):
+    from unosim.strategies.registry import PLUGINS
+
+    monkeypatch.setenv("UNOSIM_BATCH", "50")
+    load_plugins([f"{BAD}:fails_later"])
+    PLUGINS["fails_later"].fn.target.calls = 0
+    code, out, err = invoke(capsys, ["run", "--strategy-file", f"{BAD}:fails_later",
+                                     "--seat", "0=fails_later", "--games", "1000",
+                                     "--seed", "3", "--workers", "1", "--no-progress"])
+    assert code == 2
+    assert "PARTIAL" in out and "seat 0  fails_later" in out
+    line = err.strip().splitlines()[-1]
+    assert "raised RuntimeError: tired" in line and "the report above covers the" in line
