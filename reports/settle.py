@@ -136,7 +136,7 @@ def levels(v: Verdict, c: Cell) -> str:
 
 
 def cell_text(v: Verdict, c: Cell, tag: bool = False) -> str:
-    from unosim.studies.verdict_stats import ruled_out
+    from unosim.reports.verdict_stats import ruled_out
 
     where = f"{c.where}: " if c.where else ""
     label = f" ({c.verdict.lower()})" if tag else ""

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from unosim.errors import UnosimError, did_you_mean
+from unosim.reports.verdict_stats import default_margin
 from unosim.runs import modes
-from unosim.studies.verdict_stats import default_margin
 
 STUDIES = ("compare", "tournament", "skill", "sweep")
 DIRECTIONS = ("higher", "lower", "same")

@@ -28,11 +28,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from unosim.reports import verdict_stats as vs
 from unosim.reports.settle import Cell, Verdict
 from unosim.runs import modes
 from unosim.runs.backend import Backend, Progress
 from unosim.runs.stopping import Stopped
-from unosim.studies import verdict_stats as vs
 from unosim.studies.claims import Claim
 from unosim.studies.settle_stages import (
     first_look_units,

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from cli_helpers import invoke
 
+from unosim.reports import verdict_stats as V
 from unosim.reports.settle import Verdict, margin_text, to_dict, verdict_line, verdicts_csv
 from unosim.runs.checkpoint import Keeper
 from unosim.studies import settle as S
-from unosim.studies import verdict_stats as V
 from unosim.studies.claims import catalogue, load_claim_file, parse_claim
 from unosim.studies.settle_stages import Stage
 
