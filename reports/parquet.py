@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from unosim import provenance
-from unosim.common import temp_path
+from unosim.common import note_written, temp_path, write_failed
 from unosim.errors import UnosimError
 from unosim.simulate.layout import FEEL_SCALE, FIXED_POINT_FIELDS
 
@@ -85,8 +85,13 @@ class RecordWriter:
         # the provenance as file metadata: pq.read_schema(path).metadata[b"engine"] ...
         self.schema = pa.schema(cols, metadata={k: str(v) for k, v in provenance().items()})
         self.tmp = temp_path(self.path)
-        self.writer = pq.ParquetWriter(str(self.tmp), self.schema, compression="zstd")
+        try:
+            self.writer = pq.ParquetWriter(str(self.tmp), self.schema, compression="zstd")
+        except OSError as e:
+            self.tmp.unlink(missing_ok=True)
+            raise write_failed(self.path, e) from None
         self.rows = 0
+        self.done = False  # closed (renamed into place) or aborted
 
     def carry_over(self) -> int:
         """Copy the rows already in the target file (of an interrupted run that is
@@ -101,7 +106,11 @@ class RecordWriter:
                               "run writes, so it cannot be continued")
         for group in range(old.num_row_groups):
             table = old.read_row_group(group)
-            self.writer.write_table(table)
+            try:
+                self.writer.write_table(table)
+            except OSError as e:
+                self.abort()
+                raise write_failed(self.path, e) from None
             self.rows += table.num_rows
         return self.rows
 
@@ -118,16 +127,33 @@ class RecordWriter:
         arrays += [pa.array(rec[:, i] / FEEL_SCALE if f in FIXED_POINT_FIELDS
                             else np.ascontiguousarray(rec[:, i]))
                    for i, f in enumerate(self.fields)]
-        self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
+        try:
+            self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
+        except OSError as e:  # a full disk: the file cannot be finished, drop it
+            self.abort()
+            raise write_failed(self.path, e) from None
         self.rows += n
 
     def close(self) -> None:
-        self.writer.close()
-        os.replace(self.tmp, self.path)
-
-    def abort(self) -> None:
+        """Finish the file (its footer) and rename it into place; on failure nothing
+        is left but the file that was there before."""
+        self.done = True
         try:
             self.writer.close()
+            os.replace(self.tmp, self.path)
+        except OSError as e:
+            self.tmp.unlink(missing_ok=True)
+            raise write_failed(self.path, e) from None
+        note_written(self.path)
+
+    def abort(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        try:
+            self.writer.close()
+        except OSError:
+            pass  # the footer of a file that is removed anyway
         finally:
             self.tmp.unlink(missing_ok=True)
 
@@ -141,6 +167,10 @@ class RecordSaver:
                  resumed: bool = False):
         self.writer: RecordWriter | None = None
         self.variants = variants
+        #: the records could not be written (the file is dropped, the hook does nothing)
+        self.failed: OSError | None = None
+        #: told of that failure (a command's checkpoint keeper: the play stops there)
+        self.on_failure: Any = None
         if path is None:
             return
         from unosim.runs import modes
@@ -152,9 +182,14 @@ class RecordSaver:
             self.writer.carry_over()
 
     def hook(self, vi: int, first: int, rec: Any) -> None:
-        if self.writer is not None:
+        if self.writer is not None and self.failed is None:
             consts = {"variant": self.variants[vi]} if self.variants else None
-            self.writer.write(first, rec, consts)
+            try:
+                self.writer.write(first, rec, consts)
+            except OSError as e:  # the writer dropped its file; the games still count
+                self.failed = e
+                if self.on_failure is not None:
+                    self.on_failure(e)
 
     @property
     def records_hook(self) -> Any:
@@ -163,7 +198,7 @@ class RecordSaver:
 
     def close(self, ok: bool) -> None:
         """Rename the file into place after a finished run; drop it otherwise."""
-        if self.writer is None:
+        if self.writer is None or self.failed is not None:
             return
         if ok:
             self.writer.close()

@@ -16,7 +16,7 @@ from typing import Any
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from unosim.common import write_bytes_atomic, write_text_atomic
+from unosim.common import make_folder, write_bytes_atomic, write_text_atomic
 from unosim.reports.html import page
 from unosim.reports.settle import Verdict, cell_text, margin_text, needed_text, verdict_line
 
@@ -101,7 +101,7 @@ def card_png(v: Verdict) -> bytes:
 
 def write_cards(verdicts: list[Verdict], folder: Path) -> list[Path]:
     """``folder/NAME.png`` for every verdict."""
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     out = []
     for v in verdicts:
         path = folder / f"{v.name}.png"

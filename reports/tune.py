@@ -104,7 +104,7 @@ def write_files(hist: Any, summary: dict[str, Any], out: Any) -> list[str]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from unosim.common import write_text_atomic
+    from unosim.common import save_figure_atomic, write_text_atomic
     from unosim.reports.export import summary_csv
 
     written = []
@@ -127,7 +127,7 @@ def write_files(hist: Any, summary: dict[str, Any], out: Any) -> list[str]:
     ax.legend()
     fig.tight_layout()
     for ext in ("png", "svg"):
-        fig.savefig(out / f"history.{ext}")
+        save_figure_atomic(fig, out / f"history.{ext}")
         written.append(f"history.{ext}")
     plt.close(fig)
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -141,7 +141,7 @@ def write_files(hist: Any, summary: dict[str, Any], out: Any) -> list[str]:
     ax.set_title("Parameter importances")
     fig.tight_layout()
     for ext in ("png", "svg"):
-        fig.savefig(out / f"importances.{ext}")
+        save_figure_atomic(fig, out / f"importances.{ext}")
         written.append(f"importances.{ext}")
     plt.close(fig)
     return written

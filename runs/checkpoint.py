@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from unosim import ENGINE, __version__
-from unosim.common import write_text_atomic
+from unosim.common import WriteFailed, replace_atomically
 from unosim.errors import UnosimError
 from unosim.runs.aggregate import Aggregate
 from unosim.runs.backend import Progress
@@ -181,7 +181,9 @@ def save(folder: Path, command: str, params: dict[str, Any], stages: dict[str, A
                "params": params, "stages": encode(stages)}
     doc = {"format": FORMAT, "format_version": FORMAT_VERSION, "checkpoint": payload,
            "sha256": digest(payload)}
-    write_text_atomic(path_in(folder), json.dumps(doc) + "\n")
+    # the checkpoint is the command's own bookkeeping, not one of its report's files:
+    # never part of a file set, and replaced on its own
+    replace_atomically(path_in(folder), (json.dumps(doc) + "\n").encode("utf-8"))
 
 
 def _read(folder: Path) -> dict[str, Any] | None:
@@ -260,7 +262,13 @@ def check_provenance(p: dict[str, Any], label: str, what: str) -> None:
 
 class Keeper:
     """Keeps a command's checkpoint in ``folder`` (nothing without one): at most every
-    ``every`` seconds while it plays, at once when it stops, removed when it ends."""
+    ``every`` seconds while it plays, at once when it stops, removed when it ends.
+
+    A checkpoint that cannot be written while the command plays (a full disk), or
+    another file the play writes (``fail``: the per-game records), is kept in
+    ``failed`` and stops the play at the next task, as Ctrl-C would (the driver reads
+    it): the previous checkpoint stays as it was, and the command ends with the
+    report of what it finished and one line naming the file."""
 
     def __init__(self, folder: Path | None, command: str, params: dict[str, Any],
                  stages: dict[str, Any] | None = None, every: float = 5.0) -> None:
@@ -271,6 +279,11 @@ class Keeper:
         self.resumed = stages is not None
         self.every = every
         self.last: float | None = None
+        #: the failure to write a file while playing (then no more checkpoints)
+        self.failed: WriteFailed | None = None
+        #: the command streams per-game records (--save-games) beside the checkpoint:
+        #: a checkpoint that lags behind them cannot be resumed
+        self.records = False
 
     def stage(self, name: str) -> Any:
         """The progress kept for stage ``name``, or None."""
@@ -280,9 +293,18 @@ class Keeper:
         """Stage ``name`` has got this far (saved at once the first time, then when
         ``every`` seconds have passed)."""
         self.stages[name] = progress
-        if self.folder is not None and (
+        if self.folder is not None and self.failed is None and (
                 self.last is None or time.monotonic() - self.last >= self.every):
-            self.save()
+            try:
+                self.save()
+            except WriteFailed as e:
+                self.fail(e)
+
+    def fail(self, e: WriteFailed) -> None:
+        """A file of the play could not be written: stop at the next task (the first
+        failure is the one the command reports)."""
+        if self.failed is None:
+            self.failed = e
 
     def save(self) -> None:
         if self.folder is not None:
@@ -296,3 +318,7 @@ class Keeper:
     def remove(self) -> None:
         if self.folder is not None:
             path_in(self.folder).unlink(missing_ok=True)
+
+    def kept(self) -> bool:
+        """Whether ``folder`` holds a checkpoint (of this command or an earlier run)."""
+        return self.folder is not None and path_in(self.folder).is_file()

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from unosim.runs import stopping
 from unosim.runs.backend import Backend, LocalBackend, Progress, Task, run_tasks
 from unosim.runs.stopping import Stopped, StopRequest
 from unosim.strategies.plugins import PluginError
@@ -78,6 +79,29 @@ class Study:
         raise NotImplementedError
 
 
+class StopOnFailure:
+    """The stop request a study's tasks read: the command's (Ctrl-C, SIGTERM), or a
+    file of the play that could not be written (the checkpoint or the per-game
+    records on a full disk: ``keep.failed``), which stops the play the same way,
+    keeping what finished, and leaves the command's own request as it was."""
+
+    def __init__(self, outer: StopRequest, keep: Any) -> None:
+        self.outer = outer
+        self.keep = keep
+
+    @property
+    def requested(self) -> bool:
+        return self.outer.requested or getattr(self.keep, "failed", None) is not None
+
+    @property
+    def merged(self) -> int:  # tasks merged in this process, counted on the command's
+        return self.outer.merged
+
+    @merged.setter
+    def merged(self, n: int) -> None:
+        self.outer.merged = n
+
+
 def drive(study: Study, backend: Backend | None = None, workers: int | None = None,
           on_batch: Callable[[int], None] | None = None, keep: Any = None,
           stop: StopRequest | None = None) -> Any:
@@ -110,7 +134,9 @@ def drive(study: Study, backend: Backend | None = None, workers: int | None = No
     t0 = time.perf_counter()
     try:
         stopped = run_tasks(backend, study.task, study.tasks(progress.step), merge, tick,
-                            progress, None if keep is None else note, stop)
+                            progress, None if keep is None else note,
+                            StopOnFailure(stop if stop is not None else stopping.current(),
+                                          keep))
     except PluginError as e:
         # a strategy failed in play: the tasks finished before it still make a
         # (partial) result, which the command may show beside the error

@@ -8,12 +8,15 @@ line, ``unosim: error: ...``, with exit code 2.
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
 import sys
 
 import click
 
 from unosim import __version__
+from unosim.common import WriteFailed, forget_written
 from unosim.errors import UnosimError, did_you_mean
 from unosim.runs.stopping import Stopped
 
@@ -36,6 +39,12 @@ COMMANDS = {
     "tune": "tune:tune",
     "settle": "settle:settle",
 }
+
+
+#: what the machine, not unosim, refused: a full disk or quota, a read-only mount, no
+#: permission, a failing device (one line, exit code 2, as bad input)
+ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM,
+                      errno.EIO, errno.EFBIG}
 
 
 class UnosimGroup(click.Group):
@@ -103,6 +112,7 @@ def main(argv: list[str] | None = None) -> None:
 
     interrupt.reset()
     interrupt.watch_compiles()
+    forget_written()
     old: dict[int, object] = {}
     if threading.current_thread() is threading.main_thread():
         # outside a run's batches (start-up, compiling, writing) a stop raises
@@ -128,6 +138,18 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     except UnosimError as e:
         click.echo(f"unosim: error: {e}".replace("\n", " "), err=True)
+        sys.exit(2)
+    except WriteFailed as e:  # a file no command step explained further
+        from unosim.output import cannot_write
+
+        click.echo(f"unosim: error: {cannot_write(e)}".replace("\n", " "), err=True)
+        sys.exit(2)
+    except OSError as e:
+        # the machine refused (a full disk, a read-only mount, no permission): one line
+        if e.errno not in ENVIRONMENT_ERRNOS:
+            raise
+        where = f"{e.filename}: " if e.filename else ""
+        click.echo(f"unosim: error: {where}{os.strerror(e.errno)}", err=True)
         sys.exit(2)
     except (KeyboardInterrupt, Stopped):  # a signal outside a run, or a run stopped empty
         click.echo("unosim: interrupted", err=True)

@@ -1,23 +1,38 @@
 """What a run prints and keeps: its report as a table or one JSON object on stdout,
 and ``summary.json`` / ``summary.csv`` in ``--out`` (shared by every path of ``run``
-and by ``--resume``, so they all print and write the same thing)."""
+and by ``--resume``, so they all print and write the same thing); and what every
+command does when a file cannot be written (a full disk, a read-only folder).
+
+A command prints its report first and writes its files after, as one set
+(:func:`report_files`): a failure leaves the folder as it was, and ends the command
+with one line ``unosim: error: cannot write PATH: REASON; ...`` and exit code 2,
+saying that the report above is complete (or what it covers), which files the
+command did write, and how ``--resume`` gets the rest without playing again.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 
+from unosim.common import FileSet, WriteFailed, written_files
+from unosim.errors import UnosimError
 
-def print_summary(summary: dict[str, Any], text: str, fmt: str, out_dir: Path | None) -> None:
+
+def print_summary(summary: dict[str, Any], text: str, fmt: str, out_dir: Path | None,
+                  keep: Any = None) -> None:
     """Echo ``text`` (or the JSON of ``summary``) and write the ``--out`` files."""
     from unosim.reports.export import write_summary_files
     from unosim.reports.render import render_json
 
     click.echo(render_json(summary) if fmt == "json" else text)
     if out_dir is not None:
-        write_summary_files(out_dir, summary)
+        with report_files(out_dir, keep, "run", bool(summary.get("partial"))):
+            write_summary_files(out_dir, summary)
 
 
 def run_report(result: Any, name: str, mode: str, backend: str,
@@ -37,3 +52,105 @@ def run_report(result: Any, name: str, mode: str, backend: str,
 
     summary = {"provenance": provenance(), **summarize_matches(result, name)}
     return summary, render_match_table(summary)
+
+
+# ---------------------------------------------------------------- files that fail
+
+
+def cannot_write(e: WriteFailed, *notes: str) -> UnosimError:
+    """The one line of a file that could not be written: the file, why, what that
+    means (``notes``) and the files this command did write (complete, in place)."""
+    parts = [f"cannot write {e.filename}: {e.strerror}", *e.notes, *(n for n in notes if n)]
+    before = [str(p) for p in written_files() if str(p) != e.filename]
+    if before:
+        names = ", ".join(before[:4]) + (", ..." if len(before) > 4 else "")
+        parts.append(f"this command did write {len(before)} file"
+                     f"{'s' * (len(before) != 1)}: {names}")
+    return UnosimError("; ".join(parts))
+
+
+def checkpoint_note(keep: Any, command: str, complete: bool) -> str:
+    """After a failed write: keep the checkpoint in ``--out`` up to date when it can
+    be (then ``--resume`` writes the files without playing again), and say what it
+    holds; a checkpoint that lags behind the per-game records is removed, since
+    resuming it would repeat or miss records."""
+    if keep is None or keep.folder is None:
+        return ""
+    saved = False
+    if keep.failed is None:
+        try:
+            keep.save()
+            saved = True
+        except WriteFailed:
+            pass  # the earlier checkpoint, if any, stays as it was
+    resume = f"`unosim {command} --resume {keep.folder}`"
+    if keep.records and not saved:
+        keep.remove()
+        return ("its checkpoint was removed, since it could not follow the per-game "
+                "records; run the command again once there is room")
+    if saved:
+        return (f"free some space, then {resume} "
+                + ("writes them without playing again" if complete else "finishes it"))
+    if keep.kept():
+        return (f"free some space, then {resume} "
+                + ("writes them, playing again only the games after its last checkpoint"
+                   if complete else "finishes it from its last checkpoint"))
+    return "no checkpoint could be kept; run the command again once there is room"
+
+
+@contextmanager
+def report_files(out_dir: Path, keep: Any = None, command: str = "",
+                 partial: bool = False) -> Iterator[None]:
+    """Write the files of a report already printed, all of them or none
+    (:class:`~unosim.common.FileSet`); a failure is one error line that says the
+    report above stands and how to get the files."""
+    try:
+        with FileSet(out_dir):
+            yield
+    except WriteFailed as e:
+        failed = keep.failed if keep is not None else None
+        if failed is not None:  # the play had stopped on a file already: that is the error
+            raise cannot_write(
+                failed, "stopped there: the report above shows what finished before it",
+                f"its files were not written either ({e.strerror}; {out_dir} keeps what it "
+                "held before)", checkpoint_note(keep, command, False)) from None
+        report = ("the report above shows what finished before the stop, only its files "
+                  "failed" if partial else "the report above is complete, only its files "
+                  "failed")
+        raise cannot_write(e, report, checkpoint_note(keep, command, not partial)) from None
+
+
+def play_keeping_records(saver: Any, keep: Any, play: Callable[[], Any]
+                         ) -> tuple[Any, WriteFailed | None]:
+    """Play with ``--save-games``: (the result, None), or (the result, the failure)
+    when the records could not be written: the records file is dropped (nothing half
+    written), the play stops at the next task (through ``keep``) with every game
+    played counted, and the command shows the report, then :func:`records_lost`."""
+    if keep is not None:
+        keep.records = saver.writer is not None
+        saver.on_failure = keep.fail
+    try:
+        result = play()
+    except BaseException:
+        saver.close(False)
+        raise
+    if saver.failed is not None:
+        return result, saver.failed
+    try:
+        saver.close(True)  # a stopped run keeps the records of its finished games
+    except WriteFailed as e:
+        return result, e
+    return result, None
+
+
+def records_lost(e: WriteFailed, keep: Any, partial: bool, done: str) -> UnosimError:
+    """The error after the report of a play whose per-game records were lost (``done``:
+    what the report covers): the checkpoint would resume without them, so it goes
+    too, and no ``--out`` file is written."""
+    lost = "the per-game records were not kept"
+    if keep is not None and keep.folder is not None:
+        keep.remove()
+        lost += f", nor the files and checkpoint of --out {keep.folder}"
+    return cannot_write(e, lost, f"the report above covers {done}" if partial
+                        else "the report above is complete")
+

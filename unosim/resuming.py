@@ -25,6 +25,7 @@ from typing import Any
 import click
 
 from unosim import interrupt
+from unosim.common import WriteFailed
 from unosim.errors import UnosimError
 
 #: what a resumed command still takes from its command line; the rest comes from the
@@ -138,11 +139,25 @@ def keeper(command: str, out_dir: Path | None, saved: dict[str, Any], seed: int,
 
 def finish(keep: Any, partial: bool, command: str, done: str) -> None:
     """After the report: a finished study drops its checkpoint; a stopped one writes
-    it, says how to finish it and exits 130 (SIGINT) or 143 (SIGTERM)."""
+    it, says how to finish it and exits 130 (SIGINT) or 143 (SIGTERM); one stopped
+    because its checkpoint could not be written ends with that error (exit 2)."""
     if not partial:
         keep.remove()
         return
-    keep.save()
+    if keep.failed is not None:
+        from unosim.output import cannot_write, checkpoint_note
+
+        raise cannot_write(keep.failed, f"stopped there: the report above covers {done}",
+                           checkpoint_note(keep, command, complete=False))
+    try:
+        keep.save()
+    except WriteFailed as e:
+        from unosim.output import cannot_write, checkpoint_note
+
+        keep.failed = e
+        raise cannot_write(e, f"interrupted after {done}; the report above covers the "
+                           "finished ones", checkpoint_note(keep, command, complete=False)
+                           ) from None
     if keep.folder is not None:
         where = (f"checkpoint in {keep.folder / 'checkpoint.json'}; finish it with "
                  f"`unosim {command} --resume {keep.folder}`")

@@ -76,9 +76,11 @@ def _atlas(players: str, games_text: str, strategy: str, seed: int | None,
     summary = to_dict(result)
     click.echo(render_json(summary) if fmt == "json" else text)
     if out_dir is not None:
+        from unosim.output import report_files
         from unosim.reports.grid_files import write_atlas_files
 
-        written = write_atlas_files(result, summary, text, out_dir)
+        with report_files(out_dir, keep, "atlas", result.partial):
+            written = write_atlas_files(result, summary, text, out_dir)
         click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}", err=True)
     finish(keep, result.partial, "atlas",
            f"{len(result.by_players) - any(a.partial for a in result.by_players)} of "

@@ -80,6 +80,7 @@ def compare_variants(
 ) -> None:
     """Play the comparison, print it, write its files; when stopped early, keep the
     checkpoint and exit 130 (143 after SIGTERM)."""
+    from unosim.output import play_keeping_records, records_lost, report_files
     from unosim.reports.export import write_compare_outputs
     from unosim.reports.parquet import RecordSaver
     from unosim.reports.render import render_json
@@ -89,21 +90,21 @@ def compare_variants(
     mode = modes.of(mode)  # the --mode word, as the object the run layer reads
     saver = RecordSaver(save_games, mode.name, [v.name for v in variants],
                         resumed=keep is not None and keep.stage("compare") is not None)
-    ok = False
-    try:
-        cmp = with_progress(
-            show_progress, games * len(variants),
-            lambda cb: run_compare(variants, games, seed, workers, mode, max_rounds,
-                                   on_batch=cb, on_records=saver.records_hook, backend=backend,
-                                   keep=keep),
-            unit=mode.unit)
-        ok = True  # a partial comparison keeps the records of its finished games
-    finally:
-        saver.close(ok)
+    # a partial comparison keeps the records of its finished games
+    cmp, lost = play_keeping_records(saver, keep, lambda: with_progress(
+        show_progress, games * len(variants),
+        lambda cb: run_compare(variants, games, seed, workers, mode, max_rounds,
+                               on_batch=cb, on_records=saver.records_hook, backend=backend,
+                               keep=keep),
+        unit=mode.unit))
     text = cmp.render_table()
     click.echo(render_json(cmp.to_dict()) if fmt == "json" else text)
+    if lost is not None:
+        raise records_lost(lost, keep, cmp.partial, f"the {cmp.games:,} of {games:,} "
+                           f"{cmp.unit} per variant played")
     if out_dir is not None:
-        written = write_compare_outputs(cmp, out_dir, text)
+        with report_files(out_dir, keep, "compare", cmp.partial):
+            written = write_compare_outputs(cmp, out_dir, text)
         click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}",
                    err=True)
     if save_games is not None:

@@ -122,7 +122,8 @@ def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
     result = dataclasses.replace(result, elapsed_s=result.elapsed_s
                                  + keep.stages.get("run.elapsed_s", 0.0))
     keep.stages["run.elapsed_s"] = result.elapsed_s
-    print_summary(*run_report(result, name, mode, where.name, precision), fmt, out_dir)
+    print_summary(*run_report(result, name, mode, where.name, precision), fmt, out_dir,
+                  keep)
     finish(keep, result.partial, "run", f"{result.agg.games:,} of {games:,} {mode.unit}")
 
 
@@ -133,8 +134,14 @@ def run_extended(
 ) -> None:
     """``unosim run`` with --save-games or --report (this machine): a one-variant
     comparison, which keeps the per-game totals the charts need."""
-    from unosim.output import print_summary, run_report
-    from unosim.reports.export import write_report_files
+    from unosim.output import (
+        play_keeping_records,
+        print_summary,
+        records_lost,
+        report_files,
+        run_report,
+    )
+    from unosim.reports.export import write_report_files, write_summary_files
     from unosim.reports.parquet import RecordSaver
     from unosim.runs.variants import VariantSpec
     from unosim.studies.compare import run_compare
@@ -143,19 +150,20 @@ def run_extended(
         raise UnosimError("--report writes charts and report.html into --out DIR: add --out")
     spec = VariantSpec(name, rules, seats)
     saver = RecordSaver(save_games, mode.name, resumed=keep.stage("compare") is not None)
-    ok = False
-    try:
-        cmp = with_progress(
-            show_progress, games,
-            lambda cb: run_compare([spec], games, seed, workers, mode, max_rounds,
-                                   on_batch=cb, on_records=saver.records_hook, keep=keep),
-            unit=mode.unit)
-        ok = True  # a stopped run keeps the records of its finished games
-    finally:
-        saver.close(ok)
+    cmp, lost = play_keeping_records(saver, keep, lambda: with_progress(
+        show_progress, games,
+        lambda cb: run_compare([spec], games, seed, workers, mode, max_rounds,
+                               on_batch=cb, on_records=saver.records_hook, keep=keep),
+        unit=mode.unit))
     result = cmp.results[0]
     summary, text = run_report(result, name, mode, "local")
-    print_summary(summary, text, fmt, out_dir)
-    if report and out_dir is not None:
-        write_report_files(cmp, out_dir, text)
+    print_summary(summary, text, fmt, None)
+    if lost is not None:
+        raise records_lost(lost, keep, result.partial,
+                           f"the {result.agg.games:,} of {games:,} {mode.unit} played")
+    if out_dir is not None:
+        with report_files(out_dir, keep, "run", result.partial):  # the summary and charts
+            write_summary_files(out_dir, summary)
+            if report:
+                write_report_files(cmp, out_dir, text)
     finish(keep, result.partial, "run", f"{result.agg.games:,} of {games:,} {mode.unit}")

@@ -80,7 +80,7 @@ def _settle(claims: tuple[str, ...], run_all: bool, games_text: str | None,
                                            opt.show_progress(progress), alpha, family)
     finally:
         where.close()
-    _report(verdicts, seed, partial, elapsed, fmt, out_dir, alpha, family)
+    _report(verdicts, seed, partial, elapsed, fmt, out_dir, alpha, family, keep)
     finish(keep, partial, "settle", f"{sum(not v.partial for v in verdicts)} of "
            f"{len(chosen)} claims")
 
@@ -170,8 +170,9 @@ def _play(chosen: list[Any], seed: int, where: Any, keep: Any, commands: dict[st
 
 
 def _report(verdicts: list[Any], seed: int, partial: bool, elapsed: float, fmt: str,
-            out_dir: Any, alpha: float, family: bool) -> None:
+            out_dir: Any, alpha: float, family: bool, keep: Any = None) -> None:
     from unosim.common import write_text_atomic
+    from unosim.output import report_files
     from unosim.reports.render import render_json
     from unosim.reports.settle import settle_summary, verdicts_csv
     from unosim.studies.settle import family_text, method
@@ -189,9 +190,10 @@ def _report(verdicts: list[Any], seed: int, partial: bool, elapsed: float, fmt: 
         return
     from unosim.reports.settle_pages import write_cards, write_page
 
-    write_text_atomic(out_dir / "verdicts.json", render_json(summary) + "\n")
-    write_text_atomic(out_dir / "verdicts.csv", verdicts_csv(verdicts))
-    cards = write_cards(verdicts, out_dir / "cards")
-    write_page(verdicts, summary, out_dir / "settle.html")
+    with report_files(out_dir, keep, "settle", partial):
+        write_text_atomic(out_dir / "verdicts.json", render_json(summary) + "\n")
+        write_text_atomic(out_dir / "verdicts.csv", verdicts_csv(verdicts))
+        cards = write_cards(verdicts, out_dir / "cards")
+        write_page(verdicts, summary, out_dir / "settle.html")
     click.echo(f"wrote verdicts.json, verdicts.csv, settle.html and {len(cards)} cards to "
                f"{out_dir}", err=True)

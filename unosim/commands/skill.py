@@ -81,10 +81,12 @@ def _skill(variant_names: tuple[str, ...], strategy: str | None, players: int | 
     text = render_skill(summary)
     click.echo(render_json(summary) if fmt == "json" else text)
     if out_dir is not None:
+        from unosim.output import report_files
         from unosim.reports.export import summary_csv
 
-        write_text_atomic(out_dir / "skill.json", render_json(summary) + "\n")
-        write_text_atomic(out_dir / "skill.csv", summary_csv(_flat(summary)))
+        with report_files(out_dir, keep, "skill", result.partial):
+            write_text_atomic(out_dir / "skill.json", render_json(summary) + "\n")
+            write_text_atomic(out_dir / "skill.csv", summary_csv(_flat(summary)))
     finish(keep, result.partial, "skill", f"{summary['deals']:,} of "
            f"{summary['deals_requested']:,} deals")
 

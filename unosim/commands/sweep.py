@@ -78,9 +78,11 @@ def _sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None,
     summary["variant"] = base
     click.echo(render_json(summary) if fmt == "json" else text)
     if out_dir is not None:
+        from unosim.output import report_files
         from unosim.reports.grid_files import write_sweep_files
 
-        written = write_sweep_files(result, summary, text, out_dir)
+        with report_files(out_dir, keep, "sweep", result.cmp.partial):
+            written = write_sweep_files(result, summary, text, out_dir)
         click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}", err=True)
     finish(keep, result.cmp.partial, "sweep", f"{result.cmp.games:,} of {games:,} games per "
            "point")

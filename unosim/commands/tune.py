@@ -101,7 +101,10 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     summary = report.summarize(result)
     click.echo(render_json(summary) if fmt == "json" else report.render(summary))
     if out_dir is not None:
-        report.write_files(T.history(study), summary, out_dir)
+        from unosim.output import report_files
+
+        with report_files(out_dir, None, "tune", result.interrupted):
+            report.write_files(T.history(study), summary, out_dir)
     if result.interrupted:
         click.echo("unosim: interrupted; the finished trials are kept in the study (the "
                    "trial that was playing is marked interrupted); run the same command "
