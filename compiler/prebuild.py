@@ -20,26 +20,19 @@ def _table_for(path: str) -> tuple[object, str] | None:
     from unosim.simulate.rules import resolve
     from unosim.strategies.registry import parse_strategy
 
-    if path == tiers.PLUGINS.name:
+    examples = {tiers.PLUGINS.name: ("plugins.py", EXAMPLE_PLUGIN),
+                tiers.PYTHON_SEATS.name: ("first.py", tiers.PYTHON_EXAMPLE)}
+    if path in examples:
         from unosim import strategies
         from unosim.strategies.plugins import load_plugins
 
-        example = Path(strategies.__file__).parent / "examples" / "plugins.py"
+        file, first = examples[path]
+        example = Path(strategies.__file__).parent / "examples" / file
         try:
-            load_plugins([f"{example}:{EXAMPLE_PLUGIN}"])
+            load_plugins([f"{example}:{first}"])
         except Exception:  # noqa: BLE001 - no example file in this installation
             return None
-        first, mode = EXAMPLE_PLUGIN, "round"
-    elif path == tiers.PYTHON_SEATS.name:
-        from unosim import strategies
-        from unosim.strategies.plugins import load_plugins
-
-        example = Path(strategies.__file__).parent / "examples" / "first.py"
-        try:
-            load_plugins([f"{example}:{tiers.PYTHON_EXAMPLE}"])
-        except Exception:  # noqa: BLE001 - no example file in this installation
-            return None
-        first, mode = tiers.PYTHON_EXAMPLE, "round"
+        mode = "round"
     else:
         mode, tier = tiers.ENTRY_OF[path]
         first = tier.example
