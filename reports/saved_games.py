@@ -83,7 +83,11 @@ class RecordSaver:
         header = {**header, "columns": columns.names}
         self.writer = open_writer(path, header, columns)
         if resumed:  # the rows the interrupted run kept come first
-            self.writer.carry_over()
+            try:
+                self.writer.carry_over()
+            except UnosimError:
+                self.writer.abort()
+                raise
 
     def hook(self, vi: int, first: int, rec: Any) -> None:
         if self.writer is not None and self.failed is None:
