@@ -66,3 +66,12 @@ def test_with_pyarrow_the_check_passes(tmp_path):
     from unosim.reports.saved_games import check_records_path
 
     assert check_records_path(str(tmp_path / "x.parquet")) == tmp_path / "x.parquet"
+
+
+def test_csv_and_json_records_need_no_pyarrow(no_pyarrow, capsys, tmp_path):
+    for name in ("g.csv", "g.json"):
+        code, out, err = invoke(capsys, ["--games", "200", "--seed", "1", "--workers", "1",
+                                         "--no-progress", "--save-games",
+                                         str(tmp_path / name)])
+        assert code == 0, err
+        assert (tmp_path / name).read_text(encoding="utf-8").count("\n") >= 201
