@@ -1,55 +1,31 @@
 """Per-game (or per-match) records as Parquet, streamed batch by batch.
 
-The writer opens a temporary file next to the target and appends one row group
-per batch the run hands to its ``on_records`` hook, so memory stays one batch;
-``close`` renames it into place (``os.replace``), so a reader never sees a
-half-written file. Columns: ``game`` (the game or match index, which with the
-seed replays it), optional constant columns (``variant`` in a comparison), then
-``layout.GAME_FIELDS`` (rounds) or ``match_nb.MATCH_FIELDS`` (matches). The file's
-metadata holds its provenance: ``unosim_version``, ``engine`` and ``schema_version``.
+The writer appends one row group per batch the run hands to its ``on_records``
+hook, so memory stays one batch, into a temporary file renamed into place on
+``close`` (``records.StreamFile``). Columns are those of ``records.Columns``; an
+absent seat is null. The schema metadata holds the provenance (``unosim_version``,
+``engine``, ``schema_version``) and the whole header as JSON under ``unosim``.
 """
 
 from __future__ import annotations
 
-import os
+import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from unosim import provenance
-from unosim.common import note_written, temp_path, write_failed
+from unosim.common import write_failed
 from unosim.errors import UnosimError
-from unosim.simulate.layout import FEEL_SCALE, FIXED_POINT_FIELDS
-
-
-def check_parquet_path(path: str) -> Path:
-    """Validate a ``--save-games`` target before any game is played."""
-    p = Path(path)
-    if p.suffix.lower() != ".parquet":
-        raise UnosimError(f"--save-games expects a file name ending in .parquet, got {path!r}")
-    if p.is_dir():
-        raise UnosimError(f"--save-games {path}: is a directory")
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        # the nearest part of the path that exists: a file there is the real mistake
-        above = next((a for a in (parent, *parent.parents) if a.exists()), None)
-        if above is not None and not above.is_dir():
-            raise UnosimError(f"--save-games {path}: {str(above)!r} is a file, not a folder")
-        raise UnosimError(f"--save-games {path}: folder {str(parent)!r} does not exist")
-    # a real write, as --out does: root passes os.access, yet /sys or a read-only
-    # mount still refuses the file, and only after every game was played
-    probe = temp_path(p)
-    try:
-        with open(probe, "xb"):
-            pass
-        probe.unlink()
-    except OSError as e:
-        raise UnosimError(f"--save-games {path}: cannot write in {str(parent)!r} "
-                          f"({e.strerror or e})") from None
-    require_pyarrow()
-    return p
-
+from unosim.reports.records import (
+    HEADER_KEY,
+    Columns,
+    StreamFile,
+    header_text,
+    not_a_records_file,
+    same_run,
+)
 
 #: the one line a run without pyarrow ends with (pyarrow is the ``parquet`` extra, so
 #: that a plain install stays light; every Parquet path of unosim goes through here)
@@ -66,32 +42,32 @@ def require_pyarrow() -> Any:
     return pq
 
 
-class RecordWriter:
+class RecordWriter(StreamFile):
     """Stream record batches into one Parquet file, atomically renamed on close."""
 
-    def __init__(self, path: Path | str, fields: tuple[str, ...],
-                 constants: dict[str, str] | None = None) -> None:
+    def __init__(self, path: Path | str, header: dict[str, Any], columns: Columns) -> None:
         pq = require_pyarrow()
         import pyarrow as pa
 
-        self.path = Path(path)
-        self.fields = fields
-        self.constant_names = list(constants or {})
+        super().__init__(path)
+        self.header, self.columns = header, columns
         cols = [pa.field("game", pa.int64())]
-        cols += [pa.field(c, pa.dictionary(pa.int32(), pa.string())) for c in self.constant_names]
+        if columns.several:
+            cols.append(pa.field("variant", pa.dictionary(pa.int32(), pa.string())))
         # game-feel fractions are recorded in fixed point; the file holds their value
-        cols += [pa.field(f, pa.float64() if f in FIXED_POINT_FIELDS else pa.int32())
-                 for f in fields]
-        # the provenance as file metadata: pq.read_schema(path).metadata[b"engine"] ...
-        self.schema = pa.schema(cols, metadata={k: str(v) for k, v in provenance().items()})
-        self.tmp = temp_path(self.path)
+        cols += [pa.field(columns.fields[i], pa.float64() if columns.fixed(k) else pa.int32())
+                 for k, i in enumerate(columns.keep)]
+        # the provenance as file metadata (pq.read_schema(path).metadata[b"engine"] ...)
+        # and the whole header, as JSON, under b"unosim"
+        meta = {k: str(v) for k, v in provenance().items()}
+        meta[HEADER_KEY] = header_text(header)
+        self.schema = pa.schema(cols, metadata=meta)
+        self.writer: Any = None
         try:
             self.writer = pq.ParquetWriter(str(self.tmp), self.schema, compression="zstd")
         except OSError as e:
             self.tmp.unlink(missing_ok=True)
             raise write_failed(self.path, e) from None
-        self.rows = 0
-        self.done = False  # closed (renamed into place) or aborted
 
     def carry_over(self) -> int:
         """Copy the rows already in the target file (of an interrupted run that is
@@ -101,106 +77,69 @@ class RecordWriter:
         if not self.path.is_file():
             return 0
         old = pq.ParquetFile(str(self.path))
+        same_run(parquet_header(old.schema_arrow.metadata), self.header, self.path)
         if old.schema_arrow != self.schema:
-            raise UnosimError(f"--save-games {self.path}: holds other columns than this "
-                              "run writes, so it cannot be continued")
+            same_run(None, self.header, self.path)
         for group in range(old.num_row_groups):
             table = old.read_row_group(group)
             try:
                 self.writer.write_table(table)
             except OSError as e:
-                self.abort()
-                raise write_failed(self.path, e) from None
+                raise self.fail(e) from None
             self.rows += table.num_rows
         return self.rows
 
-    def write(self, first: int, rec: np.ndarray, constants: dict[str, str] | None = None
-              ) -> None:
+    def write(self, first: int, rec: np.ndarray, vi: int = 0) -> None:
         import pyarrow as pa
 
         n = rec.shape[0]
         arrays: list[Any] = [pa.array(np.arange(first, first + n, dtype=np.int64))]
-        for c in self.constant_names:
-            value = (constants or {})[c]
+        if self.columns.several:
             arrays.append(pa.DictionaryArray.from_arrays(
-                pa.array(np.zeros(n, np.int32)), pa.array([value])))
-        arrays += [pa.array(rec[:, i] / FEEL_SCALE if f in FIXED_POINT_FIELDS
-                            else np.ascontiguousarray(rec[:, i]))
-                   for i, f in enumerate(self.fields)]
+                pa.array(np.zeros(n, np.int32)), pa.array([self.columns.variants[vi]])))
+        absent = self.columns.absent(vi)
+        for k, values in enumerate(self.columns.values(rec)):
+            kind = self.schema.field(len(arrays)).type
+            arrays.append(pa.nulls(n, kind) if absent[k] else pa.array(values, kind))
         try:
             self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
         except OSError as e:  # a full disk: the file cannot be finished, drop it
-            self.abort()
-            raise write_failed(self.path, e) from None
+            raise self.fail(e) from None
         self.rows += n
 
-    def close(self) -> None:
-        """Finish the file (its footer) and rename it into place; on failure nothing
-        is left but the file that was there before."""
-        self.done = True
-        try:
+    def close_stream(self) -> None:
+        if self.writer is not None:
             self.writer.close()
-            os.replace(self.tmp, self.path)
-        except OSError as e:
-            self.tmp.unlink(missing_ok=True)
-            raise write_failed(self.path, e) from None
-        note_written(self.path)
-
-    def abort(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        try:
-            self.writer.close()
-        except OSError:
-            pass  # the footer of a file that is removed anyway
-        finally:
-            self.tmp.unlink(missing_ok=True)
 
 
-class RecordSaver:
-    """``--save-games`` of a run or a comparison: every batch of records into one
-    Parquet file (with a ``variant`` column in a comparison); does nothing without
-    a path, so a command can always hand it its batches."""
+def parquet_header(meta: dict[bytes, bytes] | None) -> dict[str, Any] | None:
+    """The header a Parquet records file keeps in its schema metadata, or None."""
+    raw = (meta or {}).get(HEADER_KEY.encode())
+    if raw is None:
+        return None
+    try:
+        header = json.loads(raw.decode("utf-8"))
+    except ValueError:
+        return None
+    return header if isinstance(header, dict) else None
 
-    def __init__(self, path: Path | None, mode: str, variants: list[str] | None = None,
-                 resumed: bool = False):
-        self.writer: RecordWriter | None = None
-        self.variants = variants
-        #: the records could not be written (the file is dropped, the hook does nothing)
-        self.failed: OSError | None = None
-        #: told of that failure (a command's checkpoint keeper: the play stops there)
-        self.on_failure: Any = None
-        if path is None:
-            return
-        from unosim.runs import modes
 
-        fields = modes.of(mode).fields
-        consts = {"variant": ""} if variants else None
-        self.writer = RecordWriter(path, fields, consts)
-        if resumed:  # the rows the interrupted run kept come first
-            self.writer.carry_over()
-
-    def hook(self, vi: int, first: int, rec: Any) -> None:
-        if self.writer is not None and self.failed is None:
-            consts = {"variant": self.variants[vi]} if self.variants else None
-            try:
-                self.writer.write(first, rec, consts)
-            except OSError as e:  # the writer dropped its file; the games still count
-                self.failed = e
-                if self.on_failure is not None:
-                    self.on_failure(e)
-
-    @property
-    def records_hook(self) -> Any:
-        """``hook``, or None without a path (so no records are kept for nothing)."""
-        return self.hook if self.writer is not None else None
-
-    def close(self, ok: bool) -> None:
-        """Rename the file into place after a finished run; drop it otherwise."""
-        if self.writer is None or self.failed is not None:
-            return
-        if ok:
-            self.writer.close()
-        else:
-            self.writer.abort()
+def parquet_rows(path: Path, game: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header of a Parquet records file and its rows whose ``game`` is ``game``."""
+    pq = require_pyarrow()
+    try:
+        schema = pq.read_schema(str(path))
+    except Exception:  # pyarrow raises several kinds for a file that is not Parquet
+        raise not_a_records_file(path, "is not a Parquet file") from None
+    header = parquet_header(schema.metadata)
+    if header is None:
+        raise not_a_records_file(path, "has no unosim header in its metadata (written by an "
+                                 "older unosim, or by another program)")
+    if "game" not in schema.names:
+        raise not_a_records_file(path, "has no 'game' column")
+    table = pq.read_table(str(path), filters=[("game", "==", game)])
+    rows = table.to_pylist()
+    for r in rows:
+        if "variant" in r and r["variant"] is not None:
+            r["variant"] = str(r["variant"])
+    return header, rows

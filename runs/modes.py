@@ -40,6 +40,19 @@ class Mode:
     by_rounds: bool  # a game is a match: capped by max_rounds, checked against it
     batch_maker: str  # its batch kernel's maker in runs/plugin_batch
     fields: tuple[str, ...]  # the record's column names
+    #: the record blocks with one column per seat (``points`` -> points_0 ..
+    #: points_9): a table of n seats fills only the first n of each
+    seat_blocks: tuple[str, ...] = ()
+
+    def seat_of(self, field: str) -> int | None:
+        """The seat a column of the record belongs to (``place_3`` -> 3), or None."""
+        block, _, seat = field.rpartition("_")
+        return int(seat) if block in self.seat_blocks and seat.isdigit() else None
+
+    def columns_at(self, players: int) -> tuple[int, ...]:
+        """The record's columns a table of ``players`` seats fills (the others stay 0)."""
+        return tuple(i for i, f in enumerate(self.fields)
+                     if (self.seat_of(f) or 0) < players)
 
     def seat_wins(self, rec: Any, seat: int) -> int:
         """Games of ``rec`` that ``seat`` won (a capped round has no winner)."""
@@ -84,10 +97,10 @@ class Mode:
 
 
 ROUND = Mode("round", "games", "game", L.N_G, Aggregate, RunResult, 1 << 16, 1, False,
-             "batch_for", tuple(L.GAME_FIELDS))
+             "batch_for", tuple(L.GAME_FIELDS), ("points", "place", "stage"))
 MATCH = Mode("match", "matches", "match", M.N_M, MatchAggregate, MatchResult,
              DEFAULT_MATCH_BATCH, MATCH_ROUNDS_GUESS, True, "match_batch_for",
-             tuple(M.MATCH_FIELDS))
+             tuple(M.MATCH_FIELDS), ("score", "round_wins", "round_losses"))
 MODES = {m.name: m for m in (ROUND, MATCH)}
 
 

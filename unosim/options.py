@@ -146,8 +146,9 @@ progress = click.option(
     "--progress/--no-progress", default=None,
     help="Progress bar on stderr (default: when stderr is a terminal).")
 save_games = click.option(
-    "--save-games", type=click.Path(dir_okay=False), default=None, metavar="FILE.parquet",
-    help="Also write one row per game (or match) as Parquet (compare: of every variant).")
+    "--save-games", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+    help="Also write one row per game (or match) to FILE.parquet, FILE.csv or FILE.json "
+         "(compare: of every variant), with the seed, rules and seats that replay it.")
 backend = click.option(
     "--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
     help="Where games run: this machine's cores, or a Dask cluster "
@@ -323,9 +324,9 @@ def prepare_out(out: str | None) -> Path | None:
 def check_save_games(path: str | None) -> Path | None:
     if path is None:
         return None
-    from unosim.reports.parquet import check_parquet_path
+    from unosim.reports.saved_games import check_records_path
 
-    return check_parquet_path(path)
+    return check_records_path(path)
 
 
 def check_skill_games(games: int, players: int) -> None:

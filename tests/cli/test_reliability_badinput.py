@@ -116,7 +116,7 @@ CATALOGUE: list[tuple[list[str], list[str]]] = [
     (["--max-rounds", "x", "--mode", "match"], ["--max-rounds", "x"]),
     (["--mode", "match", "--rule", "scoring=lazy"], ["scoring=lazy", "--max-rounds"]),
     # --save-games, --report
-    (["--save-games", "{tmp}/games.csv"], ["--save-games", ".parquet"]),
+    (["--save-games", "{tmp}/games.txt"], ["--save-games", ".parquet", ".csv", ".json"]),
     (["--save-games", "{tmp}/folder.parquet"], ["--save-games", "is a directory"]),
     (["--save-games", "{tmp}/no/such/games.parquet"], ["--save-games", "does not exist"]),
     (["--save-games", "/sys/unosim-test-games.parquet"], ["--save-games", "cannot write",

@@ -53,14 +53,25 @@ def test_a_run_without_parquet_needs_no_pyarrow(no_pyarrow, capsys):
 
 def test_the_writer_itself_names_the_extra(no_pyarrow, tmp_path):
     from unosim.reports.parquet import RecordWriter
+    from unosim.reports.records import Columns
+    from unosim.runs import modes
 
     with pytest.raises(UnosimError) as e:
-        RecordWriter(tmp_path / "x.parquet", ("turns",))
+        RecordWriter(tmp_path / "x.parquet", {}, Columns.of(modes.ROUND, [("official", 4)]))
     assert str(e.value) == 'Parquet needs pyarrow: pip install "unosim[parquet]"'
 
 
 def test_with_pyarrow_the_check_passes(tmp_path):
     pytest.importorskip("pyarrow")
-    from unosim.reports.parquet import check_parquet_path
+    from unosim.reports.saved_games import check_records_path
 
-    assert check_parquet_path(str(tmp_path / "x.parquet")) == tmp_path / "x.parquet"
+    assert check_records_path(str(tmp_path / "x.parquet")) == tmp_path / "x.parquet"
+
+
+def test_csv_and_json_records_need_no_pyarrow(no_pyarrow, capsys, tmp_path):
+    for name in ("g.csv", "g.json"):
+        code, out, err = invoke(capsys, ["--games", "200", "--seed", "1", "--workers", "1",
+                                         "--no-progress", "--save-games",
+                                         str(tmp_path / name)])
+        assert code == 0, err
+        assert (tmp_path / name).read_text(encoding="utf-8").count("\n") >= 201

@@ -94,13 +94,16 @@ def test_compare_writes_table_verdicts_charts_and_data(capsys, tmp_path):
     assert html.count("<svg") == 6 and verdicts[0].split(":")[0] in html  # + feel, comeback
     t = pq.read_table(out_dir / "games.parquet")
     assert t.num_rows == 6000
-    assert t.column_names == ["game", "variant", *L.GAME_FIELDS]
+    unused = {f"{b}_{p}" for b in ("points", "place", "stage") for p in range(4, 10)}
+    assert t.column_names == ["game", "variant", *(f for f in L.GAME_FIELDS
+                                                   if f not in unused)]
     df = t.to_pandas()
     assert set(df.variant.astype(str)) == {"official", "stacking"}
     # the same seed and game index give the same game as a plain run
     ref = play_records(resolve(["stacking"]), [parse_strategy("random")] * 4, 5, 0, 3000)
     mine = df[df.variant == "stacking"].sort_values("game")
     assert np.array_equal(mine["turns"].to_numpy(), ref[:, L.G_TURNS])
+    assert np.array_equal(mine["points_3"].to_numpy(), ref[:, L.G_POINTS + 3])
 
 
 def test_compare_json_and_match_mode(capsys):
@@ -125,7 +128,7 @@ def test_compare_json_and_match_mode(capsys):
         (["official", "official"], "twice"),
         (["official", "stacking+"], "bad variant"),
         (["official", "stacking", "--target-score", "100"], "--mode match"),
-        (["official", "stacking", "--save-games", "x.csv"], ".parquet"),
+        (["official", "stacking", "--save-games", "x.tsv"], ".parquet, .csv or .json"),
         (["official", "stacking", "--games", "0"], "--games"),
         (["official", "stacking", "--mode", "season"], "--mode"),
         (["official", "stacking", "--workers", "999"], "--workers"),

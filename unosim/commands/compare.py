@@ -80,15 +80,18 @@ def compare_variants(
 ) -> None:
     """Play the comparison, print it, write its files; when stopped early, keep the
     checkpoint and exit 130 (143 after SIGTERM)."""
+    from unosim.game_files import records_header
     from unosim.output import play_keeping_records, records_lost, report_files
     from unosim.reports.export import write_compare_outputs
-    from unosim.reports.parquet import RecordSaver
     from unosim.reports.render import render_json
+    from unosim.reports.saved_games import RecordSaver
     from unosim.runs import modes
     from unosim.studies.compare import run_compare
 
     mode = modes.of(mode)  # the --mode word, as the object the run layer reads
-    saver = RecordSaver(save_games, mode.name, [v.name for v in variants],
+    header = (records_header(variants, seed, mode, max_rounds, games, "compare")
+              if save_games is not None else None)
+    saver = RecordSaver(save_games, mode, header,
                         resumed=keep is not None and keep.stage("compare") is not None)
     # a partial comparison keeps the records of its finished games
     cmp, lost = play_keeping_records(saver, keep, lambda: with_progress(

@@ -10,6 +10,7 @@ field by field with ``runner.play_records`` (tests/cli/test_replay.py does).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -17,6 +18,7 @@ import numpy as np
 
 from unosim import options as opt
 from unosim import provenance
+from unosim.errors import UnosimError
 from unosim.runs.game import Game
 from unosim.simulate import layout as L
 from unosim.simulate.round_nb import record_round
@@ -202,8 +204,9 @@ def render_replay(r: dict[str, Any], variant: str) -> str:
 
 
 @click.command()
-@click.option("--seed", type=click.IntRange(min=0), required=True,
-              help="The run's seed (printed by `unosim run`).")
+@click.argument("file", required=False, type=click.Path(dir_okay=False), metavar="[FILE]")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="The run's seed (printed by `unosim run`); not with FILE, which holds it.")
 @click.option("--game", type=click.IntRange(0, 10**12 - 1), required=True,
               help="The game's index in the run, 0-based (the `game` column of --save-games).")
 @opt.players
@@ -213,15 +216,117 @@ def render_replay(r: dict[str, Any], variant: str) -> str:
 @opt.seat
 @opt.fmt
 @opt.strategy_file
-def replay_command(seed: int, game: int, players: int | None, variant: tuple[str, ...],
-                   rule: tuple[str, ...], strategy: str, seat: tuple[str, ...],
-                   fmt: str) -> None:
+@click.pass_context
+def replay_command(ctx: click.Context, file: str | None, seed: int | None, game: int,
+                   players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
+                   strategy: str, seat: tuple[str, ...], fmt: str) -> None:
     """Print game K of the run with seed S turn by turn (hands, top card, colour, move,
-    effect): exactly the game `unosim run` played, given the same rules and seats."""
+    effect): exactly the game `unosim run` played, given the same rules and seats. Or
+    replay game K of FILE, a file of --save-games, from what it holds alone (--variant
+    NAME picks one of a comparison's variants) and check that it ends as its row."""
     from unosim.reports.render import render_json
     from unosim.runs.variants import variant_label
 
+    if file is not None:
+        replay_from_file(ctx, Path(file), game, variant, fmt)
+        return
+    if seed is None:
+        raise UnosimError("replay needs --seed S (the run's seed), or a file of "
+                          "--save-games: `unosim replay FILE --game K`")
     rules = opt.resolve_rules(variant, rule, players)
     seats = opt.seats_for(rules["players"], strategy, seat)
     r = replay(rules, seats, seed, game)
     click.echo(render_json(r) if fmt == "json" else render_replay(r, variant_label(variant)))
+
+
+#: the options a file of --save-games answers itself (with FILE they are refused)
+_FILE_HOLDS = ("seed", "players", "rule", "strategy", "seat", "strategy_file")
+
+
+def replay_from_file(ctx: click.Context, path: Path, game: int, variant: tuple[str, ...],
+                     fmt: str) -> None:
+    """``unosim replay FILE --game K``: the game rebuilt from the file's header alone,
+    its record checked against the file's row (a difference is refused: exit 2)."""
+    from unosim.game_files import check_header, pick_variant, table_of
+    from unosim.reports.render import render_json
+    from unosim.reports.saved_games import read_game
+
+    given = [f"--{n.replace('_', '-')}" for n in _FILE_HOLDS
+             if ctx.get_parameter_source(n) is click.core.ParameterSource.COMMANDLINE]
+    if given:
+        raise UnosimError(f"{path} holds the seed, rules and seats of its games: drop "
+                          f"{', '.join(given)}")
+    if len(variant) > 1:
+        raise UnosimError("with FILE, --variant names one of its variants: give it once")
+    header, rows = read_game(path, game)
+    check_header(header, path)
+    vi = pick_variant(header, variant[0] if variant else None, path)
+    spec = header["variants"][vi]
+    name = spec["name"]
+    several = len(header["variants"]) > 1
+    row = next((r for r in rows if not several or r.get("variant") == name), None)
+    if row is None:
+        raise UnosimError(f"{path} holds no game {game}" + (f" of variant {name}" if several
+                                                            else ""))
+    rules, seats = table_of(spec, path)
+    seed = int(header["seed"])
+    if header["mode"] == "match":
+        r = _replay_match(rules, seats, seed, game, int(header["max_rounds"]))
+    else:
+        r = replay(rules, seats, seed, game)
+    _check_row(r["result"], row, path, game)
+    if fmt == "json":
+        click.echo(render_json({**r, "variant": name, "file": str(path), "row": row}))
+        return
+    text = (_render_match(r, name) if header["mode"] == "match" else render_replay(r, name))
+    click.echo(f"{text}\n\nthe same record as the row of game {game} in {path} "
+               f"(all {len(row) - 1 - several} columns)")
+
+
+def _replay_match(rules: Any, seats: list[Any], seed: int, game: int, max_rounds: int
+                  ) -> dict[str, Any]:
+    """Match ``game`` of the run with ``seed``, played again (its record)."""
+    from unosim.runs.match import play_match_records
+    from unosim.simulate.match_nb import MATCH_FIELDS
+
+    rec = play_match_records(rules, seats, seed, game, 1, max_rounds)[0]
+    return {"provenance": provenance(), "seed": seed, "game": game,
+            "players": int(rules["players"]), "mode": "match", "max_rounds": max_rounds,
+            "rules_changed": rules.changed(), "strategies": [s.label() for s in seats],
+            "result": {f: int(v) for f, v in zip(MATCH_FIELDS, rec, strict=True)}}
+
+
+def _render_match(r: dict[str, Any], variant: str) -> str:
+    res = r["result"]
+    lines = [f"unosim replay · variant {variant} · {r['players']} players · seed {r['seed']} "
+             f"· match {r['game']}",
+             "seats: " + ", ".join(f"{i} {s}" for i, s in enumerate(r["strategies"])), ""]
+    if res["capped"]:
+        lines.append(f"capped after {res['rounds']} rounds ({res['turns']} turns): no winner")
+    else:
+        lines.append(f"player {res['winner']} wins the match after {res['rounds']} rounds "
+                     f"({res['turns']} turns)")
+    for p in range(r["players"]):
+        lines.append(f"  player {p}: score {res[f'score_{p}']}, {res[f'round_wins_{p}']} "
+                     f"rounds won")
+    return "\n".join(lines)
+
+
+def _check_row(record: dict[str, int], row: dict[str, Any], path: Path, game: int) -> None:
+    """The replayed record must be the file's row, column by column (an absent seat's
+    empty value is skipped; fixed-point values are compared in fixed point)."""
+    from unosim.simulate.layout import FEEL_SCALE, FIXED_POINT_FIELDS
+
+    for column, value in row.items():
+        if column in ("game", "variant") or value is None:
+            continue
+        if column not in record:
+            raise UnosimError(f"{path}: column {column!r} is not one of a record of "
+                              "this unosim")
+        mine = record[column]
+        theirs = (round(float(value) * FEEL_SCALE) if column in FIXED_POINT_FIELDS
+                  else int(value))
+        if mine != theirs:
+            shown = mine / FEEL_SCALE if column in FIXED_POINT_FIELDS else mine
+            raise UnosimError(f"game {game} of {path} replays to another record than its "
+                              f"row: {column} is {shown} here, {value} in the file")

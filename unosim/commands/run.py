@@ -134,6 +134,7 @@ def run_extended(
 ) -> None:
     """``unosim run`` with --save-games or --report (this machine): a one-variant
     comparison, which keeps the per-game totals the charts need."""
+    from unosim.game_files import records_header
     from unosim.output import (
         play_keeping_records,
         print_summary,
@@ -142,14 +143,16 @@ def run_extended(
         run_report,
     )
     from unosim.reports.export import write_report_files, write_summary_files
-    from unosim.reports.parquet import RecordSaver
+    from unosim.reports.saved_games import RecordSaver
     from unosim.runs.variants import VariantSpec
     from unosim.studies.compare import run_compare
 
     if report and out_dir is None:
         raise UnosimError("--report writes charts and report.html into --out DIR: add --out")
     spec = VariantSpec(name, rules, seats)
-    saver = RecordSaver(save_games, mode.name, resumed=keep.stage("compare") is not None)
+    header = (records_header([spec], seed, mode, max_rounds, games, "run")
+              if save_games is not None else None)
+    saver = RecordSaver(save_games, mode, header, resumed=keep.stage("compare") is not None)
     cmp, lost = play_keeping_records(saver, keep, lambda: with_progress(
         show_progress, games,
         lambda cb: run_compare([spec], games, seed, workers, mode, max_rounds,
