@@ -105,7 +105,11 @@ def _panel(ax: Any, cmp: Any, name: str) -> None:
         tick.set_color(cmp.colours[vi])
     unit = "percentage points" if m.rate else (m.unit or "value")
     shown = f"{round(margin, 6) + 0.0:g}"
-    ax.set_title(f"{m.label}" + (f" (margin ±{shown})" if margin > 0 else ""), fontsize=9)
+    short = "pp" if m.rate else m.unit
+    if shown == "1" and short.endswith("s"):  # ±1 turn, ±1 card
+        short = short[:-1]
+    ax.set_title(f"{m.label}\n" + (f"margin ±{shown} {short}".rstrip() if margin > 0
+                                   else "no margin"), fontsize=9)
     ax.set_xlabel(f"variant − {cmp.names[0]} ({unit})", fontsize=8)
     ax.set_ylabel(f"variant (vs {cmp.names[0]})", fontsize=8)
     ax.tick_params(axis="x", labelsize=8)

@@ -272,7 +272,7 @@ def test_feel_and_comeback_charts(feel_cmp, tmp_path):
     assert "n = 6,000" in figs["comeback"].get_suptitle() + figs["comeback"].axes[0].get_title()
     # the main chart: headlines and game feel, seat balance paired on the joint winners
     diffs = figs["differences"]
-    assert [ax.get_title().split(" (margin")[0] for ax in diffs.axes] == [
+    assert [ax.get_title().split("\n")[0] for ax in diffs.axes] == [
         cmp.metric(m).label for m in ("turns", "cards_drawn", "winner_points", "seat_win_0",
                                       "comeback", "lead_changes", "first_uno_wins",
                                       "seat_balance")]
