@@ -1,18 +1,20 @@
 """Charts of a comparison (or of one run): matplotlib figures, PNG and SVG.
 
-Every chart shows its sample size and its uncertainty: win rates with Wilson
-95% error bars, distributions with a 95% band (the Dvoretzky-Kiefer-Wolfowitz
-band of an ECDF, or Wilson per histogram bin), means with their 95% interval in
-the legend. Each variant keeps one colour in every chart (``compare.PALETTE``),
-and every artist of variant ``i`` carries the gid ``series-i`` so it can be
-found in the SVG. Figures are built with the object API on the Agg canvas, so
-no window, global pyplot state or display is needed.
+A comparison's main chart is the paired difference of each variant from the baseline
+(``differences.py``): the figure the verdicts read. The others show each variant's
+own level; every panel holds 0 or shares its scale with the others. Every chart
+shows its sample size and its uncertainty: win rates with Wilson 95% error bars,
+distributions with a 95% band (the Dvoretzky-Kiefer-Wolfowitz band of an ECDF, or
+Wilson per histogram bin), means with their 95% interval in the legend. Each variant
+keeps one colour in every chart (``compare.PALETTE``), and every artist of variant
+``i`` carries the gid ``series-i`` so it can be found in the SVG. Figures are built
+with the object API on the Agg canvas, so no window, global pyplot state or display
+is needed.
 """
 
 from __future__ import annotations
 
 import io
-import itertools
 import math
 from pathlib import Path
 from typing import Any
@@ -23,31 +25,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from unosim.common import DOCS_URL, write_bytes_atomic
-
-_IDS = itertools.count()
-
-
-def gid(vi: int) -> str:
-    """A unique SVG id for an artist of variant ``vi``: ``series-<vi>-<k>``."""
-    return f"series-{vi}-{next(_IDS)}"
-
-
-SVG_RC = {"svg.fonttype": "none", "svg.hashsalt": "unosim"}
-STYLE = {"font.size": 10, "axes.titlesize": 10, "figure.titlesize": 12,
-         "axes.spines.top": False, "axes.spines.right": False}
-
-
-def _figure(w: float = 8.0, h: float = 4.8, ncols: int = 1) -> tuple[Figure, list[Any]]:
-    with rc_context(STYLE):
-        fig = Figure(figsize=(w, h), dpi=100, layout="constrained")
-        FigureCanvasAgg(fig)
-        axes = [fig.add_subplot(1, ncols, i + 1) for i in range(ncols)]
-    return fig, axes
-
-
-def _n_text(cmp: Any) -> str:
-    each = " per variant" if len(cmp.variants) > 1 else ""
-    return f"n = {cmp.games:,} {cmp.unit}{each}"
+from unosim.reports.chart_kit import STYLE, SVG_RC, _figure, gid, n_text, tag_errorbar
+from unosim.reports.differences import caption, fig_differences
 
 
 def _tag(bars: Any, vi: int) -> None:
@@ -57,14 +36,6 @@ def _tag(bars: Any, vi: int) -> None:
     if bars.errorbar is not None:  # caps and bars (its data line is not drawn)
         _, caps, lines = bars.errorbar.lines
         for artist in [*caps, *lines]:
-            artist.set_gid(gid(vi))
-
-
-def _tag_errorbar(cont: Any, vi: int) -> None:
-    """Give the marker line, caps and bars of an errorbar series the gid ``series-vi``."""
-    data, caps, bars = cont.lines
-    for artist in [data, *caps, *bars]:
-        if artist is not None:
             artist.set_gid(gid(vi))
 
 
@@ -121,7 +92,7 @@ def fig_win_rates(cmp: Any) -> Figure:
         cont = ax.errorbar(x, y, yerr=np.vstack([y - lo, hi - y]), fmt="o", markersize=7,
                            capsize=4, elinewidth=1.6, color=cmp.colours[vi],
                            label=cmp.names[vi])
-        _tag_errorbar(cont, vi)
+        tag_errorbar(cont, vi)
     fair = sorted({100 / v.rules["players"] for v in cmp.variants})
     for f in fair:
         ax.axhline(f, color="#555555", linestyle="--", linewidth=1, zorder=0)
@@ -143,7 +114,7 @@ def fig_win_rates(cmp: Any) -> Figure:
     ax.set_ylim(max(0.0, lo_all - pad), min(100.0, hi_all + pad))
     ax.set_xlim(-0.6, cmp.players - 0.4)
     fig.suptitle(title)
-    ax.set_title(f"{_n_text(cmp)} · error bars: 95% Wilson interval · dashed: equal share")
+    ax.set_title(f"{n_text(cmp)} · error bars: 95% Wilson interval · dashed: equal share")
     ax.legend(title="variant", loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
     ax.grid(axis="y", alpha=0.3)
     return fig
@@ -233,7 +204,7 @@ def fig_ecdf(cmp: Any, metric: str, title: str, xlabel: str, what: str) -> Figur
     fig, (ax,) = _figure()
     _ecdf(ax, cmp, metric, _upper(cmp, metric))
     return _label(fig, ax, title,
-                  f"{_n_text(cmp)} · shaded: 95% DKW band · legend: mean with 95% CI",
+                  f"{n_text(cmp)} · shaded: 95% DKW band · legend: mean with 95% CI",
                   xlabel, f"{what} with at most x (%)", "lower right")
 
 
@@ -243,7 +214,7 @@ def fig_hist(cmp: Any, metric: str, title: str, xlabel: str, what: str) -> Figur
     width = _bin_width(xmax)
     _hist_lines(ax, cmp, metric, xmax, width)
     return _label(fig, ax, title,
-                  f"{_n_text(cmp)} · bins of {width} · shaded: 95% Wilson band per bin",
+                  f"{n_text(cmp)} · bins of {width} · shaded: 95% Wilson band per bin",
                   xlabel, f"share of {what} per bin (%)", "upper right")
 
 
@@ -272,7 +243,7 @@ def fig_final_scores(cmp: Any) -> Figure:
         ax.set_ylabel(f"share of decided matches per bin of {w} (%)")
         ax.legend([_mean_label(cmp, vi, "winner_score").split(": ", 1)[1]],
                   loc="upper right", fontsize=7, handlelength=1)
-    fig.suptitle(f"Match winner's final score\n{_n_text(cmp)} · shaded: 95% Wilson band "
+    fig.suptitle(f"Match winner's final score\n{n_text(cmp)} · shaded: 95% Wilson band "
                  "per bin")
     return fig
 
@@ -306,7 +277,7 @@ def fig_cards_drawn(cmp: Any) -> Figure:
     ax2.set_ylabel("share of rounds per bin (%)")
     ax2.set_title(f"distribution · bins of {w} cards · shaded: 95% Wilson band")
     ax2.legend(title="variant", loc="upper right", fontsize=8)
-    fig.suptitle(f"Cards drawn per round ({_n_text(cmp)})")
+    fig.suptitle(f"Cards drawn per round ({n_text(cmp)})")
     return fig
 
 
@@ -317,7 +288,8 @@ FEEL_PANELS = ("lead_changes", "winner_max_deficit", "comeback", "winner_mean_de
 
 def fig_feel(cmp: Any) -> Figure:
     """How the round unfolds (docs/metrics.md#game-feel): one panel per metric, a dot
-    per variant with its 95% interval (Wilson for rates, normal for means)."""
+    per variant with its 95% interval (Wilson for rates, normal for means), on an axis
+    from 0, so no panel magnifies a small difference."""
     names = [m for m in FEEL_PANELS if not cmp.absent(m)]
     ncols = 5
     nrows = (len(names) + ncols - 1) // ncols
@@ -338,7 +310,8 @@ def fig_feel(cmp: Any) -> Figure:
             cont = ax.errorbar([vi], [y], yerr=[[max(0.0, y - lo)], [max(0.0, hi - y)]],
                                fmt="o", markersize=7, capsize=4, elinewidth=1.6,
                                color=cmp.colours[vi], label=cmp.names[vi])
-            _tag_errorbar(cont, vi)
+            tag_errorbar(cont, vi)
+        ax.set_ylim(min(0.0, ax.get_ylim()[0]), max(0.0, ax.get_ylim()[1]))  # holds 0
         ax.set_xticks(range(k))
         ax.set_xticklabels([n[:12] for n in cmp.names], rotation=30, ha="right", fontsize=8)
         ax.set_xlim(-0.6, k - 0.4)
@@ -349,8 +322,9 @@ def fig_feel(cmp: Any) -> Figure:
         ax.grid(axis="y", alpha=0.3)
     if axes:
         axes[0].legend(title="variant", loc="best", fontsize=7)
-    fig.suptitle(f"How the round unfolds (game feel, {DOCS_URL}metrics/)\n{_n_text(cmp)} · "
-                 "rounds with a winner · dots: mean or rate · bars: 95% CI")
+    fig.suptitle(f"How the round unfolds (game feel, {DOCS_URL}metrics/)\n{n_text(cmp)} · "
+                 "rounds with a winner · dots: mean or rate · bars: each variant's own 95% CI · "
+                 "axes from 0")
     return fig
 
 
@@ -363,7 +337,7 @@ def fig_comeback(cmp: Any) -> Figure:
     ax.axvline(3, color="#444444", linestyle="--", linewidth=1)
     ax.text(3.1, ax.get_ylim()[1] * 0.95, "comeback: 3 or more", fontsize=8, va="top")
     fig.suptitle("The round winner's largest deficit behind the leader")
-    ax.set_title(f"{_n_text(cmp)} · rounds with a winner · shaded: 95% Wilson band per value")
+    ax.set_title(f"{n_text(cmp)} · rounds with a winner · shaded: 95% Wilson band per value")
     ax.set_xlabel("winner's largest deficit over the round (cards)")
     ax.set_ylabel("share of rounds with a winner (%)")
     ax.legend(title="variant", loc="upper right", fontsize=9)
@@ -371,11 +345,14 @@ def fig_comeback(cmp: Any) -> Figure:
 
 
 def figures(cmp: Any) -> dict[str, Figure]:
-    """Every chart of a comparison (or of a one-variant run), by file stem."""
+    """Every chart of a comparison (or of a one-variant run), by file stem; a
+    comparison's first is the main one, the paired differences from the baseline."""
     from unosim.runs import modes
 
+    main = {"differences": fig_differences(cmp)} if len(cmp.variants) > 1 else {}
     if not modes.of(cmp.mode).by_rounds:
         figs = {
+            **main,
             "seat_win_rates": fig_win_rates(cmp),
             "round_length": fig_ecdf(cmp, "turns", "Round length", "turns per round (turns)",
                                      "share of rounds"),
@@ -388,11 +365,27 @@ def figures(cmp: Any) -> dict[str, Figure]:
             figs["comeback"] = fig_comeback(cmp)
         return figs
     return {
+        **main,
         "match_win_rates": fig_win_rates(cmp),
         "rounds_per_match": fig_ecdf(cmp, "rounds", "Match length", "rounds per match (rounds)",
                                      "share of matches"),
         "final_scores": fig_final_scores(cmp),
     }
+
+
+#: what the charts of each variant's own level show, under each in report.html
+LEVELS = ("each variant's own level with its own 95% interval: overlapping bars do not "
+          "mean no difference, nor do separate ones mean one; the differences chart holds "
+          "the paired intervals the verdicts read")
+
+
+def captions(cmp: Any) -> dict[str, str]:
+    """A caption per chart for report.html: what the dots, bars and bands are."""
+    out = {name: f"{name.replace('_', ' ')}: {LEVELS}" for name in (
+        "seat_win_rates", "match_win_rates", "cards_drawn", "feel")}
+    if len(cmp.variants) > 1:
+        out["differences"] = caption(cmp)
+    return out
 
 
 def svg_text(fig: Figure) -> str:

@@ -133,6 +133,8 @@ def comparison_html(cmp: Any, svgs: dict[str, str], text: str) -> str:
             strong.append(d["detected"])
         body.append(_table(hdr, drows, strong))
         body.append('<p class="note">Bold: the paired 95% interval excludes zero.</p>')
-    body += _figures(svgs)
+    from unosim.reports.charts import captions
+
+    body += _figures(svgs, captions(cmp))
     body.append("<h2>Text report</h2><pre>" + e(text) + "</pre>")
     return page(title, body)

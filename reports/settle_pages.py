@@ -1,5 +1,6 @@
 """The shareable side of ``unosim settle``: one PNG card per claim (the sentence, the
-verdict large, the effect with its interval drawn against 0 and the margin band, the
+verdict large, the effect with its interval drawn against 0 and the margin band on an
+axis that holds both, a caption that says what the dot, bar and band are, the
 reproducing command in small print) and ``settle.html``, every verdict with its card
 inlined, self-contained."""
 
@@ -17,14 +18,15 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from unosim.common import make_folder, write_bytes_atomic, write_text_atomic
+from unosim.reports.chart_kit import MARGIN_COLOUR, ZERO_COLOUR, mark_id
 from unosim.reports.html import page
 from unosim.reports.settle import Verdict, cell_text, margin_text, needed_text, verdict_line
 
 #: verdict -> colour (Okabe-Ito: colour-blind safe)
 COLOURS = {"TRUE": "#009E73", "FALSE": "#D55E00", "NO REAL DIFFERENCE": "#0072B2",
            "NOT SHOWN": "#666666", "DEPENDS": "#E69F00"}
-#: the band of differences too small to matter
-MARGIN_COLOUR = "#56B4E9"
+#: the studies whose effect is a paired difference on the same deals
+PAIRED_STUDIES = ("compare", "tournament", "skill")
 #: a card's size in inches at DPI: 1200 x 675 pixels
 CARD_IN = (8.0, 4.5)
 DPI = 150
@@ -44,6 +46,8 @@ def card_figure(v: Verdict) -> Figure:
              ha="right", va="top", color="#444444")
     ax = fig.add_axes((0.22, 0.30, 0.72, 0.25))
     _draw_effects(ax, v, colour)
+    fig.text(0.04, 0.572, textwrap.shorten(chart_caption(v), 175), fontsize=7.5,
+             va="bottom", color="#333333", gid="caption")
     detail = "; ".join(cell_text(v, c) for c in v.cells) if len(v.cells) == 1 else (
         f"{len(v.cells)} places")
     fig.text(0.04, 0.16, textwrap.shorten(
@@ -59,6 +63,28 @@ def card_figure(v: Verdict) -> Figure:
     return fig
 
 
+def effect_words(v: Verdict) -> str:
+    """What the effect is a difference of: ``stacking − official, paired on the same
+    deals``, ``the figure − 0.25``."""
+    parts = v.about.split(", ")
+    for part in parts[1:]:
+        if " vs " in part:
+            a, b = part.split(" vs ", 1)
+            paired = ", paired on the same deals" if v.study in PAIRED_STUDIES else ""
+            return f"{a} − {b}{paired}"
+        if part.startswith("against "):
+            return f"the figure − {part[len('against '):]}"
+    return "the claim's subject − its reference"
+
+
+def chart_caption(v: Verdict) -> str:
+    """The words above the card's chart: what the dot, bar, line and band are."""
+    level = v.confidence.split(" (")[0]
+    band = " · shaded: ±margin, too small to matter" if v.margin > 0 else ""
+    return (f"dot: the effect, {effect_words(v)} · bar: its interval, {level} · "
+            f"line: 0{band}")
+
+
 def _draw_effects(ax: Any, v: Verdict, colour: str) -> None:
     """Each place's effect with its interval, against 0 and the margin band (the
     differences too small to matter), on an axis that holds 0 and the band."""
@@ -71,10 +97,10 @@ def _draw_effects(ax: Any, v: Verdict, colour: str) -> None:
             ax.plot([lo, hi], [y, y], color=col, linewidth=4, solid_capstyle="butt")
             ax.plot([x], [y], "o", color="white", markeredgecolor=col, markersize=8,
                     markeredgewidth=2)
-    ax.axvline(0, color="#222222", linewidth=1)
+    ax.axvline(0, color=ZERO_COLOUR, linewidth=1, gid=mark_id("zero"))
     if v.margin > 0:
         m = v.margin * v.scale
-        ax.axvspan(-m, m, color=MARGIN_COLOUR, alpha=0.25, linewidth=0)
+        ax.axvspan(-m, m, color=MARGIN_COLOUR, alpha=0.25, linewidth=0, gid=mark_id("margin"))
     ax.set_yticks(ys)
     ax.set_yticklabels([c.where or v.label[:28] for c in cells], fontsize=8)
     ax.set_ylim(-0.7, len(cells) - 0.3)
@@ -123,7 +149,8 @@ def settle_html(verdicts: list[Verdict], summary: dict[str, Any]) -> str:
         img = base64.b64encode(card_png(v)).decode("ascii")
         body += [f"<h2 id=\"{e(v.name)}\">{e(v.verdict)}: {e(v.sentence)}</h2>",
                  f"<figure><img src=\"data:image/png;base64,{img}\" width=\"800\" "
-                 f"alt=\"{e(v.verdict)}: {e(v.sentence)}\"></figure>",
+                 f"alt=\"{e(v.verdict)}: {e(v.sentence)}\"><figcaption class=\"note\">"
+                 f"{e(chart_caption(v))}</figcaption></figure>",
                  f"<p>{e(verdict_line(v))}</p>",
                  f"<p class=\"note\">Source: {e(v.source)}. Margin: "
                  f"{e(margin_text(v)[len('margin '):])} ({e(whose)}). Intervals: "

@@ -38,8 +38,10 @@ Head to head: the share of rounds in which the row strategy finished ahead of
 the column strategy (a tie counts half), over the rounds both played. Capped
 rounds count as played and won by nobody; they are left out of places, points
 and head to head. The entrants are ranked by win rate over fair share (then mean
-place, then label); ``--format json`` lists them in the order given (the field
-last), each with its ``rank``, and the table sorts them by rank.
+place, then label; ``ranked_by`` names it); ``--format json`` lists them in the order
+given (the field last), each with its ``rank``, and the table sorts them by rank.
+Where net points or head to head order a pair the other way, ``disagreements`` says
+so, and whether beyond noise (``tournament_order``).
 """
 
 from __future__ import annotations
@@ -53,6 +55,12 @@ import numpy as np
 
 from unosim import provenance
 from unosim.reports.stats import Z95, mean_se, wilson
+from unosim.reports.tournament_order import (
+    RANKED_BY,
+    disagreements,
+    ranked_by_text,
+    render_disagreements,
+)
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
 from unosim.strategies.registry import SeatStrategy
@@ -120,6 +128,10 @@ class Totals:
     pair: dict[str, np.ndarray] = field(init=False)
     pair_sq: dict[str, np.ndarray] = field(init=False)
     pair_den: np.ndarray = field(init=False)
+    # [a, b] the same for the round's win (c_b * a won - c_a * b won): the win rates'
+    # order, paired on the same rounds (``ordering``)
+    win_pair: np.ndarray = field(init=False)
+    win_pair_sq: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
         k = self.k
@@ -135,6 +147,8 @@ class Totals:
         self.pair = {m: np.zeros((k, k), np.int64) for m in PAIRED}
         self.pair_sq = {m: np.zeros((k, k), np.int64) for m in PAIRED}
         self.pair_den = np.zeros((k, k), np.int64)
+        self.win_pair = np.zeros((k, k), np.int64)
+        self.win_pair_sq = np.zeros((k, k), np.int64)
 
     @property
     def fair(self) -> np.ndarray:
@@ -145,7 +159,7 @@ class Totals:
         """Add ``other``'s rounds (every sum is exact: integers, or floats holding
         integers and halves, so the order of merging does not matter)."""
         for name in ("games", "wins", "seat_rounds", "seat_counts", "h2h", "h2h_sq",
-                     "h2h_n"):
+                     "h2h_n", "win_pair", "win_pair_sq"):
             getattr(self, name)[...] += getattr(other, name)
         self.capped += other.capped
         for m in METRICS:
@@ -246,6 +260,9 @@ def _add_pairs(t: Totals, lu: np.ndarray, ok: np.ndarray, won: np.ndarray, rec: 
                 d = cb * x[:, lu == a].sum(1) - ca * x[:, lu == b].sum(1)
                 t.pair[key][a, b] += int(d.sum())
                 t.pair_sq[key][a, b] += int((d * d).sum())
+            d = cb * w[:, lu == a].sum(1).astype(np.int64) - ca * w[:, lu == b].sum(1)
+            t.win_pair[a, b] += int(d.sum())
+            t.win_pair_sq[a, b] += int((d * d).sum())
 
 
 def paired_points(t: Totals, key: str, a: int, b: int) -> tuple[float, float, int]:
@@ -254,6 +271,15 @@ def paired_points(t: Totals, key: str, a: int, b: int) -> tuple[float, float, in
     n = int(t.h2h_n[a, b])
     den = int(t.pair_den[a, b]) or 1
     mean, se = mean_se(float(t.pair[key][a, b]), float(t.pair_sq[key][a, b]), n)
+    return mean / den, se / den, n
+
+
+def paired_wins(t: Totals, a: int, b: int) -> tuple[float, float, int]:
+    """(mean, standard error, rounds) of strategy ``a``'s wins per seat minus ``b``'s,
+    paired on the same rounds (capped rounds, won by nobody, left out)."""
+    n = int(t.h2h_n[a, b])
+    den = int(t.pair_den[a, b]) or 1
+    mean, se = mean_se(float(t.win_pair[a, b]), float(t.win_pair_sq[a, b]), n)
     return mean / den, se / den, n
 
 
@@ -287,6 +313,16 @@ def _ci(total: float, total_sq: float, count: int) -> tuple[float, float, float]
     return mean, mean - Z95 * se, mean + Z95 * se
 
 
+def _pair_stats(t: Totals, a: int, b: int) -> dict[str, tuple[float, float]]:
+    """Mean and standard error of win rate, net points and head to head of ``a``
+    against ``b``, each paired on the same rounds (``tournament_order``)."""
+    win, win_se, _ = paired_wins(t, a, b)
+    pts, pts_se, _ = paired_points(t, "net_points", a, b)
+    ahead, ahead_se = mean_se(float(t.h2h[a, b]), float(t.h2h_sq[a, b]), int(t.h2h_n[a, b]))
+    return {"win_rate": (win, win_se), "net_points": (pts, pts_se),
+            "head_to_head": (ahead, ahead_se)}
+
+
 def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
     """The JSON-able summary (the keys of ``--format json``)."""
     t = r.totals
@@ -316,7 +352,7 @@ def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
             row[key + "_mean"] = mean
             row[key + "_ci95"] = [a, b]
         rows.append(row)
-    order = sorted(range(len(rows)), key=lambda i: (-rows[i]["win_rate_vs_fair"],
+    order = sorted(range(len(rows)), key=lambda i: (-rows[i][RANKED_BY],
                                                     rows[i]["place_mean"], labels[i]))
     for rank, i in enumerate(order, 1):
         rows[i]["rank"] = rank
@@ -328,13 +364,14 @@ def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
                 continue
             mean, lo, hi = _ci(t.h2h[a, b], t.h2h_sq[a, b], int(t.h2h_n[a, b]))
             h2h[la][lb] = {"ahead": mean, "ci95": [lo, hi], "rounds": int(t.h2h_n[a, b])}
+    place_kind = "place" if r.rules["elimination"] else "rank"
     return {
         "provenance": provenance(),
         "variant": r.variant,
         "rules_changed": r.rules.changed(),
         "players": t.n,
         "scoring": r.rules["scoring"],
-        "place_kind": "place" if r.rules["elimination"] else "rank",
+        "place_kind": place_kind,
         "strategies": labels[:-1] if r.field is not None else labels,
         "field": r.field.label() if r.field is not None else None,
         "seating": r.seating,
@@ -352,6 +389,10 @@ def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
             len(set(int(x) for x in t.seat_counts[s])) == 1 for s in range(len(labels)))),
         "results": rows,  # in the order given, the field last; "rank" ranks them
         "head_to_head": h2h,
+        "ranked_by": RANKED_BY,
+        "ranked_by_text": ranked_by_text(place_kind),
+        "disagreements": disagreements(lambda a, b: _pair_stats(t, a, b),
+                                       lambda a, b: bool(t.h2h_n[a, b] > 0), labels, rows),
         "workers": r.workers,
         "elapsed_s": r.elapsed_s,
     }
@@ -386,6 +427,7 @@ def render_tournament(s: dict[str, Any]) -> str:
     w = max(12, *(len(r["strategy"]) for r in res)) + 1
     place = "mean place" if s["place_kind"] == "place" else "mean rank"
     lines.append("")
+    lines.append(s.get("ranked_by_text") or ranked_by_text(s["place_kind"]))
     lines.append(f"{'rank':<5}{'strategy':<{w}}{'win rate':>9}  {'95% CI':<18}{'fair':>7}"
                  f"{'points won':>12}{'net points':>12}{'left in hand':>14}{place:>11}")
     for r in res:
@@ -420,6 +462,8 @@ def render_tournament(s: dict[str, Any]) -> str:
     if s.get("field") is not None and len(labels) > 2:
         lines.append("  (-: never at one table; each strategy meets only the field, on the "
                      "same deals)")
+    if "disagreements" in s:
+        lines += render_disagreements(s)
     lines.append("")
     lines.append(f"capped rounds (no winner): {s['capped']:,}   seat rotation exact: "
                  f"{'yes' if s['seat_rotation_exact'] else 'no'}")

@@ -49,8 +49,10 @@ def _series_ids(ax, vi):
     return [a for a in arts if (a.get_gid() or "").startswith(f"series-{vi}-")]
 
 
-def test_the_round_charts_are_there(figs):
-    assert set(figs) == {"seat_win_rates", "round_length", "winner_points", "cards_drawn"}
+def test_the_round_charts_are_there_the_differences_first(figs):
+    assert list(figs)[0] == "differences"  # the main chart: what compare --out writes first
+    assert set(figs) == {"differences", "seat_win_rates", "round_length", "winner_points",
+                         "cards_drawn"}
 
 
 def test_every_axis_is_labelled_with_units_and_titled_with_n(figs):
@@ -67,6 +69,8 @@ def test_every_axis_is_labelled_with_units_and_titled_with_n(figs):
 
 def test_one_series_per_variant_in_one_colour(figs):
     for name, fig in figs.items():
+        if name == "differences":  # no baseline series: test_differences_* check it
+            continue
         for ax in fig.axes:
             legend = ax.get_legend()
             assert legend is not None, name
@@ -149,3 +153,81 @@ def test_inline_svg_strips_prolog_and_prefixes_references():
     out = inline_svg(svg, "a-")
     assert out.startswith("<svg")
     assert 'id="a-p1"' in out and "url(#a-p1)" in out and 'href="#a-m2"' in out
+
+
+# ---------------------------------------------------------------- the main chart
+
+
+def _diff_errorbars(ax):
+    """(variant index, x of the dot, low, high, face colour) of each row of a panel."""
+    out = []
+    for cont in ax.containers:
+        data, _, (bars, *_) = cont.lines
+        vi = int(data.get_gid().split("-")[1])
+        (x0, _), (x1, _) = bars.get_segments()[0]
+        out.append((vi, data.get_xdata()[0], x0, x1, to_hex(data.get_markerfacecolor())))
+    return out
+
+
+@pytest.mark.parametrize("shift", [0.0, 2.0, 40.0])
+def test_differences_axis_holds_zero_the_margin_and_the_paired_interval(shift):
+    """Whatever the size of the difference, every panel's axis holds 0 and both edges
+    of ±margin, and each bar is the paired interval the verdicts read."""
+    from unosim.reports.differences import difference_metrics, margin_of
+
+    cmp = synthetic_comparison(shift=shift, names=NAMES)
+    fig = figures(cmp)["differences"]
+    names = difference_metrics(cmp)
+    assert names == ["turns", "cards_drawn", "winner_points", "seat_win_0"]
+    assert len(fig.axes) == len(names)
+    for ax, name in zip(fig.axes, names, strict=True):
+        m = cmp.metric(name)
+        sc = 100.0 if m.rate else 1.0
+        margin = margin_of(cmp, name) * sc
+        assert margin > 0, name
+        lo, hi = ax.get_xlim()
+        assert lo < -margin and hi > margin, (name, lo, hi, margin)
+        rows = _diff_errorbars(ax)
+        assert [r[0] for r in rows] == [1, 2], name
+        for vi, x, a, b, face in rows:
+            d = cmp.diff(vi, name)
+            assert x == pytest.approx(d["diff"] * sc)
+            assert (a, b) == pytest.approx((d["ci_low"] * sc, d["ci_high"] * sc))
+            assert lo < a and b < hi  # the whole interval is in view
+            assert (face == PALETTE[vi].lower()) == d["detected"]  # filled: excludes 0
+        zero = [ln for ln in ax.lines if (ln.get_gid() or "").startswith("zero-")]
+        assert len(zero) == 1 and list(zero[0].get_xdata()) == [0, 0]
+        band = [p for p in ax.patches if (p.get_gid() or "").startswith("margin-")]
+        assert len(band) == 1
+        x0 = band[0].get_x()  # axvspan draws a Rectangle across the axis
+        assert (x0, x0 + band[0].get_width()) == pytest.approx((-margin, margin))
+        assert ax.get_xlabel().startswith("variant − official (")
+
+
+def test_differences_say_what_the_bars_are_and_where_they_came_from(tmp_path):
+    cmp = synthetic_comparison(shift=2.0, names=NAMES)
+    fig = figures(cmp)["differences"]
+    sup = fig.get_suptitle()
+    assert "Difference from official, paired on the same deals" in sup
+    assert "n = 4,000 games per variant" in sup
+    assert "paired 95% interval" in sup and "±margin" in sup
+    # the saved file holds the same picture: its text is in the SVG
+    svgs = save_figures({"differences": fig}, tmp_path)
+    assert "paired 95% interval" in svgs["differences"]
+    assert (tmp_path / "differences.png").exists()
+    page = comparison_html(cmp, {"differences": svgs["differences"]}, "text")
+    assert "The main picture: each variant&#x27;s difference from official" in page
+
+
+def test_a_single_run_has_no_difference_chart():
+    cmp = synthetic_comparison(shift=0.0, names=("official",))
+    assert "differences" not in figures(cmp)
+
+
+def test_the_panels_of_levels_hold_zero(figs):
+    """A chart of each variant's own level in several panels never zooms one of them
+    in on a small gap: every panel's value axis holds 0 (the game feel's panels are
+    checked on an engine run in tests/runs/test_feel_totals.py)."""
+    for ax in figs["cards_drawn"].axes:
+        lo, hi = ax.get_ylim()
+        assert lo <= 0 <= hi

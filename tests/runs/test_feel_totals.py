@@ -265,9 +265,20 @@ def test_feel_and_comeback_charts(feel_cmp, tmp_path):
     assert len(figs["feel"].axes) == 10  # nine metrics and seat balance, a panel each
     for ax in figs["feel"].axes:
         assert ax.get_title() and ax.get_ylabel()
+        lo, hi = ax.get_ylim()
+        assert lo <= 0 <= hi, ax.get_title()  # every panel holds 0: none zooms in
         gids = {(a.get_gid() or "")[:8] for a in ax.lines}
         assert {"series-0", "series-1"} <= gids
     assert "n = 6,000" in figs["comeback"].get_suptitle() + figs["comeback"].axes[0].get_title()
+    # the main chart: headlines and game feel, seat balance paired on the joint winners
+    diffs = figs["differences"]
+    assert [ax.get_title().split("\n")[0] for ax in diffs.axes] == [
+        cmp.metric(m).label for m in ("turns", "cards_drawn", "winner_points", "seat_win_0",
+                                      "comeback", "lead_changes", "first_uno_wins",
+                                      "seat_balance")]
+    for ax in diffs.axes:
+        lo, hi = ax.get_xlim()
+        assert lo < 0 < hi and ax.containers, ax.get_title()
     svgs = save_figures({k: figs[k] for k in ("feel", "comeback")}, tmp_path)
     assert (tmp_path / "feel.png").exists() and (tmp_path / "comeback.svg").exists()
     assert all("series-1" in svg for svg in svgs.values())

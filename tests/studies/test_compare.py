@@ -75,7 +75,8 @@ def test_compare_writes_table_verdicts_charts_and_data(capsys, tmp_path):
     assert len(verdicts) == len(HEADLINES["round"])
     assert any("turns" in v for v in verdicts)
     names = {p.name for p in out_dir.iterdir()}
-    for chart in ("seat_win_rates", "round_length", "winner_points", "cards_drawn"):
+    for chart in ("differences", "seat_win_rates", "round_length", "winner_points",
+                  "cards_drawn"):
         assert f"{chart}.png" in names and f"{chart}.svg" in names
     assert {"summary.json", "summary.csv", "report.html", "games.parquet"} <= names
     s = json.loads((out_dir / "summary.json").read_text(encoding="utf-8"))
@@ -91,7 +92,10 @@ def test_compare_writes_table_verdicts_charts_and_data(capsys, tmp_path):
     assert float(turns[1]["diff_ci_low"]) <= float(turns[1]["diff"]) <= float(
         turns[1]["diff_ci_high"])
     html = (out_dir / "report.html").read_text(encoding="utf-8")
-    assert html.count("<svg") == 6 and verdicts[0].split(":")[0] in html  # + feel, comeback
+    assert html.count("<svg") == 7 and verdicts[0].split(":")[0] in html  # + feel, comeback
+    # the main chart first: the paired differences the verdicts read
+    assert html.index('id="fig-differences"') < html.index('id="fig-seat_win_rates"')
+    assert "difference from official, paired on the same deals" in html
     t = pq.read_table(out_dir / "games.parquet")
     assert t.num_rows == 6000
     unused = {f"{b}_{p}" for b in ("points", "place", "stage") for p in range(4, 10)}

@@ -1,0 +1,65 @@
+"""What every chart of a comparison shares: the style, the Agg figure, the SVG ids of
+a variant's artists, the sample-size text and the margin band's colour, so the
+charts of levels (``charts.py``) and of differences (``differences.py``) read alike."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from matplotlib import rc_context
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+_IDS = itertools.count()
+
+SVG_RC = {"svg.fonttype": "none", "svg.hashsalt": "unosim"}
+STYLE = {"font.size": 10, "axes.titlesize": 10, "figure.titlesize": 12,
+         "axes.spines.top": False, "axes.spines.right": False}
+#: the band of differences too small to matter (±margin), in every chart that draws it
+MARGIN_COLOUR = "#56B4E9"
+#: the zero line of a difference
+ZERO_COLOUR = "#222222"
+
+
+def gid(vi: int) -> str:
+    """A unique SVG id for an artist of variant ``vi``: ``series-<vi>-<k>``."""
+    return f"series-{vi}-{next(_IDS)}"
+
+
+def mark_id(kind: str) -> str:
+    """A unique SVG id for a mark that is no variant's (``zero-<k>``, ``margin-<k>``)."""
+    return f"{kind}-{next(_IDS)}"
+
+
+def _figure(w: float = 8.0, h: float = 4.8, ncols: int = 1) -> tuple[Figure, list[Any]]:
+    with rc_context(STYLE):
+        fig = Figure(figsize=(w, h), dpi=100, layout="constrained")
+        FigureCanvasAgg(fig)
+        axes = [fig.add_subplot(1, ncols, i + 1) for i in range(ncols)]
+    return fig, axes
+
+
+def grid_figure(panels: int, ncols: int, w: float, h: float, extra_h: float = 0.9
+                ) -> tuple[Figure, list[Any]]:
+    """A figure of ``panels`` axes, ``ncols`` to a row, each ``w`` x ``h`` inches."""
+    nrows = (panels + ncols - 1) // ncols
+    with rc_context(STYLE):
+        fig = Figure(figsize=(w * ncols + 0.6, h * nrows + extra_h), dpi=100,
+                     layout="constrained")
+        FigureCanvasAgg(fig)
+        axes = [fig.add_subplot(nrows, ncols, i + 1) for i in range(panels)]
+    return fig, axes
+
+
+def n_text(cmp: Any) -> str:
+    each = " per variant" if len(cmp.variants) > 1 else ""
+    return f"n = {cmp.games:,} {cmp.unit}{each}"
+
+
+def tag_errorbar(cont: Any, vi: int) -> None:
+    """Give the marker line, caps and bars of an errorbar series the gid ``series-vi``."""
+    data, caps, bars = cont.lines
+    for artist in [data, *caps, *bars]:
+        if artist is not None:
+            artist.set_gid(gid(vi))
