@@ -123,7 +123,7 @@ def html_table(title: str, rows: list[dict[str, Any]]) -> str:
     keys = [k for k in (*TIDY, *(k for r in rows for k in r if k not in TIDY))
             if k not in ("ci_low", "ci_high") and any(r.get(k) not in (None, "") for r in rows)]
     keys = list(dict.fromkeys(keys))
-    if "estimate" in keys:
+    if "estimate" in keys and any(r.get("ci_low") is not None for r in rows):
         keys.insert(keys.index("estimate") + 1, "95% interval")
     head = "".join(f"<th>{html.escape(k)}</th>" for k in keys)
     body = []
