@@ -96,23 +96,10 @@ def flat_summary(summary: dict[str, Any]) -> dict[str, Any]:
     return flat
 
 
-def write_files(hist: Any, summary: dict[str, Any], out: Any) -> list[str]:
-    """summary.json (the result), summary.csv (the same, one key a row), trials.csv,
-    and the history and importance charts (PNG and SVG) of a study's ``history``."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from unosim.common import save_figure_atomic, write_text_atomic
-    from unosim.reports.export import summary_csv
-
-    written = []
-    write_text_atomic(out / "trials.csv", hist.trials_csv)
-    write_text_atomic(out / "summary.json", json.dumps(summary, indent=2) + "\n")
-    write_text_atomic(out / "summary.csv", summary_csv(flat_summary(summary)))
-    written += ["trials.csv", "summary.json", "summary.csv"]
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+def history_figure(hist: Any, summary: dict[str, Any]) -> Any:
+    """Every finished trial's win rate and the best so far (pruned trials at their
+    last rung)."""
+    fig, ax = _figure()
     if hist.finished:
         xs = [n for n, _ in hist.finished]
         ys = [100 * v for _, v in hist.finished]
@@ -126,11 +113,12 @@ def write_files(hist: Any, summary: dict[str, Any], out: Any) -> list[str]:
     ax.set_title(f"Optimisation history: {summary['strategy']} ({summary['study']})")
     ax.legend()
     fig.tight_layout()
-    for ext in ("png", "svg"):
-        save_figure_atomic(fig, out / f"history.{ext}")
-        written.append(f"history.{ext}")
-    plt.close(fig)
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    return fig
+
+
+def importance_figure(hist: Any) -> Any:
+    """The parameters' importances (fANOVA), when there are enough finished trials."""
+    fig, ax = _figure()
     imp = hist.importances
     if imp:
         names = list(imp)[::-1]
@@ -140,10 +128,36 @@ def write_files(hist: Any, summary: dict[str, Any], out: Any) -> list[str]:
         ax.text(0.5, 0.5, "too few finished trials for importances", ha="center")
     ax.set_title("Parameter importances")
     fig.tight_layout()
-    for ext in ("png", "svg"):
-        save_figure_atomic(fig, out / f"importances.{ext}")
-        written.append(f"importances.{ext}")
-    plt.close(fig)
+    return fig
+
+
+def tune_figures(hist: Any, summary: dict[str, Any]) -> dict[str, Any]:
+    """The study's charts by file stem: ``history`` and ``importances``."""
+    return {"history": history_figure(hist, summary), "importances": importance_figure(hist)}
+
+
+def _figure() -> tuple[Any, Any]:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(8, 4.5))
+    FigureCanvasAgg(fig)
+    return fig, fig.add_subplot()
+
+
+def write_files(hist: Any, summary: dict[str, Any], out: Any) -> list[str]:
+    """summary.json (the result), summary.csv (the same, one key a row), trials.csv,
+    and the history and importance charts (PNG and SVG) of a study's ``history``."""
+    from unosim.common import save_figure_atomic, write_text_atomic
+    from unosim.reports.export import summary_csv
+
+    written = []
+    write_text_atomic(out / "trials.csv", hist.trials_csv)
+    write_text_atomic(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    write_text_atomic(out / "summary.csv", summary_csv(flat_summary(summary)))
+    written += ["trials.csv", "summary.json", "summary.csv"]
+    for name, fig in tune_figures(hist, summary).items():
+        for ext in ("png", "svg"):
+            save_figure_atomic(fig, out / f"{name}.{ext}")
+            written.append(f"{name}.{ext}")
     return written
-
-

@@ -1,119 +1,369 @@
-"""A small Python API for notebooks: simulations and comparisons as pandas DataFrames.
+"""Every study from Python, as result objects for notebooks.
 
 >>> from unosim import api
->>> games = api.simulate("stacking", games=10_000, seed=1)        # one row per game
->>> games.winner.value_counts(normalize=True)
->>> table = api.compare(["official", "stacking"], games=100_000, seed=1)
->>> table[table.metric == "turns"]
->>> table.attrs["verdicts"]
+>>> r = api.compare(["official", "stacking"], games=100_000, seed=1)
+>>> r                       # in a notebook: a table of every figure with its interval
+>>> r.to_frame()            # tidy: one row per variant, metric and statistic
+>>> r.plot()                # the command's chart, a matplotlib Figure
+>>> print(r.summary())      # the command's text report
+>>> r.to_json()             # the command's --format json output
 
-Every function takes the same inputs as the command line: a variant (a preset
-name, or ``"a+b"`` to apply several), ``rules`` overrides (``{"stacking":
-"progressive"}``), ``players``, a ``strategy`` for every seat and ``seats``
-overrides (``{1: "defensive"}``), a ``seed``, and ``mode="match"`` for whole
-matches (with ``target_score`` and ``max_rounds``).
+One function per command, named as the command (``simulate`` is ``unosim run``),
+taking the command's options as keyword arguments: ``--target-score`` is
+``target_score=``. ``variant`` is a preset name, ``"a+b"`` or a list; ``rule`` is
+``{"stacking": "progressive"}`` (or ``["stacking=progressive"]``); ``seat`` is
+``{1: "defensive"}`` (or ``["1=defensive"]``); ``games`` a number or text such as
+``"1e6"``. Bad input raises :class:`~unosim.errors.UnosimError` with the command's
+one-line message. The seed defaults to 0 (the commands draw one); ``None`` draws
+one, which the result shows.
+
+Ctrl-C (a notebook's "interrupt") stops a study between batches, as it stops the
+command: the function returns the partial result (``.partial`` is True, and a
+warning says so) with the same games in every variant, lineup or point. A second
+Ctrl-C, or one before any batch finished, raises ``KeyboardInterrupt``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import warnings
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.reports.compare import Comparison
+from unosim.reports.report_compare import CompareReport, SimulateReport
+from unosim.reports.report_grid import AtlasReport, SweepReport
+from unosim.reports.report_play import SkillReport, TournamentReport
+from unosim.reports.report_replay import ReplayReport
+from unosim.reports.report_settle import SettleReport
+from unosim.reports.report_tune import TuneReport
 from unosim.runs import modes
-from unosim.runs.variants import build_variants, split_variant
+from unosim.runs.variants import build_variants, split_variant, variant_label
 from unosim.simulate import layout as L
-from unosim.simulate.rules import Rules, resolve
-from unosim.strategies.registry import SeatStrategy, parse_strategy
-from unosim.studies.compare import run_compare
+from unosim.simulate.rules import Rules
+
+Words = str | Iterable[str] | None
+Assignments = Mapping[Any, Any] | Iterable[str] | str | None
+
+__all__ = ["atlas", "compare", "comparison", "replay", "rules_for", "settle", "simulate",
+           "skill", "sweep", "tournament", "tune"]
 
 
-def rules_for(variant: str = "official", rules: Mapping[str, Any] | None = None,
-              players: int | None = None, target_score: int | None = None) -> Rules:
+# ---------------------------------------------------------------- the options
+
+
+def _text(v: Any) -> str:
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, list | tuple | range):
+        return ",".join(_text(x) for x in v)
+    return str(v)
+
+
+def _assign(items: Assignments) -> tuple[str, ...]:
+    """``{"k": v}``, ``["k=v"]`` or ``"k=v"`` as the command's repeated ``K=V``."""
+    if items is None:
+        return ()
+    if isinstance(items, str):
+        return (items,)
+    if isinstance(items, Mapping):
+        return tuple(f"{k}={_text(v)}" for k, v in items.items())
+    return tuple(str(x) for x in items)
+
+
+def _variant(variant: Words) -> tuple[str, ...]:
+    """``"stacking+no-bluff"`` or ``["stacking", "no-bluff"]``: the presets in order."""
+    if variant is None:
+        return ()
+    if isinstance(variant, str):
+        return tuple(split_variant(variant))
+    return tuple(variant)
+
+
+def _names(names: Words) -> tuple[str, ...]:
+    if names is None:
+        return ()
+    return (names,) if isinstance(names, str) else tuple(names)
+
+
+def _prepare(seed: int | None, strategy_file: Words, legacy: dict[str, Any] | None = None
+             ) -> int:
+    """Load the strategy files, refuse unknown keywords, and fix the seed."""
+    if legacy:
+        raise TypeError(f"unexpected keyword argument {next(iter(legacy))!r}")
+    files = _names(strategy_file)
+    if files:
+        from unosim.strategies.plugins import load_plugins
+
+        load_plugins(files)
+    return opt.pick_seed(seed, announce=False)
+
+
+def _play(job: Callable[[], Any]) -> Any:
+    """Run a study, its Ctrl-C kept as the commands keep it (see the module's text)."""
+    from unosim.interrupt import StopNow
+    from unosim.runs.stopping import Stopped
+
+    try:
+        report = job()
+    except (Stopped, StopNow):
+        raise KeyboardInterrupt("stopped before a batch finished: nothing to keep") from None
+    if getattr(report, "partial", False):
+        what = f" ({report.title()})" if hasattr(report, "title") else ""
+        warnings.warn(f"interrupted: a partial result, what finished before the stop{what}",
+                      stacklevel=3)
+    return report
+
+
+def _legacy(rule: Assignments, seat: Assignments, kwargs: dict[str, Any]
+            ) -> tuple[Assignments, Assignments]:
+    """The earlier spellings ``rules=`` and ``seats=`` (simulate, compare)."""
+    if "rules" in kwargs:
+        rule = kwargs.pop("rules") if rule is None else rule
+    if "seats" in kwargs:
+        seat = kwargs.pop("seats") if seat is None else seat
+    return rule, seat
+
+
+def rules_for(variant: Words = "official", rule: Assignments = None,
+              players: int | None = None) -> Rules:
     """The resolved rule set of a variant with overrides (as ``unosim rules`` shows it)."""
-    overrides: list[tuple[str, Any]] = []
-    if players is not None:
-        overrides.append(("players", players))
-    overrides += list((rules or {}).items())
-    if target_score is not None:
-        overrides.append(("target_score", target_score))
-    return resolve(split_variant(variant), overrides)
+    return opt.resolve_rules(_variant(variant), _assign(rule), players)
 
 
-def seats_for(players: int, strategy: str = "random",
-              seats: Mapping[int, str] | None = None) -> list[SeatStrategy]:
-    out = [parse_strategy(strategy)] * players
-    for i, name in (seats or {}).items():
-        if not 0 <= int(i) < players:
-            raise UnosimError(f"seat {i} must be within 0..{players - 1}")
-        out[int(i)] = parse_strategy(name)
-    return out
+# ---------------------------------------------------------------- run and compare
 
 
-def _check_mode(mode: str) -> None:
-    if mode not in modes.MODES:
-        raise UnosimError(f"mode must be one of {', '.join(modes.MODES)}, got {mode!r}")
-
-
-def simulate(variant: str = "official", games: int = 10_000, *, seed: int = 0,
-             rules: Mapping[str, Any] | None = None, players: int | None = None,
-             strategy: str = "random", seats: Mapping[int, str] | None = None,
+def simulate(variant: Words = "official", games: int | str = 10_000, *,
+             players: int | None = None, rule: Assignments = None, strategy: str = "random",
+             seat: Assignments = None, seed: int | None = 0, workers: int | None = None,
              mode: str = "round", target_score: int | None = None,
-             max_rounds: int | None = None, workers: int | None = None) -> pd.DataFrame:
-    """One row per game (``mode="round"``, columns ``game`` + ``layout.GAME_FIELDS``)
-    or per match (``mode="match"``, columns ``game`` + ``match_nb.MATCH_FIELDS``), for
-    the seats at the table only. ``df.attrs["summary"]`` holds the run's summary
-    (the keys of ``unosim run --format json``). Rows are kept in memory: for very
-    many games use the CLI with ``--save-games`` and read the Parquet file."""
-    _check_mode(mode)
-    r = rules_for(variant, rules, players, target_score)
-    spec = seats_for(r["players"], strategy, seats)
+             max_rounds: int | None = None, keep_games: bool = True,
+             strategy_file: Words = None, progress: bool = False,
+             **kwargs: Any) -> SimulateReport:
+    """``unosim run``: rounds (or matches, ``mode="match"``) under one variant.
+    ``.games`` holds one row per game (columns ``game`` and the record's fields, for
+    the seats at the table) unless ``keep_games=False``: rows are kept in memory, so
+    for very many games use the command's ``--save-games`` instead."""
+    rule, seat = _legacy(rule, seat, kwargs)
+    seed = _prepare(seed, strategy_file, kwargs)
+    variants = _variant(variant)
+    count = opt.parse_games(str(games))
+    rules = opt.resolve_rules(variants, (*_assign(rule), *opt.target_override(target_score,
+                                                                               mode)), players)
+    opt.check_mode_options(mode, max_rounds)
+    seats = opt.seats_for(rules["players"], strategy, _assign(seat))
+    name = variant_label(variants)
+    return _play(lambda: _simulate(name, rules, seats, count, seed, workers, mode, max_rounds,
+                                   keep_games, progress))
+
+
+def _simulate(name: str, rules: Rules, seats: list[Any], games: int, seed: int,
+              workers: int | None, mode: str, max_rounds: int | None, keep: bool,
+              progress: bool) -> SimulateReport:
+    from unosim.output import run_report
+    from unosim.progress import with_progress
+    from unosim.runs.variants import VariantSpec
+    from unosim.studies.compare import run_compare
+
     chunks: list[np.ndarray] = []
 
-    def keep(vi: int, first: int, rec: np.ndarray) -> None:
+    def kept(vi: int, first: int, rec: np.ndarray) -> None:
         chunks.append(rec.copy())
 
-    cmp = run_compare(build_variants([variant], lambda _p: r, lambda _n: spec), games, seed,
-                      workers, mode, max_rounds, on_records=keep)
+    cmp = with_progress(progress, games, lambda cb: run_compare(
+        [VariantSpec(name, rules, seats)], games, seed, workers, mode, max_rounds,
+        on_batch=cb, on_records=kept if keep else None), unit=modes.of(mode).unit)
+    summary, text = run_report(cmp.results[0], name, mode, "local")
+    return SimulateReport(summary, text, cmp,
+                          _game_rows(chunks, mode, rules["players"], summary) if keep else None)
+
+
+def _game_rows(chunks: list[np.ndarray], mode: str, n: int, summary: dict[str, Any]
+               ) -> pd.DataFrame:
     rec = np.concatenate(chunks) if chunks else np.zeros((0, 1), np.int32)
     fields = modes.of(mode).fields
     df = pd.DataFrame(rec[:, : len(fields)], columns=list(fields))
     for c in fields:
         if c in L.FIXED_POINT_FIELDS:  # game-feel fractions, recorded in fixed point
             df[c] = df[c] / L.FEEL_SCALE
-    n = r["players"]
     unused = [c for c in fields if c.rsplit("_", 1)[-1].isdigit()
               and int(c.rsplit("_", 1)[-1]) >= n]
     df = df.drop(columns=unused)
     df.insert(0, "game", np.arange(len(df), dtype=np.int64))
-    df.attrs["summary"] = cmp.summaries[0]
+    df.attrs["summary"] = summary
     return df
 
 
-def comparison(variants: Iterable[str] = ("official", "stacking"), games: int = 100_000, *,
-               seed: int = 0, rules: Mapping[str, Any] | None = None,
-               players: int | None = None, strategy: str = "random",
-               seats: Mapping[int, str] | None = None, mode: str = "round",
-               target_score: int | None = None, max_rounds: int | None = None,
-               workers: int | None = None) -> Comparison:
-    """The full :class:`Comparison` object (tables, verdicts, charts via
-    ``reports.charts.figures``)."""
-    _check_mode(mode)
-    names = list(variants)
-    specs = build_variants(
-        names, lambda presets: rules_for("+".join(presets), rules, players, target_score),
-        lambda n: seats_for(n, strategy, seats))
-    return run_compare(specs, games, seed, workers, mode, max_rounds)
+def comparison(variants: Words = ("official", "stacking"), games: int | str = 100_000, *,
+               players: int | None = None, rule: Assignments = None, strategy: str = "random",
+               seat: Assignments = None, seed: int | None = 0, workers: int | None = None,
+               mode: str = "round", target_score: int | None = None,
+               max_rounds: int | None = None, backend: str = "local",
+               scheduler: str | None = None, strategy_file: Words = None,
+               progress: bool = False, **kwargs: Any) -> Comparison:
+    """The full :class:`~unosim.reports.compare.Comparison` behind :func:`compare`."""
+    rule, seat = _legacy(rule, seat, kwargs)
+    seed = _prepare(seed, strategy_file, kwargs)
+    count = opt.parse_games(str(games))
+    extra = (*_assign(rule), *opt.target_override(target_score, mode))
+    opt.check_mode_options(mode, max_rounds)
+    specs = build_variants(_names(variants),
+                           lambda presets: opt.resolve_rules(presets, extra, players),
+                           lambda n: opt.seats_for(n, strategy, _assign(seat)))
+    if len(specs) < 2:
+        raise UnosimError("compare needs at least two variants, e.g. "
+                          "api.compare(['official', 'stacking'])")
+    from unosim.progress import on_backend
+    from unosim.studies.compare import run_compare
+
+    return _play(lambda: on_backend(
+        backend, workers, scheduler, progress, count * len(specs),
+        lambda cb, where: run_compare(specs, count, seed, workers, mode, max_rounds,
+                                      on_batch=cb, backend=where),
+        unit=modes.of(mode).unit))
 
 
-def compare(variants: Iterable[str] = ("official", "stacking"), games: int = 100_000,
-            **kwargs: Any) -> pd.DataFrame:
-    """One row per (variant, metric): mean, se, 95% interval, and the paired difference
-    from the first variant with its 95% interval (``diff``, ``diff_ci_low``,
-    ``diff_ci_high``; the independent-samples interval in ``indep_ci_*``).
-    ``df.attrs["verdicts"]`` holds the plain-language verdicts."""
-    return comparison(variants, games, **kwargs).to_frame()
+def compare(variants: Words = ("official", "stacking"), games: int | str = 100_000,
+            **options: Any) -> CompareReport:
+    """``unosim compare``: variants on the same deals (the first is the baseline), paired
+    differences with 95% intervals and verdicts. Options as :func:`comparison`;
+    ``.table()`` is the wide table of ``summary.csv``."""
+    return CompareReport(comparison(variants, games, **options))
+
+
+# ---------------------------------------------------------------- the other studies
+
+
+def _no_files() -> dict[str, Any]:
+    """What a study from Python passes for ``--out`` and ``--resume``: nothing kept."""
+    return {"out": None, "saved": {}, "stages": None}
+
+
+def settle(claims: Words = (), *, all: bool = False, games: int | str | None = None,
+           players: int | None = None, alpha: float | str | None = None,
+           seed: int | None = 0, workers: int | None = None, backend: str = "local",
+           scheduler: str | None = None, strategy_file: Words = None,
+           progress: bool = False) -> SettleReport:
+    """``unosim settle``: claims of the catalogue by name, claim files (``.toml``), or
+    ``all=True`` for the whole catalogue; each gets its verdict. ``.verdicts`` holds
+    them, ``.plot(NAME)`` a claim's card."""
+    from unosim.commands.settle import play_claims
+
+    seed = _prepare(seed, strategy_file)
+    names = _names(claims)
+    return _play(lambda: play_claims(
+        names, all, None if games is None else str(games), players,
+        None if alpha is None else str(alpha), seed, workers, show=progress, backend=backend,
+        scheduler=scheduler, **_no_files())[0])
+
+
+def tournament(strategies: Words, *, field: str | None = None, players: int | None = None,
+               games: int | str = 100_000, variant: Words = None, rule: Assignments = None,
+               seating: str = "rotations", seed: int | None = 0, workers: int | None = None,
+               backend: str = "local", scheduler: str | None = None,
+               strategy_file: Words = None, progress: bool = False) -> TournamentReport:
+    """``unosim tournament``: strategies head to head, every seat played equally often
+    (``field=``: each against that strategy in every other seat)."""
+    from unosim.commands.tournament import play_tournament
+
+    seed = _prepare(seed, strategy_file)
+    if seating not in ("rotations", "permutations"):
+        raise UnosimError(f"seating must be rotations or permutations, got {seating!r}")
+    names = _names(strategies)
+    if not names:
+        raise UnosimError("tournament needs at least one strategy")
+    return _play(lambda: play_tournament(names, field, players, str(games), _variant(variant),
+                                         _assign(rule), seating, seed, workers, backend,
+                                         scheduler, progress, announce=False))
+
+
+def skill(variants: Words, *, strategy: str, field: str | None = None,
+          players: int | None = None, games: int | str = 100_000, rule: Assignments = None,
+          seed: int | None = 0, workers: int | None = None, backend: str = "local",
+          scheduler: str | None = None, strategy_file: Words = None,
+          progress: bool = False) -> SkillReport:
+    """``unosim skill``: the skill edge of ``strategy`` against ``field`` (random by
+    default) under each variant, paired differences from the first."""
+    from unosim.commands.skill import play_skill
+
+    seed = _prepare(seed, strategy_file)
+    return _play(lambda: play_skill(_names(variants), strategy, players, str(games),
+                                    _assign(rule), seed, workers, show=progress,
+                                    backend=backend, scheduler=scheduler, field=field,
+                                    **_no_files())[0])
+
+
+def sweep(*, variant: Words = None, rule: Assignments = None,
+          players: int | str | Iterable[int] | None = None, strategy: str = "random",
+          seat: Assignments = None, games: int | str = 100_000, seed: int | None = 0,
+          workers: int | None = None, backend: str = "local", scheduler: str | None = None,
+          strategy_file: Words = None, progress: bool = False) -> SweepReport:
+    """``unosim sweep``: one or two rule keys (or the player count) over their values:
+    ``rule={"hand_size": "5..9"}`` or ``{"hand_size": [5, 7, 9]}``, ``players="2..6"``."""
+    from unosim.commands.sweep import play_sweep
+
+    seed = _prepare(seed, strategy_file)
+    counts = None if players is None else _text(players)
+    return _play(lambda: play_sweep(_variant(variant), _assign(rule), counts, strategy,
+                                    _assign(seat), str(games), seed, workers, backend,
+                                    scheduler, show=progress, **_no_files())[0])
+
+
+def atlas(*, players: str | Iterable[int] = "2,4,6", games: int | str = 100_000,
+          strategy: str = "offensive", seed: int | None = 0, workers: int | None = None,
+          backend: str = "local", scheduler: str | None = None,
+          strategy_file: Words = None, progress: bool = False) -> AtlasReport:
+    """``unosim atlas``: every preset against official at each player count
+    (``strategy="none"`` leaves the skill edge out)."""
+    from unosim.commands.atlas import play_atlas
+
+    seed = _prepare(seed, strategy_file)
+    return _play(lambda: play_atlas(_text(players), str(games), strategy, seed, workers,
+                                    backend, scheduler, show=progress, **_no_files())[0])
+
+
+def tune(strategy: str, *, param: Assignments = None, against: str = "random",
+         players: int | None = None, variant: Words = None, rule: Assignments = None,
+         mode: str = "round", trials: int = 100, games_per_trial: int | str = "2e5",
+         sampler: str = "tpe", storage: str = "sqlite:///unosim-tune.db",
+         study: str | None = None, seed: int | None = None, workers: int | None = None,
+         backend: str = "local", scheduler: str | None = None,
+         strategy_file: Words = None) -> TuneReport:
+    """``unosim tune``: search a parametric strategy's parameters on Optuna
+    (``param={"bluff": "0..1"}``); ``.study`` is the Optuna study. As the command, the
+    study lives in ``storage`` and the same name continues it; without a seed, a new
+    study draws one and a continued one keeps its own."""
+    from unosim.commands.tune import play_tune
+
+    if sampler not in ("tpe", "cmaes") or mode not in ("round", "match"):
+        raise UnosimError("sampler must be tpe or cmaes, mode round or match")
+    if not 1 <= int(trials) <= 1_000_000:
+        raise UnosimError(f"trials must be within 1..1000000, got {trials}")
+    _prepare(0, strategy_file)
+    return _play(lambda: play_tune(strategy, _assign(param), against, players,
+                                   _variant(variant), _assign(rule), mode, int(trials),
+                                   str(games_per_trial), sampler, storage, study, seed,
+                                   workers, None, backend, scheduler, announce=False)[0])
+
+
+def replay(*, seed: int, game: int, players: int | None = None, variant: Words = None,
+           rule: Assignments = None, strategy: str = "random", seat: Assignments = None,
+           strategy_file: Words = None) -> ReplayReport:
+    """``unosim replay``: game ``game`` of the run with ``seed``, move by move;
+    ``.moves()`` has one row per decision."""
+    from unosim.commands.replay import render_replay
+    from unosim.commands.replay import replay as play_one
+
+    _prepare(seed, strategy_file)
+    if not 0 <= game < 10**12:
+        raise UnosimError(f"game must be within 0..{10**12 - 1}, got {game}")
+    presets = _variant(variant)
+    rules = opt.resolve_rules(presets, _assign(rule), players)
+    seats = opt.seats_for(rules["players"], strategy, _assign(seat))
+    r = play_one(rules, seats, seed, game)
+    return ReplayReport(r, render_replay(r, variant_label(presets)))

@@ -153,14 +153,14 @@ def test_no_variant_at_all_is_a_one_line_error(capsys):
 
 
 def test_python_api_returns_dataframes():
-    games = api.simulate("stacking", games=500, seed=2, seats={1: "defensive"})
+    games = api.simulate("stacking", games=500, seed=2, seat={1: "defensive"}).games
     assert len(games) == 500 and list(games.columns[:2]) == ["game", "turns"]
     assert "points_3" in games.columns and "points_4" not in games.columns
     assert games.attrs["summary"]["strategies"][1] == "defensive"
     assert int((games.winner == 0).sum()) == games.attrs["summary"]["seat_wins"][0]
-    matches = api.simulate("losers-score", games=50, seed=2, mode="match", players=3)
+    matches = api.simulate("losers-score", games=50, seed=2, mode="match", players=3).games
     assert len(matches) == 50 and "score_2" in matches.columns and "score_3" not in matches
-    table = api.compare(["official", "stacking"], games=500, seed=2)
+    table = api.compare(["official", "stacking"], games=500, seed=2).table()
     assert {"variant", "metric", "mean", "ci_low", "ci_high", "diff", "diff_ci_low",
             "diff_ci_high", "indep_ci_low"} <= set(table.columns)
     assert len(table.attrs["verdicts"]) == len(HEADLINES["round"])

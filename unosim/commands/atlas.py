@@ -38,8 +38,33 @@ def _atlas(players: str, games_text: str, strategy: str, seed: int | None,
            workers: int | None, backend: str, scheduler: str | None, fmt: str,
            out: str | None, progress: bool | None, saved: dict[str, Any],
            stages: dict[str, Any] | None) -> None:
-    from unosim.reports.atlas import render_atlas, to_dict
-    from unosim.reports.render import render_json
+    report, keep, out_dir = play_atlas(players, games_text, strategy, seed, workers, backend,
+                                       scheduler, out, opt.show_progress(progress), saved,
+                                       stages)
+    text = report.summary()
+    summary = report.to_dict()
+    click.echo(report.to_json() if fmt == "json" else text)
+    result = report.atlas
+    if out_dir is not None:
+        from unosim.output import report_files
+        from unosim.reports.grid_files import write_atlas_files
+
+        with report_files(out_dir, keep, "atlas", result.partial):
+            written = write_atlas_files(result, summary, text, out_dir)
+        click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}", err=True)
+    finish(keep, result.partial, "atlas",
+           f"{len(result.by_players) - any(a.partial for a in result.by_players)} of "
+           f"{len(result.requested)} player counts")
+
+
+def play_atlas(players: str, games_text: str, strategy: str, seed: int | None,
+               workers: int | None, backend: str, scheduler: str | None, out: str | None,
+               show: bool, saved: dict[str, Any], stages: dict[str, Any] | None
+               ) -> tuple[Any, Any, Any]:
+    """Play the atlas the options describe (``unosim.api.atlas`` too): its
+    :class:`~unosim.reports.report_grid.AtlasReport` (partial after a stop), the
+    checkpoint keeper and the ``--out`` folder."""
+    from unosim.reports.report_grid import AtlasReport
     from unosim.runs.variants import VariantSpec
     from unosim.simulate.rules import preset_names
     from unosim.strategies.registry import parse_strategy
@@ -69,19 +94,7 @@ def _atlas(players: str, games_text: str, strategy: str, seed: int | None,
         return games + (-(-games // n) * n if strat is not None else 0)
 
     total = sum(planned(n) * len(presets) for n in counts)
-    result = on_backend(backend, workers, scheduler, opt.show_progress(progress), total,
+    result = on_backend(backend, workers, scheduler, show, total,
                         lambda cb, where: run_atlas(presets, counts, games, seed, make, strat,
                                                     workers, cb, where, keep))
-    text = render_atlas(result)
-    summary = to_dict(result)
-    click.echo(render_json(summary) if fmt == "json" else text)
-    if out_dir is not None:
-        from unosim.output import report_files
-        from unosim.reports.grid_files import write_atlas_files
-
-        with report_files(out_dir, keep, "atlas", result.partial):
-            written = write_atlas_files(result, summary, text, out_dir)
-        click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}", err=True)
-    finish(keep, result.partial, "atlas",
-           f"{len(result.by_players) - any(a.partial for a in result.by_players)} of "
-           f"{len(counts)} player counts")
+    return AtlasReport(result), keep, out_dir

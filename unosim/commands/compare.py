@@ -83,7 +83,7 @@ def compare_variants(
     from unosim.game_files import records_header
     from unosim.output import play_keeping_records, records_lost, report_files
     from unosim.reports.export import write_compare_outputs
-    from unosim.reports.render import render_json
+    from unosim.reports.report_compare import CompareReport
     from unosim.reports.saved_games import RecordSaver
     from unosim.runs import modes
     from unosim.studies.compare import run_compare
@@ -100,8 +100,9 @@ def compare_variants(
                                on_batch=cb, on_records=saver.records_hook, backend=backend,
                                keep=keep),
         unit=mode.unit))
-    text = cmp.render_table()
-    click.echo(render_json(cmp.to_dict()) if fmt == "json" else text)
+    report = CompareReport(cmp)
+    text = report.summary()
+    click.echo(report.to_json() if fmt == "json" else text)
     if lost is not None:
         raise records_lost(lost, keep, cmp.partial, f"the {cmp.games:,} of {games:,} "
                            f"{cmp.unit} per variant played")

@@ -56,11 +56,35 @@ def _settle(claims: tuple[str, ...], run_all: bool, games_text: str | None,
             backend: str, scheduler: str | None,
             saved: dict[str, Any], stages: dict[str, Any] | None) -> None:
     from unosim.reports.settle import render_catalogue
-    from unosim.studies.claims import catalogue, find_claims
+    from unosim.studies.claims import catalogue
 
     if not claims and not run_all:
         click.echo(render_catalogue([(c.name, c.study, c.sentence) for c in catalogue()]))
         return
+    report, keep, out_dir = play_claims(claims, run_all, games_text, players, alpha_text, seed,
+                                        workers, out, opt.show_progress(progress), backend,
+                                        scheduler, saved, stages, echo=fmt != "json")
+    _report(report, fmt, out_dir, keep)
+    finish(keep, report.partial, "settle", f"{sum(not v.partial for v in report.verdicts)} "
+           f"of {report.asked} claims")
+
+
+def play_claims(claims: tuple[str, ...], run_all: bool, games_text: str | None,
+                players: int | None, alpha_text: str | None, seed: int | None,
+                workers: int | None, out: str | None, show: bool, backend: str,
+                scheduler: str | None, saved: dict[str, Any], stages: dict[str, Any] | None,
+                echo: bool = False) -> tuple[Any, Any, Any]:
+    """Settle the claims the options name (``unosim.api.settle`` too), printing each
+    verdict line as it is decided when ``echo``: the
+    :class:`~unosim.reports.report_settle.SettleReport` (partial after a stop), the
+    checkpoint keeper and the ``--out`` folder."""
+    from unosim.reports.report_settle import SettleReport
+    from unosim.reports.settle import settle_summary
+    from unosim.studies.claims import catalogue, find_claims
+    from unosim.studies.settle import family_text, method
+
+    if not claims and not run_all:
+        raise UnosimError("name the claims to settle, or settle them all")
     if claims and run_all:
         raise UnosimError("give claims or --all, not both")
     chosen = catalogue() if run_all else find_claims(claims)
@@ -68,7 +92,7 @@ def _settle(claims: tuple[str, ...], run_all: bool, games_text: str | None,
     alpha = parse_alpha(alpha_text)
     out_dir = opt.prepare_out(out)
     opt.check_backend(backend, workers, scheduler)
-    seed = opt.pick_seed(seed, announce=stages is None and fmt != "json")
+    seed = opt.pick_seed(seed, announce=stages is None and echo)
     keep = keeper("settle", out_dir, saved, seed, stages)
     family = run_all and len(chosen) > 1
     commands = {c.name: _command(c, seed, games_text, players,
@@ -76,13 +100,13 @@ def _settle(claims: tuple[str, ...], run_all: bool, games_text: str | None,
                 for c in chosen}
     where = opt.open_backend(backend, workers, scheduler)
     try:
-        verdicts, partial, elapsed = _play(chosen, seed, where, keep, commands, fmt,
-                                           opt.show_progress(progress), alpha, family)
+        verdicts, partial, elapsed = _play(chosen, seed, where, keep, commands, echo, show,
+                                           alpha, family)
     finally:
         where.close()
-    _report(verdicts, seed, partial, elapsed, fmt, out_dir, alpha, family, keep)
-    finish(keep, partial, "settle", f"{sum(not v.partial for v in verdicts)} of "
-           f"{len(chosen)} claims")
+    error = family_text(len(verdicts), alpha, family)
+    summary = settle_summary(verdicts, seed, partial, elapsed, method(), error, alpha, family)
+    return SettleReport(verdicts, summary, asked=len(chosen)), keep, out_dir
 
 
 def _override(c: Any, games_text: str | None, players: int | None) -> Any:
@@ -144,7 +168,7 @@ def _command(c: Any, seed: int, games_text: str | None, players: int | None,
 
 
 def _play(chosen: list[Any], seed: int, where: Any, keep: Any, commands: dict[str, str],
-          fmt: str, show: bool, alpha: float, family: bool
+          echo: bool, show: bool, alpha: float, family: bool
           ) -> tuple[list[Any], bool, float]:
     import time
 
@@ -158,7 +182,7 @@ def _play(chosen: list[Any], seed: int, where: Any, keep: Any, commands: dict[st
     def said(v: Any) -> None:
         # through sys.stdout: under the progress bar that is rich's proxy, which prints
         # the line above the bar instead of across it
-        if fmt != "json":
+        if echo:
             sys.stdout.write(verdict_line(v) + "\n")
             sys.stdout.flush()
 
@@ -169,28 +193,20 @@ def _play(chosen: list[Any], seed: int, where: Any, keep: Any, commands: dict[st
     return verdicts, partial, time.perf_counter() - t0
 
 
-def _report(verdicts: list[Any], seed: int, partial: bool, elapsed: float, fmt: str,
-            out_dir: Any, alpha: float, family: bool, keep: Any = None) -> None:
+def _report(report: Any, fmt: str, out_dir: Any, keep: Any = None) -> None:
     from unosim.common import write_text_atomic
     from unosim.output import report_files
     from unosim.reports.render import render_json
-    from unosim.reports.settle import settle_summary, verdicts_csv
-    from unosim.studies.settle import family_text, method
+    from unosim.reports.settle import verdicts_csv
 
-    error = family_text(len(verdicts), alpha, family)
-    summary = settle_summary(verdicts, seed, partial, elapsed, method(), error,
-                             alpha, family)
-    if fmt == "json":
-        click.echo(render_json(summary))
-    else:
-        counts = ", ".join(f"{n} {k}" for k, n in summary["counts"].items() if n)
-        click.echo(f"{len(verdicts)} claims settled in {elapsed:.0f} s ({counts}); "
-                   f"{error}; method: {summary['method']}")
+    summary = report.to_dict()
+    click.echo(report.to_json() if fmt == "json" else report.closing())
     if out_dir is None:
         return
     from unosim.reports.settle_pages import write_cards, write_page
 
-    with report_files(out_dir, keep, "settle", partial):
+    verdicts = report.verdicts
+    with report_files(out_dir, keep, "settle", report.partial):
         write_text_atomic(out_dir / "verdicts.json", render_json(summary) + "\n")
         write_text_atomic(out_dir / "verdicts.csv", verdicts_csv(verdicts))
         cards = write_cards(verdicts, out_dir / "cards")

@@ -43,7 +43,32 @@ def _sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None,
            workers: int | None, backend: str, scheduler: str | None, fmt: str,
            out: str | None, progress: bool | None, saved: dict[str, Any],
            stages: dict[str, Any] | None) -> None:
-    from unosim.reports.sweep import render_sweep, to_dict
+    report, keep, out_dir = play_sweep(variant, rule, players, strategy, seat, games_text,
+                                       seed, workers, backend, scheduler, out,
+                                       opt.show_progress(progress), saved, stages)
+    text = report.summary()
+    summary = report.to_dict()
+    click.echo(report.to_json() if fmt == "json" else text)
+    if out_dir is not None:
+        from unosim.output import report_files
+        from unosim.reports.grid_files import write_sweep_files
+
+        with report_files(out_dir, keep, "sweep", report.partial):
+            written = write_sweep_files(report.result, summary, text, out_dir)
+        click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}", err=True)
+    finish(keep, report.partial, "sweep", f"{report.result.cmp.games:,} of "
+           f"{report.result.games:,} games per point")
+
+
+def play_sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None,
+               strategy: str, seat: tuple[str, ...], games_text: str, seed: int | None,
+               workers: int | None, backend: str, scheduler: str | None, out: str | None,
+               show: bool, saved: dict[str, Any], stages: dict[str, Any] | None
+               ) -> tuple[Any, Any, Any]:
+    """Play the sweep the options describe (``unosim.api.sweep`` too): its
+    :class:`~unosim.reports.report_grid.SweepReport` (partial after a stop), the
+    checkpoint keeper and the ``--out`` folder."""
+    from unosim.reports.report_grid import SweepReport
     from unosim.runs.variants import VariantSpec, variant_label
     from unosim.studies.sweep import grid, run_sweep
 
@@ -65,27 +90,10 @@ def _sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None,
     seed = opt.pick_seed(seed, announce=stages is None)
     keep = keeper("sweep", out_dir, saved, seed, stages)
     played = sum(p.refused is None for p in points)
-    result = on_backend(backend, workers, scheduler, opt.show_progress(progress),
-                        games * played, lambda cb, where: run_sweep(
-                            points, dims, games, seed, workers, on_batch=cb, backend=where,
-                            keep=keep))
-    text = render_sweep(result)
-    if base != "official":
-        text = text.replace("unosim sweep · ", f"unosim sweep · on {base} · ", 1)
-    from unosim.reports.render import render_json
-
-    summary = to_dict(result)
-    summary["variant"] = base
-    click.echo(render_json(summary) if fmt == "json" else text)
-    if out_dir is not None:
-        from unosim.output import report_files
-        from unosim.reports.grid_files import write_sweep_files
-
-        with report_files(out_dir, keep, "sweep", result.cmp.partial):
-            written = write_sweep_files(result, summary, text, out_dir)
-        click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}", err=True)
-    finish(keep, result.cmp.partial, "sweep", f"{result.cmp.games:,} of {games:,} games per "
-           "point")
+    result = on_backend(backend, workers, scheduler, show, games * played,
+                        lambda cb, where: run_sweep(points, dims, games, seed, workers,
+                                                    on_batch=cb, backend=where, keep=keep))
+    return SweepReport(result, base), keep, out_dir
 
 
 def _text(v: Any) -> str:

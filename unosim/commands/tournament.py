@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -43,8 +44,24 @@ def tournament(names: tuple[str, ...], field: str | None, players: int | None,
     its seats won); its fair share is the share of the seats it holds, 1/players
     for a strategy against a field. --format json lists the entrants in the order
     given (the field last), each with its rank; the table sorts them by rank."""
-    from unosim.reports.tournament import render_json, render_tournament
-    from unosim.reports.tournament import summarize_tournament as summarize
+    report = play_tournament(names, field, players, games_text, variant, rule, seating, seed,
+                             workers, backend, scheduler, opt.show_progress(progress))
+    s = report.to_dict()
+    click.echo(report.to_json() if fmt == "json" else report.summary())
+    if report.partial:
+        click.echo(f"unosim: interrupted after {s['games_per_lineup']:,} of "
+                   f"{report.result.games_per_lineup:,} games per lineup; the report above "
+                   "covers the finished ones (the same deals in every lineup)", err=True)
+        sys.exit(interrupt.exit_code())
+
+
+def play_tournament(names: tuple[str, ...], field: str | None, players: int | None,
+                    games_text: str, variant: tuple[str, ...], rule: tuple[str, ...],
+                    seating: str, seed: int | None, workers: int | None, backend: str,
+                    scheduler: str | None, show: bool, announce: bool = True) -> Any:
+    """Play the tournament the options describe (``unosim.api.tournament`` too): its
+    :class:`~unosim.reports.report_play.TournamentReport`, partial after a stop."""
+    from unosim.reports.report_play import TournamentReport
     from unosim.runs.variants import variant_label
     from unosim.strategies.registry import parse_strategy
     from unosim.studies.tournament import planned_games, run_tournament
@@ -55,16 +72,10 @@ def tournament(names: tuple[str, ...], field: str | None, players: int | None,
     against = opt.parse_field(field) if field is not None else None
     opt.check_scheduler(scheduler, backend)
     total = planned_games(len(strats), rules["players"], seating, games, against is not None)
-    seed = opt.pick_seed(seed, announce=True)
+    seed = opt.pick_seed(seed, announce=announce)
     name = variant_label(variant)
-    result = on_backend(backend, workers, scheduler, opt.show_progress(progress), total,
-                        lambda cb, where: run_tournament(rules, strats, games, seed, seating,
-                                                         workers, on_batch=cb, variant=name,
-                                                         backend=where, field=against))
-    s = summarize(result)
-    click.echo(render_json(s) if fmt == "json" else render_tournament(s))
-    if result.partial:
-        click.echo(f"unosim: interrupted after {s['games_per_lineup']:,} of "
-                   f"{result.games_per_lineup:,} games per lineup; the report above covers "
-                   "the finished ones (the same deals in every lineup)", err=True)
-        sys.exit(interrupt.exit_code())
+    return TournamentReport(on_backend(
+        backend, workers, scheduler, show, total,
+        lambda cb, where: run_tournament(rules, strats, games, seed, seating, workers,
+                                         on_batch=cb, variant=name, backend=where,
+                                         field=against)))

@@ -4,6 +4,7 @@ studies/tune.py: objective, racing, re-evaluation; its files are reports/tune.py
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -58,12 +59,36 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     study (without --seed, with the study's own seed). With --out: summary.json and
     summary.csv (the result), trials.csv, and the optimisation history and parameter
     importances as charts (PNG and SVG)."""
+    report, out_dir = play_tune(strategy, param, against, players, variant, rule, mode, trials,
+                                games_text, sampler, storage, study_name, seed, workers, out,
+                                backend, scheduler)
+    click.echo(report.to_json() if fmt == "json" else report.summary())
+    if out_dir is not None:
+        from unosim.output import report_files
+        from unosim.reports import tune as files
+
+        with report_files(out_dir, None, "tune", report.partial):
+            files.write_files(report.history, report.to_dict(), out_dir)
+    if report.partial:
+        click.echo("unosim: interrupted; the finished trials are kept in the study (the "
+                   "trial that was playing is marked interrupted); run the same command "
+                   "again to continue it", err=True)
+        sys.exit(interrupt.exit_code())
+
+
+def play_tune(strategy: str, param: tuple[str, ...], against: str, players: int | None,
+              variant: tuple[str, ...], rule: tuple[str, ...], mode: str, trials: int,
+              games_text: str, sampler: str, storage: str, study_name: str | None,
+              seed: int | None, workers: int | None, out: str | None, backend: str,
+              scheduler: str | None, announce: bool = True) -> tuple[Any, Any]:
+    """Run the tuning study the options describe (``unosim.api.tune`` too): its
+    :class:`~unosim.reports.report_tune.TuneReport` (partial after a stop) and the
+    ``--out`` folder."""
     from unosim.studies import tune as T
 
     T.require_optuna()
     T.check_storage(storage, study_name)  # before any game: a study lost at exit, no name
-    from unosim.reports import tune as report
-    from unosim.reports.render import render_json
+    from unosim.reports.report_tune import TuneReport
     from unosim.runs import modes
     from unosim.runs.variants import variant_label
     from unosim.strategies.registry import parse_strategy
@@ -94,19 +119,9 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
             table = T.TrialTable(rules, field, mode, seed, where)
             setup = T.TuneSetup(name, space, table, games, sampler, against,
                                 variant_label(variant))
-            study, result = T.run_study(setup, storage, study_name, trials,
-                                        draw_seed=lambda: opt.pick_seed(None, announce=True))
+            study, result = T.run_study(
+                setup, storage, study_name, trials,
+                draw_seed=lambda: opt.pick_seed(None, announce=announce))
     finally:
         where.close()
-    summary = report.summarize(result)
-    click.echo(render_json(summary) if fmt == "json" else report.render(summary))
-    if out_dir is not None:
-        from unosim.output import report_files
-
-        with report_files(out_dir, None, "tune", result.interrupted):
-            report.write_files(T.history(study), summary, out_dir)
-    if result.interrupted:
-        click.echo("unosim: interrupted; the finished trials are kept in the study (the "
-                   "trial that was playing is marked interrupted); run the same command "
-                   "again to continue it", err=True)
-        sys.exit(interrupt.exit_code())
+    return TuneReport(result, lambda: T.history(study), study), out_dir

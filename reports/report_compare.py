@@ -1,0 +1,103 @@
+"""The result objects of ``unosim run`` (``api.simulate``) and ``unosim compare``:
+a comparison's figures in long form, its charts, its JSON and text."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from unosim.reports.compare import Comparison
+from unosim.reports.report_base import Report, tidy_row
+
+_SEAT = re.compile(r"seat_(?:win_)?(\d+)$")
+
+
+def comparison_rows(cmp: Comparison) -> list[dict[str, Any]]:
+    """Each variant's figures (``value``) and, after the baseline, their paired
+    differences from it (``diff``), one row each."""
+    players = {v.name: int(v.rules["players"]) for v in cmp.variants}
+    out = []
+    for r in cmp.rows():
+        seat = _SEAT.search(r["metric"])
+        who = {"variant": r["variant"], "players": players[r["variant"]],
+               "seat": int(seat.group(1)) if seat else None, "metric": r["metric"]}
+        extra = {"label": r["label"], "unit": r["unit"], "baseline": r["baseline"]}
+        out.append(tidy_row(**who, statistic="value", estimate=r["mean"],
+                            ci_low=r["ci_low"], ci_high=r["ci_high"], games=r["n"], **extra))
+        if r["variant"] != r["baseline"]:
+            out.append(tidy_row(**who, statistic="diff", estimate=r["diff"],
+                                ci_low=r["diff_ci_low"], ci_high=r["diff_ci_high"],
+                                games=r["pairs"], **extra))
+    return out
+
+
+class CompareReport(Report):
+    """``unosim compare``: variants on the same deals, paired differences from the
+    first (the baseline), verdicts. ``comparison`` is the full
+    :class:`~unosim.reports.compare.Comparison`; :meth:`table` the wide table of
+    ``summary.csv``; :attr:`verdicts` the plain-language verdicts."""
+
+    command = "compare"
+
+    def __init__(self, cmp: Comparison) -> None:
+        self.comparison = cmp
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.comparison.to_dict()
+
+    def summary(self) -> str:
+        return self.comparison.render_table()
+
+    def rows(self) -> list[dict[str, Any]]:
+        return comparison_rows(self.comparison)
+
+    def figures(self) -> dict[str, Any]:
+        from unosim.reports.charts import figures
+
+        return figures(self.comparison)
+
+    @property
+    def partial(self) -> bool:
+        return self.comparison.partial
+
+    @property
+    def verdicts(self) -> list[str]:
+        return self.comparison.verdicts() + self.comparison.feel_verdicts()
+
+    def table(self) -> Any:
+        """One row per (variant, metric) with the difference in columns: the table of
+        ``summary.csv`` (verdicts in ``.attrs``)."""
+        return self.comparison.to_frame()
+
+
+class SimulateReport(Report):
+    """``unosim run``: one variant's rounds (or matches). :attr:`games` holds one row
+    per game (or match) when they were kept, ``None`` otherwise."""
+
+    command = "run"
+
+    def __init__(self, summary: dict[str, Any], text: str, cmp: Comparison,
+                 games: Any = None) -> None:
+        self._summary = summary
+        self._text = text
+        self.comparison = cmp
+        #: one row per game (``mode="round"``) or match, for the seats at the table
+        self.games = games
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._summary
+
+    def summary(self) -> str:
+        return self._text
+
+    def rows(self) -> list[dict[str, Any]]:
+        return comparison_rows(self.comparison)
+
+    def figures(self) -> dict[str, Any]:
+        from unosim.reports.charts import figures
+
+        return figures(self.comparison)
+
+    @property
+    def partial(self) -> bool:
+        return self.comparison.partial

@@ -1,0 +1,82 @@
+"""Charts of the studies that print only a table: a tournament's win rates against
+the fair share, the skill edge under each variant, and the cards in every hand
+through one replayed game. Each states its sample and draws its 95% intervals."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from matplotlib.figure import Figure
+
+from unosim.reports.charts import _figure
+from unosim.reports.compare import PALETTE
+
+GREY = "#555555"
+
+
+def _interval_bars(ax: Any, labels: list[str], values: list[float],
+                   intervals: list[list[float]], scale: float) -> None:
+    """Horizontal dots with 95% error bars, the first label on top."""
+    ys = list(range(len(labels)))[::-1]
+    for y, v, (lo, hi), colour in zip(ys, values, intervals,
+                                      [PALETTE[i % len(PALETTE)] for i in range(len(labels))],
+                                      strict=True):
+        if v is None or not math.isfinite(v):
+            continue
+        err = ([[scale * (v - lo)], [scale * (hi - v)]] if lo is not None and math.isfinite(lo)
+               else None)
+        ax.errorbar([scale * v], [y], xerr=err, fmt="o", color=colour, capsize=4)
+    ax.set_yticks(ys, labels)
+
+
+def tournament_figure(s: dict[str, Any]) -> Figure:
+    """Each entrant's win rate with its 95% interval, its fair share marked (from
+    the tournament's JSON summary), in rank order."""
+    rows = sorted(s["results"], key=lambda r: r["rank"])
+    fig, (ax,) = _figure(7.0, 1.6 + 0.45 * len(rows))
+    _interval_bars(ax, [r["strategy"] for r in rows], [r["win_rate"] for r in rows],
+                   [r["win_rate_ci95"] for r in rows], 100)
+    ys = list(range(len(rows)))[::-1]
+    ax.scatter([100 * r["fair_share"] for r in rows], ys, marker="|", s=300, color=GREY,
+               label="fair share", zorder=3)
+    ax.set_xlabel("win rate (%), 95% interval")
+    ax.set_title(f"Tournament: {s['players']} players, variant {s['variant']}")
+    ax.legend(loc="best", fontsize=8, frameon=False)
+    fig.text(0.01, 0.01, f"n = {s['games']:,} games, seed {s['seed']}", fontsize=8,
+             color=GREY)
+    return fig
+
+
+def skill_figure(s: dict[str, Any]) -> Figure:
+    """The skill edge under each variant with its 95% interval (0: chance), from the
+    skill study's JSON summary."""
+    rows = s["variants"]
+    fig, (ax,) = _figure(7.0, 1.6 + 0.45 * len(rows))
+    _interval_bars(ax, [r["variant"] for r in rows], [r["skill_edge"] for r in rows],
+                   [r["skill_edge_ci95"] for r in rows], 1)
+    ax.axvline(0, color=GREY, linewidth=0.8)
+    ax.set_xlabel("skill edge (0 = chance, 1 = always wins), 95% interval")
+    ax.set_title(f"Skill edge of {s['strategy']} against {s['against']}, "
+                 f"{s['players']} players")
+    fig.text(0.01, 0.01, f"n = {s['deals']:,} deals x {s['players']} seats per variant, "
+             f"seed {s['seed']}", fontsize=8, color=GREY)
+    return fig
+
+
+def replay_figure(r: dict[str, Any]) -> Figure:
+    """Cards in each hand after every decision of one replayed game."""
+    fig, (ax,) = _figure(8.0, 4.0)
+    n = r["players"]
+    steps = [0] + [s["step"] for s in r["steps"]]
+    sizes = [[len(h) for h in r["deal"]["hands"]]]
+    sizes += [s["hand_sizes"] for s in r["steps"][1:]]
+    sizes.append([len(h) for h in r["final_hands"]])
+    for p in range(n):
+        ax.step(steps, [row[p] for row in sizes[: len(steps)]], where="post",
+                color=PALETTE[p % len(PALETTE)], label=f"seat {p} {r['strategies'][p]}")
+    ax.set_xlabel("decision")
+    ax.set_ylabel("cards in hand")
+    ax.set_title(f"Replay of game {r['game']} (seed {r['seed']})")
+    ax.legend(loc="best", fontsize=8, frameon=False)
+    return fig
