@@ -191,9 +191,8 @@ def _game_rows(chunks: list[np.ndarray], mode: str, n: int, summary: dict[str, A
     for c in fields:
         if c in L.FIXED_POINT_FIELDS:  # game-feel fractions, recorded in fixed point
             df[c] = df[c] / L.FEEL_SCALE
-    unused = [c for c in fields if c.rsplit("_", 1)[-1].isdigit()
-              and int(c.rsplit("_", 1)[-1]) >= n]
-    df = df.drop(columns=unused)
+    # only the seat columns the table has (a match's histogram bins end in digits too)
+    df = df.iloc[:, list(modes.of(mode).columns_at(n))]
     df.insert(0, "game", np.arange(len(df), dtype=np.int64))
     df.attrs["summary"] = summary
     return df
