@@ -188,18 +188,25 @@ def draws(rng: np.random.Generator, reps: int, mean: float, looks: int,
     of normal pairs with sd 1 and ``mean``, ``pairs`` at the first look, doubling:
     exactly as if drawn pair by pair (each block's sum is normal, its sum of squared
     deviations chi-square, independent)."""
-    sizes = pairs * (1 << np.arange(looks))
-    blocks = np.diff(sizes, prepend=0)
+    blocks = np.diff(pairs * (1 << np.arange(looks)), prepend=0)
     bsum = rng.normal(mean * blocks, np.sqrt(blocks), (reps, looks))
     bssd = rng.chisquare(blocks - 1, (reps, looks))
+    return from_blocks(bsum, bssd, blocks)
+
+
+def from_blocks(bsum: np.ndarray, bssd: np.ndarray, blocks: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(estimate, plug-in standard error) after each block (columns) from each block's
+    sum and sum of squared deviations about its own mean, ``blocks`` pairs each: the
+    deviations pooled about the running mean, as a study's totals give them."""
+    sizes = np.cumsum(blocks)
     bmean = bsum / blocks
     est = np.cumsum(bsum, axis=1) / sizes
     ssd = np.empty_like(est)
-    for k in range(looks):
+    for k in range(len(blocks)):
         ssd[:, k] = (bssd[:, :k + 1] + blocks[:k + 1] * (bmean[:, :k + 1] - est[:, k:k + 1])
                      ** 2).sum(axis=1)
-    se = np.sqrt(ssd / (sizes - 1) / sizes)
-    return est, se
+    return est, np.sqrt(ssd / (sizes - 1) / sizes)
 
 
 def settle_draws(s: Setting, est: np.ndarray, se: np.ndarray, z: list[float],
