@@ -59,7 +59,13 @@ def settle(ctx: click.Context, **params: Any) -> None:
     With --all the error is shared over the claims, so that the whole catalogue is
     wrong somewhere with chance at most 5%. Ctrl-C or SIGTERM keeps the verdicts
     decided; with --out DIR a checkpoint is kept there, and --resume DIR finishes the
-    run."""
+    run.
+
+    With --error-rate it measures instead how often a verdict is wrong: claims whose
+    answer is known (a variant that plays the same game in distribution, effects of a
+    known size inside and beyond the margin) settled on --seeds seeds, and the verdict
+    procedure alone on synthetic draws; per claim, how often each verdict came out, the
+    wrong-verdict rate and the power, with 95% intervals."""
     start(ctx, "settle", params, _settle)
 
 
