@@ -166,7 +166,7 @@ def render(summary: dict[str, Any], synthetic: list[Tally], real: list[Tally]) -
                       f"repetitions each; normal differences, {s['pairs']:,} pairs at the first "
                       f"look; margin and effects in standard errors of the last look; "
                       f"{s['synthetic_s']:.1f} s):", *render_tallies(synthetic)]
-    if real:
+    if real and s["seeds"]:
         lines += ["", f"Real games: settle on claims with a known answer, "
                       f"{s['seeds_done']} of {s['seeds']} seeds ({s['real_s']:.0f} s):",
                   *render_tallies(real), pooled_line(real, "real games")]

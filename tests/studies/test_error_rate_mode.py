@@ -66,6 +66,7 @@ def test_the_mode_reports_every_known_claim_and_setting(capsys, tmp_path):
     (["settle", "--error-rate", "--players", "3"], "drop --players"),
     (["settle", "--error-rate", "--seeds", "-1"], "--seeds"),
     (["settle", "--error-rate", "--alpha", "2"], "--alpha"),
+    (["settle", "--error-rate", "--seeds", "0", "--replications", "0"], "measures nothing"),
 ])
 def test_what_goes_with_error_rate(capsys, args, needle):
     code, out, err = invoke(capsys, args)

@@ -25,6 +25,8 @@ def check(claims: tuple[str, ...], run_all: bool, players: int | None,
     if claims or run_all:
         raise UnosimError("--error-rate settles its own claims with a known answer; drop "
                           + ("--all" if run_all else "the claim names"))
+    if seeds == 0 and replications == 0:
+        raise UnosimError("--seeds 0 with --replications 0 measures nothing")
     if players is not None:
         raise UnosimError("--error-rate asks its claims at the player counts their true "
                           "effects were measured at; drop --players")
