@@ -445,6 +445,35 @@ def settled(places: Sequence[str]) -> bool:
                              or combine(places) == DEPENDS)
 
 
+def sequential_verdict(direction: str, margin: float, z: Sequence[float],
+                       read: Callable[[int, float], Sequence[tuple[float, float]]]
+                       ) -> tuple[str, list[str], int]:
+    """The verdict settle reaches on one stage of places, given each look's intervals:
+    ``read(look, z)`` (look from 1) gives every place's (low, high) at that look's z.
+    The rules of ``studies/settle.py`` without the games: a look that spends no error
+    is skipped, a place keeps the verdict of the first look that decides it, play stops
+    at the first look where the claim is settled, and a place undecided at the end is
+    NOT SHOWN. Returns (the claim's verdict, the places' verdicts, the last look read),
+    so the procedure can be measured on draws of a known effect (settle --error-rate)."""
+    decided: dict[int, str] = {}
+    latest: list[str] = []
+    last = 0
+    for look, zk in enumerate(z, start=1):
+        at_cap = look == len(z)
+        if not math.isfinite(zk) and not at_cap:
+            continue
+        last = look
+        latest = [decide(direction, lo, hi, margin, at_cap) for lo, hi in read(look, zk)]
+        for i, v in enumerate(latest):
+            if i not in decided and v in (TRUE, FALSE, NO_DIFFERENCE):
+                decided[i] = v
+        if settled([decided.get(i, v) for i, v in enumerate(latest)]):
+            break
+    places = [decided.get(i, v) for i, v in enumerate(latest)]
+    places = [NOT_SHOWN if v == UNDECIDED else v for v in places]
+    return (combine(places) if places else NOT_SHOWN), places, last
+
+
 # ---------------------------------------------------------------- games needed
 
 

@@ -27,8 +27,21 @@ from unosim.resuming import finish, keeper, resume_option, start
               help="The error of the run: the chance of a wrong verdict for each claim, or "
                    "with --all for the whole catalogue (shared over its claims); a share "
                    "such as 0.05 (the default) or 0.05/22, one claim's share of 22.")
+@click.option("--error-rate", is_flag=True,
+              help="Measure how often verdicts are wrong instead: settle claims whose answer "
+                   "is known (no effect, or an effect of known size) on many seeds, and the "
+                   "verdict procedure on synthetic draws; report how often each verdict came "
+                   "out, the wrong-verdict rate and the power, with 95% intervals.")
+@click.option("--seeds", type=click.IntRange(0, 100_000), default=None, metavar="N",
+              help="With --error-rate: seeds each known-answer claim is settled on, from "
+                   "--seed on (default 40).")
+@click.option("--replications", type=click.IntRange(0, 1_000_000), default=None,
+              metavar="N",
+              help="With --error-rate: repetitions of each synthetic setting (default 4000; "
+                   "0 skips them).")
 @opt.play_options(out_dir="verdicts.json, verdicts.csv, a self-contained settle.html and "
-                  "one PNG card per claim (cards/NAME.png)")
+                  "one PNG card per claim (cards/NAME.png); with --error-rate "
+                  "error-rate.json and error-rate.csv")
 @resume_option("settle run")
 @click.pass_context
 def settle(ctx: click.Context, **params: Any) -> None:
@@ -46,7 +59,13 @@ def settle(ctx: click.Context, **params: Any) -> None:
     With --all the error is shared over the claims, so that the whole catalogue is
     wrong somewhere with chance at most 5%. Ctrl-C or SIGTERM keeps the verdicts
     decided; with --out DIR a checkpoint is kept there, and --resume DIR finishes the
-    run."""
+    run.
+
+    With --error-rate it measures instead how often a verdict is wrong: claims whose
+    answer is known (a variant that plays the same game in distribution, effects of a
+    known size inside and beyond the margin) settled on --seeds seeds, and the verdict
+    procedure alone on synthetic draws; per claim, how often each verdict came out, the
+    wrong-verdict rate and the power, with 95% intervals."""
     start(ctx, "settle", params, _settle)
 
 
@@ -54,10 +73,19 @@ def _settle(claims: tuple[str, ...], run_all: bool, games_text: str | None,
             players: int | None, alpha_text: str | None, seed: int | None,
             workers: int | None, fmt: str, out: str | None, progress: bool | None,
             backend: str, scheduler: str | None,
-            saved: dict[str, Any], stages: dict[str, Any] | None) -> None:
+            saved: dict[str, Any], stages: dict[str, Any] | None,
+            error_rate: bool = False, seeds: int | None = None,
+            replications: int | None = None) -> None:
+    from unosim.commands import settle_error
     from unosim.reports.settle import render_catalogue
     from unosim.studies.claims import catalogue
 
+    settle_error.check(claims, run_all, players, seeds, replications, error_rate)
+    if error_rate:
+        settle_error.error_rate(games_text, parse_alpha(alpha_text), seed, seeds,
+                                replications, workers, fmt, out, progress, backend,
+                                scheduler, saved, stages)
+        return
     if not claims and not run_all:
         click.echo(render_catalogue([(c.name, c.study, c.sentence) for c in catalogue()]))
         return
