@@ -30,7 +30,8 @@ from unosim.cli import COMMANDS, cli
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 #: the pages where a reader would rather look than read: page -> its pictures
-PICTURES = {"index.html": ["compare/feel.png"], "compare.html": ["compare/round_length.png"],
+PICTURES = {"index.html": ["compare/feel.png"],
+            "compare.html": ["compare/differences.png", "compare/round_length.png"],
             "atlas.html": ["atlas/atlas_4p.png"], "sweep.html": ["sweep/sweep_turns.png"],
             "settle.html": ["settle/stacking-longer.png"]}
 
