@@ -199,8 +199,7 @@ N_FEELF = _feel.count
 #: key is one line below plus one more slot here, and every later block moves with it.
 #: Kept full (no spare) because a 16-slot spare shifted every later block and measured
 #: some 5% slower (noisy runs, possibly 4K aliasing between the state words and later
-#: writes); 32 -> 34 for finish_on_action and final_draw measured level: bench when
-#: raising it.
+#: writes); raised 32 -> 34 for finish_on_action and final_draw: bench when raising it.
 N_RULES = 34
 #: table probabilities (RF_*), with spare room
 N_RF = 4
