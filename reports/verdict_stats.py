@@ -508,7 +508,7 @@ def family_alphas(places: Mapping[str, int], alpha: float = 0.05,
     verdict in the catalogue (the family-wise error) is at most alpha, whatever the
     dependence between claims (they share a seed and often a baseline). The price: at
     28 claims the cap's z (O'Brien-Fleming, looks 1x/2x/4x) grows from 1.97 to 3.12,
-    about 2.5 times the games for the same width (3.45 for a place of a 4-place claim).
+    about 2.5 times the games for the same width (3.51 for a place of a 4-place claim).
 
     ``holm``: Holm's step-down over the claims, from one p-value per claim (``pvalues``:
     e.g. the test that the effect is beyond the margin in the claimed direction, made
