@@ -197,10 +197,10 @@ N_FEELF = _feel.count
 
 #: rule slots: the keys of rules.SCHEMA that reach the engine. The block is full: a new
 #: key is one line below plus one more slot here, and every later block moves with it.
-#: Kept at 32 for now because the offsets then stay those the engine was tuned on: a
-#: 16-slot spare shifted every later block and measured some 5% slower (noisy runs,
-#: possibly 4K aliasing between the state words and later writes): bench when raising it.
-N_RULES = 32
+#: Kept full (no spare) because a 16-slot spare shifted every later block and measured
+#: some 5% slower (noisy runs, possibly 4K aliasing between the state words and later
+#: writes); raised 32 -> 34 for finish_on_action and final_draw: bench when raising it.
+N_RULES = 34
 #: table probabilities (RF_*), with spare room
 N_RF = 4
 #: parameters of a parametric strategy (weighted, tuned, adaptive, gang-up) per slot
@@ -299,6 +299,8 @@ R_UNO_PENALTY = _rules()
 R_UNO_IN_CENTER = _rules()
 R_STACKING = _rules()  # Stacking
 R_STACK_CARDS = _rules()  # StackCards
+R_FINISH_ON_ACTION = _rules()  # 0: a hand may not be emptied with an action card
+R_FINAL_DRAW = _rules()  # 0: a round that ends with a penalty pending draws nothing
 R_SKIP_DEFLECT = _rules()
 R_REVERSE_DEFLECT = _rules()
 R_JUMP_IN = _rules()
@@ -360,6 +362,7 @@ class StackCardsT(NamedTuple):
 
     same: int = 0
     mixed: int = 1
+    wd4_on_d2: int = 2  # a Wild Draw Four on a Draw Two, never a Draw Two on it
 
 
 class JumpInOrderT(NamedTuple):

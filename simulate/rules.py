@@ -90,6 +90,9 @@ SCHEMA: dict[str, Key] = {
            lo=0, hi=1),
         _choice("stacking", "none", "stack draw cards: none, progressive or deflect"),
         _choice("stack_cards", "same", "which draw cards stack on which"),
+        _k("finish_on_action", "bool", True, "a player may go out on an action card or wild"),
+        _k("final_draw", "bool", True,
+           "a Draw card that ends the round still makes the next player draw"),
         _k("skip_deflect", "bool", False, "a skipped player may pass the Skip on"),
         _k("reverse_deflect", "bool", False, "a Reverse sends a draw penalty back"),
         _k("jump_in", "bool", False, "play an identical card out of turn"),
@@ -339,6 +342,9 @@ def _check_combinations(v: dict[str, Any]) -> None:
         )
     if v["stack_cards"] == "mixed" and v["stacking"] == "none":
         raise UnosimError("rule stack_cards=mixed needs stacking=progressive or deflect")
+    if v["stack_cards"] == "wd4_on_d2" and v["stacking"] != "progressive":
+        raise UnosimError("rule stack_cards=wd4_on_d2 needs stacking=progressive (a Wild "
+                          "Draw Four answers a penalty only when penalties add up)")
     if v["downpour"] and (v["deck.wilds"] < 2 or v["deck.wild_draw_fours"] < 2):
         raise UnosimError("rule downpour needs at least 2 Wilds and 2 Wild Draw Fours in the deck")
 
@@ -390,6 +396,8 @@ _INT_SLOTS = {
     "uno_in_center": L.R_UNO_IN_CENTER,
     "stacking": L.R_STACKING,
     "stack_cards": L.R_STACK_CARDS,
+    "finish_on_action": L.R_FINISH_ON_ACTION,
+    "final_draw": L.R_FINAL_DRAW,
     "skip_deflect": L.R_SKIP_DEFLECT,
     "reverse_deflect": L.R_REVERSE_DEFLECT,
     "jump_in": L.R_JUMP_IN,

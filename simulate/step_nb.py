@@ -265,6 +265,34 @@ def penalty_of(G, t):
     return Penalty.none
 
 
+@kernel_inline
+def last_card_barred(G, p):
+    """finish_on_action=false: ``p`` holds one card, which may not be played because it
+    would take ``p`` out on an action card (docs/rules.md#rule-finish_on_action). The
+    hand size is tested first, so a hand of two or more costs one compare."""
+    if G[hu(p, L.HC_SIZE)] != 1 or G[L.R_FINISH_ON_ACTION] != 0:
+        return False
+    return _lone_action_card(G, p)
+
+
+@kernel(share="steps", kinds="Gi")
+def _lone_action_card(G, p):
+    """Whether ``p``'s one card is an action card (any wild, a Skip, Reverse or Draw
+    Two, a Draw Ten 0) whose play would take ``p`` out: under seven_rounds only at
+    stage 1, where emptying the hand wins; before that it refills the hand."""
+    if G[L.R_SEVEN_ROUNDS] != 0 and G[hu(p, L.HC_STAGE)] > 1:
+        return False
+    if G[hu(p, L.HC_WILDS)] > 0:
+        return True
+    zeros = G[L.R_DRAW_TEN] == DrawTen.zeros
+    for c in range(4):
+        base = c * C.N_RANKS
+        if (G[hu(p, base + C.RANK_SKIP)] + G[hu(p, base + C.RANK_REVERSE)]
+                + G[hu(p, base + C.RANK_DRAW_TWO)]) > 0 or (zeros and G[hu(p, base)] > 0):
+            return True
+    return False
+
+
 # ------------------------------------------------------------------------ deal
 
 
@@ -347,8 +375,11 @@ def count_playable(G, p, bluff):
 
     A Wild Draw Four held against the colour rule counts only when ``bluff`` is
     set and the table allows bluffing. ``nth_playable`` walks the same order as
-    ``legal_moves``: current colour, same number or symbol, then wild types.
+    ``legal_moves``: current colour, same number or symbol, then wild types. A last
+    card barred by finish_on_action counts as none.
     """
+    if last_card_barred(G, p):
+        return 0
     c = G[L.S_COLOUR]
     total = G[hu(p, L.HC_COLOUR + c)]
     top = G[L.S_TOP]
@@ -365,13 +396,17 @@ def count_playable(G, p, bluff):
 
 @kernel
 def nth_playable(G, p, bluff, k):
-    """The type of the ``k``-th playable physical card (0-based) of ``p``."""
+    """The type of the ``k``-th playable physical card (0-based) of ``p``; -1 when
+    there is none (``k`` at or past ``count_playable``)."""
+    if last_card_barred(G, p):
+        return -1
     return nth_playable_inline(G, p, bluff, k)
 
 
 @kernel_inline
 def nth_playable_inline(G, p, bluff, k):
-    """``nth_playable`` inlined (``random``'s turn picks with it)."""
+    """``nth_playable`` inlined (``random``'s turn picks with it), for a ``k`` below
+    ``count_playable``: that count already says whether a last card is barred."""
     c = G[L.S_COLOUR]
     cc = G[hu(p, L.HC_COLOUR + c)]
     if k < cc:
@@ -424,6 +459,8 @@ def legal_moves(G):
     p = G[L.S_ACTOR]
     n = 0
     if ph == L.PH_TURN:
+        if last_card_barred(G, p):
+            return _offer(G, n, L.MV_DRAW, 1)
         c = G[L.S_COLOUR]
         for t in range(c * C.N_RANKS, c * C.N_RANKS + C.N_RANKS):
             n = _offer_held(G, n, p, t)
@@ -454,10 +491,12 @@ def legal_moves(G):
         for c in range(4):
             n = _offer(G, n, L.MV_COLOUR + c, 1)
     elif ph == L.PH_SKIP:
-        n = _offer_held(G, n, p, (G[L.S_EFF_CARD] // C.N_RANKS) * C.N_RANKS + C.RANK_SKIP)
+        if not last_card_barred(G, p):
+            n = _offer_held(G, n, p, (G[L.S_EFF_CARD] // C.N_RANKS) * C.N_RANKS + C.RANK_SKIP)
         n = _offer(G, n, L.MV_ACCEPT, 1)
     elif ph == L.PH_JUMP:
-        n = _offer_held(G, n, p, G[L.S_TOP])
+        if not last_card_barred(G, p):
+            n = _offer_held(G, n, p, G[L.S_TOP])
         n = _offer(G, n, L.MV_PASS, 1)
     elif ph == L.PH_TARGET:
         for q in range(G[L.R_PLAYERS]):
@@ -475,10 +514,14 @@ def legal_moves(G):
 @kernel(share="steps", kinds="Gi")
 def _penalty_answers(G, p):
     """Cards the victim ``p`` may answer a pending penalty with: stack
-    (progressive), deflect (non-summing), or a Reverse of the colour."""
+    (progressive), deflect (non-summing), or a Reverse of the colour; none when its
+    last card is barred (finish_on_action)."""
     n = 0
+    if last_card_barred(G, p):
+        return n
     mode = G[L.R_STACKING]
     mixed = G[L.R_STACK_CARDS] == L.StackCards.mixed
+    four_on_two = mixed or G[L.R_STACK_CARDS] == L.StackCards.wd4_on_d2
     kind = G[L.S_PEND_KIND]
     if mode != Stacking.none:
         if kind == Penalty.draw_two or (kind == Penalty.wild_draw_four and mixed):
@@ -486,7 +529,7 @@ def _penalty_answers(G, p):
                 if kind == Penalty.draw_two or c == G[L.S_COLOUR]:
                     n = _offer_held(G, n, p, c * C.N_RANKS + C.RANK_DRAW_TWO)
         if mode == Stacking.progressive and (
-                kind == Penalty.wild_draw_four or (kind == Penalty.draw_two and mixed)):
+                kind == Penalty.wild_draw_four or (kind == Penalty.draw_two and four_on_two)):
             t = C.WILD_DRAW_FOUR
             if G[hu(p, t)] > 0 and _playable(G, p, t):
                 n = _offer(G, n, t, G[hu(p, t)])
@@ -640,7 +683,7 @@ def _draw_turn(G, RNG, p):
         G[L.S_DRAWN_NO_PLAY] += 1
         if rule == DrawRule.draw_one_pass:
             break
-        if _playable(G, p, t):
+        if _playable(G, p, t) and not last_card_barred(G, p):
             G[L.S_DRAWN] = t
             G[L.S_PHASE] = L.PH_DRAWN
             _seen_lacking(G, p)
@@ -818,8 +861,9 @@ def _give_chosen(G, RNG, p, t):
 
 @kernel(share="steps", kinds="GR")
 def _open_window(G, RNG):
-    """Jump-in: list who holds a card identical to the top card and ask them in
-    order (a random order, or turn order from the player whose turn is next)."""
+    """Jump-in: list who holds a card identical to the top card (and may play it: not
+    a last card barred by finish_on_action) and ask them in order (a random order, or
+    turn order from the player whose turn is next)."""
     t = G[L.S_TOP]
     if G[L.R_JUMP_IN] == 0 or t == C.WILD_DRAW_FOUR or t > C.WILD:
         _resolve(G, RNG)
@@ -838,7 +882,7 @@ def _open_window(G, RNG):
     n = 0
     q = first
     for _ in range(n_players):
-        if G[hu(q, L.HC_PLACE)] == 0 and G[hu(q, t)] > 0:
+        if G[hu(q, L.HC_PLACE)] == 0 and G[hu(q, t)] > 0 and not last_card_barred(G, q):
             G[L.OFF_ORDER + n] = q
             n += 1
         q = _wrap(q + d, n_players)
@@ -889,7 +933,8 @@ def _resolve(G, RNG):
     elif r == C.RANK_SKIP:
         victim = seat_after(G, p)
         skip = colour_of(t) * C.N_RANKS + C.RANK_SKIP
-        if G[L.R_SKIP_DEFLECT] != 0 and G[hu(victim, skip)] > 0 and victim != p:
+        if (G[L.R_SKIP_DEFLECT] != 0 and G[hu(victim, skip)] > 0 and victim != p
+                and not last_card_barred(G, victim)):
             G[L.S_ACTOR] = victim
             G[L.S_PHASE] = L.PH_SKIP
         else:
@@ -1080,9 +1125,11 @@ def _leave_table(G, RNG, p, t):
 @kernel(share="steps", kinds="GRii")
 def _end_round(G, RNG, p, t):
     """The round is over: the seat that would face a pending penalty draws it (not
-    a turn), then hands are scored. Under elimination ``p`` is the last but one."""
+    a turn; nothing under final_draw=false), then hands are scored. Under
+    elimination ``p`` is the last but one."""
     if G[L.S_PENDING] > 0:
-        _draw_penalty(G, RNG, next_seat(G, p, _ONE), G[L.S_PENDING], _PENALTY)
+        if G[L.R_FINAL_DRAW] != 0:
+            _draw_penalty(G, RNG, next_seat(G, p, _ONE), G[L.S_PENDING], _PENALTY)
         _clear_penalty(G)
     if G[L.R_ELIMINATION] != 0:
         G[hu(p, L.HC_PLACE)] = G[L.R_PLAYERS] - G[L.S_ACTIVE] + 1
@@ -1154,7 +1201,7 @@ def move_is_legal(G, move):
     if ph == L.PH_TURN:
         if move == L.MV_DRAW:
             return G[L.R_VOLUNTARY_DRAW] != 0 or count_playable(G, p, False) == 0
-        if not is_play(move):
+        if not is_play(move) or last_card_barred(G, p):
             return False
         t = type_of(move)
         if t >= C.N_TYPES or G[hu(p, t)] <= 0:

@@ -43,8 +43,10 @@ A card is its type ``t`` (``unosim.simulate.cards``: colour * 13 + rank, wilds
 from 52); a wild is played as ``with_colour(t, colour)``, which names the colour (colours
 0..3 = red, yellow, green, blue). Bluffing is playing a Wild Draw Four while
 holding the current colour (``wd4_is_legal`` tells); the table allows it unless
-``wd4_bluff=false``. Calling UNO is not a move: the engine calls it unless the
-seat's ``forget`` parameter fires.
+``wd4_bluff=false``. Under ``finish_on_action=false`` a lone action card or wild is
+not legal (it would go out on it): ``legal_moves``, ``count_playable`` and
+``nth_playable`` leave it out. Calling UNO is not a move: the engine calls it unless
+the seat's ``forget`` parameter fires.
 
 ``n = legal_moves(G)`` writes every legal move to ``G[OFF_MOVES + i]`` and the
 copies held of each card to ``G[OFF_WEIGHTS + i]`` (i < n); a wild is listed once,

@@ -38,6 +38,7 @@ from unosim.simulate.step_nb import (
     count_playable,
     hu,
     is_match,
+    last_card_barred,
     next_seat,
     penalty_of,
     rank_of,
@@ -397,7 +398,10 @@ def _colour_rank(G, p, t, c, most):
 @kernel
 def counter_play(G, p, rng, anything, bluff_ok):
     """The counter's play on its turn (a wild's with its colour), or -1 to draw.
-    ``anything``: the top card names no colour, so every card may be played."""
+    ``anything``: the top card names no colour, so every card may be played (but a
+    last card that finish_on_action bars, never)."""
+    if last_card_barred(G, p):
+        return -1
     endgame = G[hu(next_seat(G, p, _ONE), L.HC_SIZE)] == 1
     free = 0
     for t in range(C.N_TYPES):

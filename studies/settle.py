@@ -94,8 +94,8 @@ def method() -> str:
 
 
 def family_text(n: int, alpha: float, family: bool) -> str:
-    """What the run's verdicts are sure of: ``family-wise error at most 5% over 22
-    claims (Bonferroni: each claim at 0.23%)``, or each claim's own error."""
+    """What the run's verdicts are sure of: ``family-wise error at most 5% over 28
+    claims (Bonferroni: each claim at 0.18%)``, or each claim's own error."""
     if family and n > 1:
         return (f"family-wise error at most {_pct(alpha)} "
                 f"over {n} claims (Bonferroni: each claim at {_pct(alpha / n)})")

@@ -6,12 +6,15 @@ to check the statistics of the compiled engine.  Only the standard library is
 used; all randomness comes from one ``random.Random`` per round.
 
 Supported rules: the official game, ``stacking="none"`` or ``"progressive"``
-(with ``stack_cards="same"``), ``first_card`` ``"official"`` / ``"number_only"``,
+(with ``stack_cards`` ``"same"``, ``"mixed"`` or ``"wd4_on_d2"``), ``first_card``
+``"official"`` / ``"number_only"``,
 ``draw_rule`` ``"draw_one"`` / ``"draw_until_playable"`` / ``"draw_one_pass"``,
 ``scoring`` ``"winner_takes"`` / ``"losers_score"``, ``seven_o`` (a 7 swaps
 with the opponent holding the fewest cards, a 0 rotates every hand) and
 ``jump_in`` without stacking (an identical card jumps in, the jumper chosen at
-random among the takers, its card acting instead). Each round
+random among the takers, its card acting instead), ``finish_on_action=False`` (a
+lone action card or wild may not be played: the player draws or takes the penalty)
+and ``final_draw=False`` (a Draw card that ends the round makes nobody draw). Each round
 also yields the game-feel metrics of RULES.md 9b (``feel_metrics``).  Every seat plays the
 reference strategy ``random`` (RULES.md section 10): it never bluffs, never
 challenges, always calls UNO (so no UNO penalty ever happens), always stacks
@@ -35,6 +38,7 @@ WILD_RANKS = ("wild", "wild4")
 DRAW_AMOUNT = {"draw2": 2, "wild4": 4}
 
 STACKING_MODES = ("none", "progressive")
+STACK_CARDS = ("same", "mixed", "wd4_on_d2")
 FIRST_CARD_MODES = ("official", "number_only")
 DRAW_RULES = ("draw_one", "draw_until_playable", "draw_one_pass")
 SCORING_MODES = ("winner_takes", "losers_score")
@@ -95,6 +99,9 @@ class Round:
         hand_size: int = 7,
         seven_o: bool = False,
         jump_in: bool = False,
+        stack_cards: str = "same",
+        finish_on_action: bool = True,
+        final_draw: bool = True,
     ):
         if jump_in and stacking != "none":
             raise ValueError("jump_in is only modelled with stacking='none'")
@@ -102,6 +109,8 @@ class Round:
             raise ValueError(f"players must be 2..10, got {players}")
         if stacking not in STACKING_MODES:
             raise ValueError(f"unknown stacking {stacking!r}")
+        if stack_cards not in STACK_CARDS:
+            raise ValueError(f"unknown stack_cards {stack_cards!r}")
         if first_card not in FIRST_CARD_MODES:
             raise ValueError(f"unknown first_card {first_card!r}")
         if draw_rule not in DRAW_RULES:
@@ -120,6 +129,9 @@ class Round:
         self.hand_size = hand_size
         self.seven_o = seven_o
         self.jump_in = jump_in
+        self.stack_cards = stack_cards
+        self.finish_on_action = finish_on_action
+        self.final_draw = final_draw
         self.rng = random.Random(seed)
 
         self.hands: list[list[tuple]] = [[] for _ in range(players)]
@@ -208,19 +220,35 @@ class Round:
         top_rank = self.top[1]
         return top_rank not in WILD_RANKS and rank == top_rank
 
+    def barred(self, hand: list[tuple]) -> bool:
+        """finish_on_action=False: the hand's last card is an action card or a wild, so
+        it may not be played (it would go out on it)."""
+        return not self.finish_on_action and len(hand) == 1 and not is_number(hand[0])
+
     def playable_cards(self, hand: list[tuple]) -> list[tuple]:
         """Playable physical cards (duplicates kept: two red 5s appear twice)."""
+        if self.barred(hand):
+            return []
         return [card for card in hand if self.is_playable(card, hand)]
 
     def stackable_cards(self, hand: list[tuple]) -> list[tuple]:
-        """Cards that may go on the pending penalty (progressive, same cards)."""
+        """Cards that may go on the pending penalty (progressive): the same card; with
+        ``mixed`` also a Draw Two of the named colour on a Wild Draw Four; with
+        ``mixed`` or ``wd4_on_d2`` a (legal) Wild Draw Four on a Draw Two."""
+        if self.barred(hand):
+            return []
         top_rank = self.top[1]
+        wd4_legal = not self.holds_colour(hand, self.colour)
         if top_rank == "draw2":
-            return [card for card in hand if card[1] == "draw2"]
+            out = [card for card in hand if card[1] == "draw2"]
+            if self.stack_cards != "same" and wd4_legal:
+                out += [card for card in hand if card[1] == "wild4"]
+            return out
         if top_rank == "wild4":
-            if self.holds_colour(hand, self.colour):
-                return []
-            return [card for card in hand if card[1] == "wild4"]
+            out = [card for card in hand if card[1] == "wild4"] if wd4_legal else []
+            if self.stack_cards == "mixed":
+                out += [card for card in hand if card == (self.colour, "draw2")]
+            return out
         raise AssertionError("a penalty is pending but the top card is no draw card")
 
     # ---------------------------------------------------------------- strategy
@@ -299,7 +327,7 @@ class Round:
             self.finished = True
             total = self.pending + amount
             self.pending = 0
-            if total:
+            if total and self.final_draw:
                 self.take_penalty(self.next_seat(seat), total)
             return
 
@@ -318,7 +346,8 @@ class Round:
         if self.jump_in and rank != "wild4":
             # the window: whoever holds an identical card jumps in (random always
             # does; several takers: one at random); its card acts instead of this one
-            takers = [q for q in range(self.players) if card in self.hands[q]]
+            takers = [q for q in range(self.players)
+                      if card in self.hands[q] and not self.barred(self.hands[q])]
             if takers:
                 jumper = self.rng.choice(takers)
                 self.samples.append([len(h) for h in self.hands])  # a jump-in is a turn
@@ -429,6 +458,9 @@ def play_round(
     scoring: str = "winner_takes",
     seven_o: bool = False,
     jump_in: bool = False,
+    stack_cards: str = "same",
+    finish_on_action: bool = True,
+    final_draw: bool = True,
 ) -> dict:
     """Play one round with every seat on the ``random`` strategy; return its metrics."""
     game = Round(
@@ -441,6 +473,9 @@ def play_round(
         scoring=scoring,
         seven_o=seven_o,
         jump_in=jump_in,
+        stack_cards=stack_cards,
+        finish_on_action=finish_on_action,
+        final_draw=final_draw,
     )
     return game.play().result()
 

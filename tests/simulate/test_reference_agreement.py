@@ -31,6 +31,12 @@ SETTINGS = [
     ({"draw_rule": "draw_until_playable"}, 4, 2500),
     ({"draw_rule": "draw_one_pass", "first_card": "number_only"}, 3, 3000),
     ({"scoring": "losers_score"}, 10, 1500),
+    # how a round may end: a lone action card barred (also as a stacking answer), a
+    # last Draw card that makes nobody draw, a +4 on a +2 (one way only)
+    ({"finish_on_action": False, "final_draw": False}, 3, 3000),
+    ({"stacking": "progressive", "stack_cards": "wd4_on_d2", "finish_on_action": False},
+     4, 3000),
+    ({"stacking": "progressive", "stack_cards": "mixed", "final_draw": False}, 4, 3000),
 ]
 
 

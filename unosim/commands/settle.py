@@ -26,7 +26,7 @@ from unosim.resuming import finish, keeper, resume_option, start
 @click.option("--alpha", "alpha_text", default=None, metavar="A",
               help="The error of the run: the chance of a wrong verdict for each claim, or "
                    "with --all for the whole catalogue (shared over its claims); a share "
-                   "such as 0.05 (the default) or 0.05/22, one claim's share of 22.")
+                   "such as 0.05 (the default) or 0.05/28, one claim's share of 28.")
 @click.option("--error-rate", is_flag=True,
               help="Measure how often verdicts are wrong instead: settle claims whose answer "
                    "is known (no effect, or an effect of known size) on many seeds, and the "
@@ -155,7 +155,7 @@ def _override(c: Any, games_text: str | None, players: int | None) -> Any:
 
 
 def parse_alpha(text: str | None) -> float:
-    """``--alpha``: a share within (0, 1), or a share over a count (``0.05/22``)."""
+    """``--alpha``: a share within (0, 1), or a share over a count (``0.05/28``)."""
     from unosim.studies.settle import ALPHA
 
     if text is None:
@@ -167,7 +167,7 @@ def parse_alpha(text: str | None) -> float:
         value = math.nan
     if not 0 < value < 1:
         raise UnosimError(f"--alpha must be a share within (0, 1) such as 0.05, or one over "
-                          f"a count such as 0.05/22, got {text!r}")
+                          f"a count such as 0.05/28, got {text!r}")
     return value
 
 
