@@ -6,10 +6,13 @@ tests, with the docs extra, then runs this file on it). Without mkdocs and witho
 built site the site checks skip; the planted bad cases below run anyway and show that
 each check can fail.
 
+The notebook page shows its charts, a printed verdict and a table from the outputs
+stored in the notebook.
+
 In headless Chromium (skipped where there is no browser, as tests/reports/test_pages_browser.py
-does): the five pages with a picture show it loaded, the findings page's console
-output fits its box (wrapped, nothing cut at the right edge), and search works from
-``file://``.
+does): the five pages with a picture show it loaded, and the notebook page its charts;
+the findings page's console output fits its box (wrapped, nothing cut at the right
+edge), and search works from ``file://``.
 """
 
 from __future__ import annotations
