@@ -6,16 +6,20 @@ tests, with the docs extra, then runs this file on it). Without mkdocs and witho
 built site the site checks skip; the planted bad cases below run anyway and show that
 each check can fail.
 
+The notebook page shows its charts, a printed verdict and a table from the outputs
+stored in the notebook.
+
 In headless Chromium (skipped where there is no browser, as tests/reports/test_pages_browser.py
-does): the five pages with a picture show it loaded, the findings page's console
-output fits its box (wrapped, nothing cut at the right edge), and search works from
-``file://``.
+does): the five pages with a picture show it loaded, and the notebook page its charts;
+the findings page's console output fits its box (wrapped, nothing cut at the right
+edge), and search works from ``file://``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +27,7 @@ from pathlib import Path
 import click
 import pytest
 from browser import Browser, find_browser
-from docs_site import cli_problems, link_problems, load_hooks, pages, text_problems
+from docs_site import cli_problems, link_problems, load_hooks, pages, text_of, text_problems
 
 from unosim.cli import COMMANDS, cli
 
@@ -34,6 +38,9 @@ PICTURES = {"index.html": ["compare/feel.png"],
             "compare.html": ["compare/differences.png", "compare/round_length.png"],
             "atlas.html": ["atlas/atlas_4p.png"], "sweep.html": ["sweep/sweep_turns.png"],
             "settle.html": ["settle/stacking-longer.png"]}
+#: the notebook page: its charts are in the page itself (data: URIs), with its tables and
+#: printed lines, as stored in docs/a-house-rule-question.ipynb
+NOTEBOOK = "a-house-rule-question.html"
 
 
 def _commands() -> dict[str, click.Command]:
@@ -81,7 +88,6 @@ def test_search_works_without_a_server(site):
     """The offline plugin writes the index as a script a file:// page may load, and the
     worker shim it needs there is part of the site: no page loads a script from the
     network."""
-    import re
 
     index = (site / "search" / "search_index.js").read_text(encoding="utf-8")
     assert "unosim compare" in index
@@ -99,6 +105,18 @@ def test_the_picture_pages_show_their_picture_and_say_where_it_came_from(site):
             assert (site / img).is_file(), img
         source = (DOCS / page.replace(".html", ".md")).read_text(encoding="utf-8")
         assert "<!-- picture checked in, made by" in source, page
+
+
+def test_the_notebook_page_shows_its_charts_and_outputs(site):
+    raw = (site / NOTEBOOK).read_text(encoding="utf-8")
+    assert len(re.findall(r'<img\b[^>]*\bsrc="data:image/png;base64,', raw)) >= 4
+    outputs = re.findall(r'<div class="jp-OutputArea-child.*?(?=<div class="jp-Cell |$)', raw,
+                         re.S)
+    shown = " ".join(text_of(o) for o in outputs)
+    assert "stacking: rounds" in shown and "turns longer than official" in shown  # printed
+    assert "stacking-luckier" in shown and "NOT SHOWN" in shown  # a DataFrame
+    assert (site / "a-house-rule-question.ipynb").is_file()  # the download link's target
+    assert f'href="{NOTEBOOK}"' in (site / "python.html").read_text(encoding="utf-8")
 
 
 def test_console_blocks_wrap(site):
@@ -208,6 +226,17 @@ def test_picture_loads_from_disk(site, browser, page):
     for img in images:
         assert img["w"] > 0 and img["shown"] > 100, img
     assert all(shown["images"]), "an image of the page did not load"
+
+
+@needs_browser
+def test_the_notebook_charts_load_from_disk(site, browser):
+    uri = (site / NOTEBOOK).resolve().as_uri()
+    images = json.loads(browser.evaluate(uri, """JSON.stringify(
+        Array.from(document.querySelectorAll('article .jp-RenderedImage img')).map(i => ({
+            w: i.naturalWidth, shown: i.clientWidth})))"""))
+    assert len(images) >= 4
+    for img in images:
+        assert img["w"] > 0 and img["shown"] > 100, img
 
 
 @needs_browser
