@@ -147,8 +147,8 @@ from unosim.simulate.layout import (  # noqa: F401
 from unosim.simulate.moves import named_colour, type_of, with_colour  # noqa: F401
 from unosim.simulate.rng_nb import chance as _chance
 from unosim.simulate.rng_nb import rand_below as _rand_below
+from unosim.simulate.step_nb import count_allowed as count_playable  # noqa: F401
 from unosim.simulate.step_nb import (  # noqa: F401
-    count_playable,
     hx,
     is_legal,
     legal_moves,

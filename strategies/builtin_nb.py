@@ -33,6 +33,7 @@ from unosim.simulate.step_nb import (
     _ONE,
     count_playable,
     hu,
+    last_card_barred,
     legal_moves,
     next_seat,
     nth_playable_inline,
@@ -377,7 +378,7 @@ def choose_plain(sid, G, rng):
         if ph == L.PH_TURN:
             bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
             total = count_playable(G, p, bluff_ok)
-            if total == 0:
+            if total == 0 or (total == 1 and last_card_barred(G, p)):
                 return L.MV_DRAW
             t = nth_playable_inline(G, p, bluff_ok, rand_below(rng, 1, total))
             return _with_colour(sid, G, p, t, rng)
@@ -471,7 +472,7 @@ def random_colour_move(G, rng, ph, p):
             return L.MV_PASS
     else:
         total = count_playable(G, p, bluff_ok)
-        if total == 0:
+        if total == 0 or (total == 1 and last_card_barred(G, p)):
             return L.MV_DRAW
         t = nth_playable_inline(G, p, bluff_ok, rand_below(rng, 1, total))
     if t >= C.WILD:

@@ -25,7 +25,8 @@ from scenario import counters, craft, hand, rules
 from unosim.errors import UnosimError
 from unosim.runs.game import Game, IllegalMove
 from unosim.simulate.moves import parse_move
-from unosim.simulate.step_nb import count_playable, move_is_legal, nth_playable
+from unosim.simulate.step_nb import move_is_legal, nth_playable
+from unosim.strategies.api import count_playable
 from unosim.strategies.registry import parse_strategy
 
 WILDS = ("blue", "green", "red", "yellow")
