@@ -334,6 +334,15 @@ def test_readme_is_short_and_shows_the_five_jobs_first():
     assert "api.simulate" in first and "--save-games" in first
 
 
+def test_readme_counts_the_presets_that_ship():
+    """The README's count of house-rule presets (every preset but official) is true."""
+    from unosim.simulate.rules import preset_names
+
+    text = " ".join((ROOT / "README.md").read_text().split())
+    count = re.search(r"\((\d+) presets ship with it\)", text)
+    assert count and int(count.group(1)) == len(preset_names()) - 1
+
+
 def test_readme_links_into_the_docs_exist():
     """README links point at files of the repository (absolute URLs, so they also work
     on a package index page); each must exist."""
