@@ -30,8 +30,8 @@ from unosim.reports.verdict_stats import default_margin
 from unosim.runs import modes
 
 #: the words under every difference chart: what the dots, bars and band are
-WHAT = ("dots: variant − {base}, paired on the same deals (filled: the interval excludes 0) "
-        "· bars: paired 95% interval · shaded: ±margin, the smallest difference that matters")
+WHAT = ("dots: variant − {base}, paired on the same deals (filled: the interval excludes 0)\n"
+        "bars: paired 95% interval · shaded: ±margin, the smallest difference that matters")
 
 
 def difference_metrics(cmp: Any) -> list[str]:
@@ -120,9 +120,10 @@ def fig_differences(cmp: Any) -> Figure:
     """Each variant's paired difference from the baseline, one panel per verdict metric,
     every axis holding 0 and the ±margin band."""
     names = difference_metrics(cmp)
-    ncols = min(4, max(1, len(names)))
+    # two panels to a row: the picture stays readable in a page's text column
+    ncols = min(2, max(1, len(names)))
     rows = len(cmp.variants) - 1
-    fig, axes = grid_figure(len(names), ncols, 3.6, 0.9 + 0.45 * rows, extra_h=1.1)
+    fig, axes = grid_figure(len(names), ncols, 3.6, 0.9 + 0.45 * rows, extra_h=1.3)
     for ax, name in zip(axes, names, strict=True):
         _panel(ax, cmp, name)
     base = cmp.names[0]
