@@ -5,6 +5,7 @@ imports inside functions:
                                                    -> strategies (strategies/) -> engine
                                                    -> engine (simulate/)
     commands -> reports (reports/: result objects -> text, files, charts)
+    environments (unosim/env/) -> run layer, strategies, engine; nothing imports them
 
 The face (unosim/) calls the studies, the run layer and the reports; the studies run
 games only through the run layer and may use the reports' result types; the reports
@@ -95,6 +96,8 @@ def side(module: str) -> str:
         return "reports"
     if module.startswith("unosim.configs"):
         return "data"
+    if module.startswith("unosim.env"):
+        return "env"
     return "face"
 
 
@@ -122,6 +125,11 @@ def violations(graph: dict[str, set[str]]) -> list[str]:
             elif (s in ("engine", "strategies") and is_kernel(mod) and d != "outside"
                   and not is_kernel(dep) and dep not in KERNEL_DEPS):
                 bad.append(f"{mod} -> {dep} (a compiled kernel reaches the Python side)")
+            elif d == "env" and s != "env":
+                bad.append(f"{mod} -> {dep} (nothing may import an environment)")
+            elif s == "env" and (d in ("studies", "reports", "face") or dep == "click"):
+                bad.append(f"{mod} -> {dep} (an environment reaches "
+                           f"{d if d != 'outside' else dep})")
             elif s == "studies" and (d == "face" or dep == "click"):
                 bad.append(f"{mod} -> {dep} (a study reaches the face)")
             elif s == "reports" and (d in ("face", "studies") or dep in REPORTS_FORBIDDEN
@@ -191,7 +199,8 @@ def test_the_graph_sees_the_project(graph):
     # the checks above are only as good as the graph: it must hold every side
     assert {"unosim.cli", "unosim.commands.run", "unosim.runs.runner",
             "unosim.runs.backend", "unosim.strategies.registry", "unosim.studies.compare",
-            "unosim.studies.tune", "unosim.reports.compare"} <= set(graph)
+            "unosim.studies.tune", "unosim.reports.compare", "unosim.env.aec"} <= set(graph)
+    assert {"unosim.runs.game", "unosim.strategies.plugins"} <= graph["unosim.env.aec"]
     assert "unosim.runs.backend" in graph["unosim.studies.compare"]
     assert "unosim.options" in graph["unosim.commands.run"]
     assert "click" in graph["unosim.cli"]
@@ -228,6 +237,9 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
         "unosim.strategies.search_nb": "from unosim.simulate.step_nb import apply_called\n",
         "unosim.runs.entries_nb": "from unosim.simulate.round_nb import rows_loop\n"
                                   "from unosim.strategies.builtin_nb import _choose\n",
+        "unosim.env": "",
+        "unosim.env.aec": "from unosim.runs.game import Game\nfrom unosim.cli import main\n",
+        "unosim.runs.game": "def f():\n    from unosim.env import aec\n",
     }
     g = build_graph(sources)
     assert g["unosim.reports.summary"] == {"unosim.reports.stats"}
@@ -250,4 +262,9 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
             "strategy)") in bad
     assert not any(b.startswith(("unosim.strategies.builtin_nb", "unosim.strategies.search_nb",
                                  "unosim.runs.entries_nb")) for b in bad)
-    assert cycles(g) == [["unosim.cli", "unosim.commands.run"]]
+    # an environment drives games through the run layer; nothing reaches back into it
+    assert "unosim.env.aec -> unosim.cli (an environment reaches face)" in bad
+    assert "unosim.runs.game -> unosim.env.aec (nothing may import an environment)" in bad
+    assert not any(b.startswith("unosim.env.aec -> unosim.runs") for b in bad)
+    assert sorted(cycles(g)) == [["unosim.cli", "unosim.commands.run"],
+                                 ["unosim.env.aec", "unosim.runs.game"]]

@@ -1,0 +1,254 @@
+"""The PettingZoo AEC environment (unosim/env): PettingZoo's own API and seed tests
+over the presets the rules change most, the no-peeking twin proof, every decision
+kind reachable as an action, rewards, refusals and reproducible deals."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from unosim.env import IllegalAction, aec_env  # noqa: E402
+from unosim.env import actions as A  # noqa: E402
+from unosim.env.observation import OBS, OBS_SIZE, encode  # noqa: E402
+from unosim.errors import UnosimError  # noqa: E402
+from unosim.simulate import layout as L  # noqa: E402
+from unosim.simulate.cards import N_TYPES, TYPE_SLOTS, WILD  # noqa: E402
+from unosim.simulate.moves import with_colour  # noqa: E402
+from unosim.simulate.step_nb import legal_moves  # noqa: E402
+
+# PettingZoo's api_test nudges towards Box observations; its classic card games, like
+# this one, hand out {"observation", "action_mask"} dicts
+pytestmark = [pytest.mark.filterwarnings("ignore:Observation space for each agent"),
+              pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")]
+
+
+def play_random(env, rnd: random.Random, on_decision=None) -> int:
+    """Play one episode with uniformly random legal actions; return the steps taken."""
+    steps = 0
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        if on_decision is not None:
+            on_decision(env, agent, obs)
+        env.step(rnd.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("variant,players", [("official", 2), ("official", 4), ("official", 7),
+                                             ("stacking", 4), ("seven-o", 4), ("jump-in", 4)])
+def test_pettingzoo_api_test_passes(variant, players):
+    env = aec_env(variant, players=players, seed=3)
+    api_test(env, num_cycles=300)
+
+
+def test_pettingzoo_seed_test_passes():
+    seed_test(lambda: aec_env("jump-in", players=3, opponents={1: "offensive"}), num_cycles=300)
+
+
+def test_the_action_layout_maps_every_engine_move_both_ways():
+    moves = [*range(WILD), *(with_colour(t, c) for t in range(WILD, N_TYPES) for c in range(4)),
+             L.MV_DRAW, L.MV_PASS, L.MV_TAKE, L.MV_CHALLENGE, L.MV_ACCEPT,
+             *range(L.MV_COLOUR, L.MV_COLOUR + 4), *(L.MV_GIVE + t for t in range(N_TYPES))]
+    for players in (2, 5, 10):
+        for actor in range(players):
+            targets = [L.MV_TARGET + s for s in range(players)]
+            actions = [A.to_action(m, actor, players) for m in moves + targets]
+            assert sorted(set(actions)) == sorted(actions)  # one action per move
+            assert all(0 <= a < A.N_ACTIONS for a in actions)
+            assert [A.to_move(a, actor, players) for a in actions] == moves + targets
+    assert A.N_ACTIONS == sum(n for _, n in A.LAYOUT.values())
+    assert A.to_move(A.TARGET + 3, 0, 3) == -1  # no fourth seat at three players
+
+
+def test_the_observation_layout_tiles_the_vector_and_lies_in_its_space():
+    at = 0
+    for s in OBS.values():
+        assert s.start == at
+        at = s.stop
+    assert at == OBS_SIZE
+    env = aec_env("seven-o", players=10, seed=5)
+    env.reset()
+    space = env.observation_space(env.agent_selection)
+
+    def inside(env, agent, obs):
+        assert space.contains(obs)
+
+    play_random(env, random.Random(1), inside)
+
+
+def _twin(G, RNG, seat, rnd):
+    from tests.strategies.test_search import twin
+
+    saved = int(G[L.S_ACTOR])
+    G[L.S_ACTOR] = seat  # the twin redeals what ``seat`` cannot see
+    try:
+        G2, R2 = twin(G, RNG, rnd)
+    finally:
+        G[L.S_ACTOR] = saved
+    G2[L.S_ACTOR] = saved
+    return G2, R2
+
+
+@pytest.mark.parametrize("variant", ["official", "seven-o", "jump-in", "swap-on-five"])
+def test_no_peeking_a_twin_with_the_hidden_cards_redealt_looks_the_same(variant):
+    """At every decision, for every seat: a game with the other hands, the draw pile
+    and the card generator redealt gives that seat the same observation and the
+    actor the same action mask; changing the seat's own hand does change it."""
+    rnd = random.Random(7)
+    env = aec_env(variant, players=4, opponents={3: "offensive"}, seed=11)
+    seen = {"decisions": 0, "hidden_changed": 0}
+
+    def check(env, agent, obs):
+        G, RNG = env._game.G, env._game.RNG
+        actor = int(G[L.S_ACTOR])
+        for seat in range(4):
+            G2, R2 = _twin(G, RNG, seat, rnd)
+            seen["hidden_changed"] += not np.array_equal(G2[L.OFF_H:L.OFF_H + 4 * L.HW],
+                                                         G[L.OFF_H:L.OFF_H + 4 * L.HW])
+            assert np.array_equal(encode(G2, seat), encode(G, seat)), (variant, seat)
+            if seat == actor:
+                n = int(legal_moves(G2))
+                mask = A.fill_mask(np.zeros(A.N_ACTIONS, np.int8),
+                                   G2[L.OFF_MOVES:L.OFF_MOVES + n], actor, 4)
+                assert np.array_equal(mask, obs["action_mask"])
+        G3 = G.copy()
+        G3[L.OFF_H + actor * L.HW] += 1  # one more red 0 in the actor's own hand
+        assert not np.array_equal(encode(G3, actor), encode(G, actor))
+        seen["decisions"] += 1
+
+    for _ in range(6):
+        env.reset()
+        play_random(env, rnd, check)
+    assert seen["decisions"] > 100 and seen["hidden_changed"] > seen["decisions"]
+
+
+def _group(action: int) -> str:
+    return next(k for k, (a, n) in A.LAYOUT.items() if a <= action < a + n)
+
+
+@pytest.mark.parametrize("variant,rule,expected", [
+    ("official", {}, {("turn", "card"), ("turn", "wild"), ("turn", "draw"), ("drawn", "card"),
+                      ("drawn", "pass"), ("challenge", "challenge"),
+                      ("challenge", "accept"), ("colour", "colour")}),
+    ("stacking", {}, {("penalty", "card"), ("penalty", "take")}),
+    ("seven-o", {}, {("target", "target")}),
+    ("swap-on-five", {}, {("target", "target"), ("target", "pass"), ("give", "give")}),
+    ("jump-in", {}, {("jump", "card"), ("jump", "pass")}),
+    ("skip-deflect", {}, {("skip", "card"), ("skip", "accept")}),
+    ("edition112", {"swap_hands_wild": True}, {("turn", "wild"), ("target", "target")}),
+])
+def test_every_decision_the_rules_create_is_offered_as_an_action(variant, rule, expected):
+    env = aec_env(variant, rule=rule, players=3, seed=2)
+    found: set[tuple[str, str]] = set()
+    phases = {v: k for k, v in L.__dict__.items() if k.startswith("PH_")}
+
+    def collect(env, agent, obs):
+        phase = phases[int(env._game.G[L.S_PHASE])][3:].lower()
+        found.update((phase, _group(a)) for a in np.flatnonzero(obs["action_mask"]))
+
+    rnd = random.Random(0)
+    for _ in range(400):
+        env.reset()
+        play_random(env, rnd, collect)
+        if expected <= found:
+            break
+    assert expected - found == set()
+
+
+@pytest.mark.parametrize("reward", ["win", "points"])
+def test_rewards_go_to_the_winner_and_balance_heads_up(reward):
+    env = aec_env("official", players=2, reward=reward, seed=4)
+    rnd = random.Random(3)
+    for _ in range(20):
+        env.reset()
+        total = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            obs, r, term, trunc, _ = env.last()
+            total[agent] += r
+            env.step(None if term or trunc else
+                     rnd.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        winner = int(env._game.G[L.S_WINNER])
+        assert winner >= 0
+        assert total[f"player_{winner}"] > 0
+        assert sum(total.values()) == 0  # heads up the winner scores the loser's hand
+        loser = 1 - winner
+        if reward == "points":
+            assert total[f"player_{loser}"] == -env._game.hand_value(loser) < 0
+        else:
+            assert total[f"player_{loser}"] == -1
+
+
+def test_opponents_play_inside_step_to_the_end_of_the_round():
+    env = aec_env("official", players=4, opponents={1: "offensive", 2: "random", 3: "defensive"},
+                  seed=8)
+    assert env.possible_agents == ["player_0"]
+    rnd = random.Random(5)
+    for _ in range(30):
+        env.reset()
+        steps = play_random(env, rnd)
+        G = env._game.G
+        assert G[L.S_PHASE] == L.PH_OVER and steps > 0
+        assert env.agents == []
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing():
+    env = aec_env("official", players=2, seed=1)
+    env.reset()
+    obs = env.observe(env.agent_selection)
+    G = env._game.G.copy()
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(IllegalAction, match="not legal"):
+        env.step(bad)
+    with pytest.raises(IllegalAction):
+        env.step(A.N_ACTIONS)
+    assert np.array_equal(env._game.G, G)
+
+
+def test_bad_arguments_are_refused_in_one_line():
+    for kwargs in ({"players": 11}, {"reward": "chips"}, {"render_mode": "human"},
+                   {"opponents": {5: "random"}}, {"opponents": ["random", "random"]},
+                   {"variant": "nonesuch"}):
+        with pytest.raises(UnosimError) as e:
+            aec_env(**kwargs)
+        assert "\n" not in str(e.value)
+
+
+def test_reset_with_a_seed_replays_deals_and_opponents_and_without_deals_afresh():
+    def trace(env, seed):
+        env.reset(seed=seed)
+        out = []
+        rnd = random.Random(0)
+        play_random(env, rnd, lambda e, a, o: out.append(o["observation"].copy()))
+        return out
+
+    a = aec_env("official", players=3, opponents={2: "random"})
+    b = aec_env("official", players=3, opponents={2: "random"})
+    first = trace(a, 42)
+    assert all(np.array_equal(x, y) for x, y in zip(first, trace(b, 42), strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(first, trace(b, 43), strict=False))
+    a.reset()  # the next game of seed 42
+    assert not np.array_equal(a.observe(a.agent_selection)["observation"], first[0])
+
+
+def test_render_shows_the_table_from_the_acting_seat():
+    env = aec_env("official", players=3, render_mode="ansi", seed=6)
+    env.reset()
+    seat = int(env.agent_selection.rpartition("_")[2])
+    text = env.render()
+    assert f"seat {seat} to act (turn)" in text and "legal:" in text
+    assert " ".join(env._game.hand(seat)) in text
+    assert aec_env(seed=1).render() is None
+
+
+def test_a_wild_is_offered_in_every_colour():
+    mask = A.fill_mask(np.zeros(A.N_ACTIONS, np.int8), np.array([WILD + 1, 5, L.MV_DRAW]), 0, 2)
+    assert np.flatnonzero(mask).tolist() == [5, *range(A.WILD_PLAY + 4, A.WILD_PLAY + 8), A.DRAW]
+    assert TYPE_SLOTS * 4 == L.MV_PLAY_END

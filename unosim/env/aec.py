@@ -1,0 +1,227 @@
+"""UNO as a PettingZoo AEC environment: one round of any preset or rule values, 2 to
+10 players, some seats learners (agents) and the others built-in strategies played
+inside ``step`` until an agent is to act.
+
+Rules follow PettingZoo's classic environments: observations are
+``{"observation", "action_mask"}``, every agent is terminated when the round ends
+(truncated when it hits the turn cap), rewards come at the end. An illegal action is
+refused with ``IllegalAction`` (nothing is applied), so a learner's bug never passes
+for a lost game. The game's generators live in the engine's arrays, which no
+observation reads: a policy cannot see or steer the dealing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from unosim.env import actions as A
+from unosim.env.observation import OBS_SIZE, bounds, encode
+from unosim.errors import UnosimError
+from unosim.runs.game import Game
+from unosim.simulate import layout as L
+from unosim.simulate.cards import COLOURS, card_name
+from unosim.simulate.moves import PHASES, move_name, parse_move
+from unosim.simulate.rules import Rules, resolve
+from unosim.simulate.step_nb import cap_round, legal_moves
+from unosim.strategies.plugins import chooser_for, python_seats
+from unosim.strategies.registry import SeatStrategy, parse_strategy
+
+REWARDS = ("win", "points")
+
+
+class IllegalAction(UnosimError, ValueError):
+    """An action the action mask does not allow now."""
+
+
+def table_rules(variant: str | Sequence[str], rule: Mapping[str, Any] | None,
+                players: int) -> Rules:
+    """The rules of a table: presets in order, then rule values, then the player count."""
+    names = [variant] if isinstance(variant, str) else list(variant)
+    overrides = [(k, v) for k, v in (rule or {}).items()]
+    return resolve(names, [*overrides, ("players", players)])
+
+
+class UnoAEC(AECEnv):
+    """One UNO round per episode; agents ``player_<seat>`` for the learner seats."""
+
+    metadata = {"render_modes": ["ansi"], "name": "unosim_uno_v0", "is_parallelizable": False}
+
+    def __init__(self, rules: Rules, opponents: Mapping[int, SeatStrategy], reward: str,
+                 render_mode: str | None, seed: int | None) -> None:
+        super().__init__()
+        if reward not in REWARDS:
+            raise UnosimError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode not in (None, "ansi"):
+            raise UnosimError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.rules = rules
+        self.n = int(rules["players"])
+        placeholder = parse_strategy("random")
+        self.seats = [opponents.get(p, placeholder) for p in range(self.n)]
+        self._agent_seats = [p for p in range(self.n) if p not in opponents]
+        if not self._agent_seats:
+            raise UnosimError("every seat has an opponent strategy: leave at least one seat "
+                              "to the learner")
+        self.possible_agents = [f"player_{p}" for p in self._agent_seats]
+        self._is_agent = [p not in opponents for p in range(self.n)]
+        self._python = python_seats(self.seats) != 0
+        self._choose = chooser_for(self.seats)
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        low, high = bounds(int(rules["turn_cap"]))
+        obs = spaces.Dict({
+            "observation": spaces.Box(low, high, (OBS_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (A.N_ACTIONS,), np.int8),
+        })
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs)
+        self.action_spaces = {a: spaces.Discrete(A.N_ACTIONS) for a in self.possible_agents}
+        self._seed = seed
+        self._index = -1
+        self._mask = np.zeros(A.N_ACTIONS, np.int8)
+        self._game: Game | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal a new round: game ``k`` of the seed (``seed`` restarts at game 0; without
+        one the next game of the last seed is dealt, as unosim seeds a run)."""
+        if seed is not None:
+            self._seed, self._index = int(seed), -1
+        if self._seed is None:
+            self._seed = int(np.random.SeedSequence().entropy % (1 << 63))
+        self._index += 1
+        self._game = Game(self.rules, self.seats, seed=self._seed, game_index=self._index)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._advance()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = int(agent.rpartition("_")[2])
+        G = self._game.G
+        mine = (agent == self.agent_selection and G[L.S_PHASE] != L.PH_OVER
+                and int(G[L.S_ACTOR]) == seat)
+        return {"observation": encode(G, seat),
+                "action_mask": self._mask.copy() if mine else np.zeros(A.N_ACTIONS, np.int8)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or not (0 <= int(action) < A.N_ACTIONS) or not self._mask[int(action)]:
+            raise IllegalAction(f"action {action!r} is not legal for {agent} now "
+                                f"(legal: {np.flatnonzero(self._mask).tolist()})")
+        G = self._game.G
+        self._game.apply(A.to_move(int(action), int(G[L.S_ACTOR]), self.n))
+        self._cumulative_rewards[agent] = 0
+        self._advance()
+        self._accumulate_rewards()
+
+    def _advance(self) -> None:
+        """Play the opponents until an agent is to act or the round ends."""
+        game = self._game
+        G, RNG = game.G, game.RNG
+        cap = int(self.rules["turn_cap"])
+        while G[L.S_PHASE] != L.PH_OVER:
+            if G[L.S_TURNS] >= cap:
+                cap_round(G)
+                break
+            p = int(G[L.S_ACTOR])
+            if self._is_agent[p]:
+                n = int(legal_moves(G))
+                A.fill_mask(self._mask, G[L.OFF_MOVES:L.OFF_MOVES + n], p, self.n)
+                self.agent_selection = f"player_{p}"
+                return
+            if self._python or not getattr(self, "_warm", False):
+                game.apply(parse_move(game.choose()))
+                self._warm = True
+            else:
+                game.apply(int(self._choose(G, RNG)))
+        self._finish()
+
+    def _finish(self) -> None:
+        """The round is over: every agent is done, and the rewards are handed out."""
+        G = self._game.G
+        self._mask[:] = 0
+        winner = int(G[L.S_WINNER])
+        capped = winner < 0
+        for agent in self.agents:
+            seat = int(agent.rpartition("_")[2])
+            if capped:
+                r = 0.0
+            elif self.reward_kind == "win":
+                r = 1.0 if seat == winner else -1.0
+            else:
+                r = float(self._game.winner_points() if seat == winner
+                          else -self._game.hand_value(seat))
+            self.rewards[agent] = r
+            self.terminations[agent] = not capped
+            self.truncations[agent] = capped
+        self.agent_selection = self.agents[0]
+
+    # ------------------------------------------------------------ showing
+    def render(self) -> str | None:
+        """The table as the acting seat sees it (ansi)."""
+        if self.render_mode is None or self._game is None:
+            return None
+        g = self._game
+        G = g.G
+        seat = int(G[L.S_ACTOR])
+        phase = PHASES[int(G[L.S_PHASE])]
+        counts = ", ".join(f"{p}:{g.hand_size(p)}" for p in range(self.n))
+        lines = [f"seat {seat} to act ({phase}); top {card_name(int(G[L.S_TOP]))}, colour "
+                 f"{COLOURS[int(G[L.S_COLOUR])]}, direction {int(G[L.S_DIR]):+d}, "
+                 f"pending {int(G[L.S_PENDING])}",
+                 f"cards by seat: {counts}",
+                 f"hand of seat {seat}: {' '.join(g.hand(seat))}"]
+        if phase != "over":
+            moves = [move_name(A.to_move(a, seat, self.n)) for a in np.flatnonzero(self._mask)]
+            lines.append(f"legal: {' '.join(moves)}")
+        else:
+            lines.append(f"round over; winner seat {int(G[L.S_WINNER])}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        self._game = None
+
+
+def aec_env(variant: str | Sequence[str] = "official", *, rule: Mapping[str, Any] | None = None,
+            players: int = 2, opponents: Mapping[int, str] | Sequence[str | None] | None = None,
+            reward: str = "win", render_mode: str | None = None,
+            seed: int | None = None) -> UnoAEC:
+    """A PettingZoo AEC environment of UNO.
+
+    ``variant``: a preset name or several, applied in order; ``rule``: rule values on
+    top ({"stack_draw_two": True, ...}); ``players``: 2 to 10; ``opponents``: the
+    strategy of every seat that is not a learner ({seat: "heuristic"}, or a list by
+    seat with None for a learner seat; seats not given are agents); ``reward``: "win"
+    (+1 to the winner, -1 to every other agent) or "points" (the winner gets the
+    round's points, every other agent minus what its hand scores); ``seed``: the seed
+    of the first ``reset`` without one."""
+    if not 2 <= int(players) <= L.MAX_PLAYERS:
+        raise UnosimError(f"players must be 2 to {L.MAX_PLAYERS}, not {players}")
+    rules = table_rules(variant, rule, int(players))
+    if opponents is None:
+        given: dict[int, str] = {}
+    elif isinstance(opponents, Mapping):
+        given = {int(k): v for k, v in opponents.items()}
+    else:
+        given = {p: s for p, s in enumerate(opponents) if s is not None}
+    bad = [p for p in given if not 0 <= p < players]
+    if bad:
+        raise UnosimError(f"opponent seat {bad[0]} is not a seat of {players} players")
+    seats = {p: parse_strategy(s) if isinstance(s, str) else s for p, s in given.items()}
+    return UnoAEC(rules, seats, reward, render_mode, seed)
