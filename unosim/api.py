@@ -20,7 +20,8 @@ one, which the result shows.
 Ctrl-C (a notebook's "interrupt") stops a study between batches, as it stops the
 command: the function returns the partial result (``.partial`` is True, and a
 warning says so) with the same games in every variant, lineup or point. A second
-Ctrl-C, or one before any batch finished, raises ``KeyboardInterrupt``.
+Ctrl-C, or one before any batch finished, raises :class:`Interrupted` (nothing to
+keep).
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ from unosim.simulate.rules import Rules
 Words = str | Iterable[str] | None
 Assignments = Mapping[Any, Any] | Iterable[str] | str | None
 
-__all__ = ["atlas", "compare", "comparison", "replay", "rules_for", "settle", "simulate",
-           "skill", "sweep", "tournament", "tune"]
+__all__ = ["Interrupted", "atlas", "compare", "comparison", "replay", "rules_for", "settle",
+           "simulate", "skill", "sweep", "tournament", "tune"]
 
 
 # ---------------------------------------------------------------- the options
@@ -103,6 +104,12 @@ def _prepare(seed: int | None, strategy_file: Words, legacy: dict[str, Any] | No
     return opt.pick_seed(seed, announce=False)
 
 
+class Interrupted(UnosimError):
+    """A study stopped (Ctrl-C or SIGTERM) before any batch finished: nothing to keep.
+    Not a ``KeyboardInterrupt``: only the signal handler raises that, so a stop never
+    travels through the run layer as one."""
+
+
 def _play(job: Callable[[], Any]) -> Any:
     """Run a study, its Ctrl-C kept as the commands keep it (see the module's text)."""
     from unosim.interrupt import StopNow
@@ -111,7 +118,7 @@ def _play(job: Callable[[], Any]) -> Any:
     try:
         report = job()
     except (Stopped, StopNow):
-        raise KeyboardInterrupt("stopped before a batch finished: nothing to keep") from None
+        raise Interrupted("stopped before a batch finished: nothing to keep") from None
     if getattr(report, "partial", False):
         what = f" ({report.title()})" if hasattr(report, "title") else ""
         warnings.warn(f"interrupted: a partial result, what finished before the stop{what}",

@@ -186,7 +186,7 @@ def test_match_json_and_table_have_the_feel_section(capsys):
 def test_parquet_and_dataframe_hold_the_metric_values(tmp_path):
     from unosim.api import simulate
 
-    df = simulate("official", 500, seed=3)
+    df = simulate("official", 500, seed=3).games  # the per-game table
     for m in L.FEEL_METRICS:
         assert m in df.columns
     assert df["lock_in"].between(0, 1).all() and df["lock_in"].dtype == float

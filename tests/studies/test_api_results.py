@@ -180,3 +180,15 @@ def test_ctrl_c_returns_the_partial_result(monkeypatch):
     assert 0 < r.comparison.games < 20_000
     assert {x.agg.games for x in r.comparison.results} == {r.comparison.games}
     assert "PARTIAL" in r._repr_html_()
+
+
+def test_a_stop_before_any_batch_raises_interrupted_not_keyboard_interrupt():
+    """Nothing finished, nothing to return: a one-line error of unosim's own (only the
+    signal handler raises KeyboardInterrupt)."""
+    from unosim.runs.stopping import Stopped
+
+    def stopped_at_once():
+        raise Stopped()
+
+    with pytest.raises(api.Interrupted, match="nothing to keep"):
+        api._play(stopped_at_once)

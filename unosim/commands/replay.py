@@ -19,6 +19,7 @@ import numpy as np
 from unosim import options as opt
 from unosim import provenance
 from unosim.errors import UnosimError
+from unosim.runs import modes
 from unosim.runs.game import Game
 from unosim.simulate import layout as L
 from unosim.simulate.round_nb import record_round
@@ -270,7 +271,8 @@ def replay_from_file(ctx: click.Context, path: Path, game: int, variant: tuple[s
                                                             else ""))
     rules, seats = table_of(spec, path)
     seed = int(header["seed"])
-    if header["mode"] == "match":
+    by_rounds = modes.of(header["mode"]).by_rounds  # a match: replayed as its result
+    if by_rounds:
         r = _replay_match(rules, seats, seed, game, int(header["max_rounds"]))
     else:
         r = replay(rules, seats, seed, game)
@@ -278,7 +280,7 @@ def replay_from_file(ctx: click.Context, path: Path, game: int, variant: tuple[s
     if fmt == "json":
         click.echo(render_json({**r, "variant": name, "file": str(path), "row": row}))
         return
-    text = (_render_match(r, name) if header["mode"] == "match" else render_replay(r, name))
+    text = _render_match(r, name) if by_rounds else render_replay(r, name)
     click.echo(f"{text}\n\nthe same record as the row of game {game} in {path} "
                f"(all {len(row) - 1 - several} columns)")
 
