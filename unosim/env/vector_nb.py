@@ -258,3 +258,15 @@ def empty_buffers(num_envs: int, obs_size: int) -> dict[str, np.ndarray]:
             "truncs": np.zeros(num_envs, np.bool_),
             "final_obs": np.zeros((num_envs, obs_size), np.float32),
             "done": np.zeros(num_envs, np.bool_)}
+
+
+@kernel
+def observe(G, seat, o):
+    """``encode`` on one game, for the tests and anyone reading a single state."""
+    encode(G, seat, o)
+
+
+@kernel
+def mask_of(G, mask):
+    """The action mask of the seat to act in ``G`` (its legal moves recomputed)."""
+    fill_mask(G, legal_moves(G), mask)
