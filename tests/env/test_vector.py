@@ -1,0 +1,210 @@
+"""The vector environment (unosim/env/vector.py): step by step the same games,
+observations, masks and rewards as AEC environments seeded alike, across
+autoresets; its kernel encoder and mask equal the shared Python layouts on every
+state reached; refusals apply nothing; reproducible seeds; the no-peeking twin
+proof for its observation."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from unosim.env import IllegalAction, aec_env  # noqa: E402
+from unosim.env import actions as A  # noqa: E402
+from unosim.env import vector_nb as V  # noqa: E402
+from unosim.env.observation import OBS, OBS_SIZE, encode  # noqa: E402
+from unosim.env.vector import vector_env  # noqa: E402
+from unosim.errors import UnosimError  # noqa: E402
+from unosim.simulate import layout as L  # noqa: E402
+from unosim.simulate.step_nb import legal_moves  # noqa: E402
+
+pytestmark = [pytest.mark.filterwarnings("ignore:Observation space for each agent"),
+              pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")]
+
+
+def pick(masks: np.ndarray, rnd: random.Random) -> np.ndarray:
+    """One uniformly random legal action per game."""
+    return np.array([rnd.choice(np.flatnonzero(m).tolist()) for m in masks], np.int64)
+
+
+@pytest.mark.parametrize("reward", ["win", "points"])
+def test_each_game_is_the_aec_game_of_its_seed_across_autoresets(reward):
+    seeds = [5, 17, 40]
+    venv = vector_env(players=2, opponents="random", num_envs=3, reward=reward, seed=seeds)
+    obs, info = venv.reset()
+    aecs = [aec_env(players=2, opponents={1: "random"}, reward=reward, seed=s) for s in seeds]
+    for e in aecs:
+        e.reset()
+    rnd = random.Random(3)
+    ends = 0
+    for _ in range(400):
+        for i, e in enumerate(aecs):
+            o = e.observe("player_0")
+            assert np.array_equal(obs[i], o["observation"]), i
+            assert np.array_equal(info["action_mask"][i], o["action_mask"]), i
+        acts = pick(info["action_mask"], rnd)
+        obs, rew, term, trunc, info = venv.step(acts)
+        for i, e in enumerate(aecs):
+            e.step(int(acts[i]))
+            if e.agent_selection != "player_0" or e.terminations["player_0"] \
+                    or e.truncations["player_0"]:
+                last, r, te, tr, _ = e.last()
+                assert info["_final_obs"][i] and (te, tr) == (term[i], trunc[i])
+                assert np.array_equal(info["final_obs"][i], last["observation"])
+                assert rew[i] == r
+                e.reset()  # the AEC env deals the next game of its seed, as the row does
+                ends += 1
+            else:
+                assert rew[i] == 0 and not term[i] and not trunc[i]
+                assert "_final_obs" not in info or not info["_final_obs"][i]
+    assert ends >= 6
+    assert venv.game_indices.tolist() == [e._index for e in aecs]
+
+
+@pytest.mark.parametrize("variant,players", [("seven-o", 4), ("jump-in", 3),
+                                             ("swap-on-five", 4), ("stacking", 5)])
+def test_kernel_observation_and_mask_equal_the_shared_layouts(variant, players):
+    """On every state the learner meets (rotating seats, several rule sets), the
+    kernel's vectors are the Python encoder's and actions.fill_mask's."""
+    env = vector_env(variant, players=players, opponents="offensive", num_envs=4,
+                     learner_seat="rotate", seed=9)
+    obs, info = env.reset()
+    rnd = random.Random(1)
+    phases = set()
+    for _ in range(150):
+        for i in range(env.num_envs):
+            G = env._G[i]
+            seat = int(env.learner_seats[i])
+            assert int(G[L.S_ACTOR]) == seat
+            assert np.array_equal(obs[i], encode(G, seat))
+            G2 = G.copy()
+            n = int(legal_moves(G2))
+            want = A.fill_mask(np.zeros(A.N_ACTIONS, np.int8), G2[L.OFF_MOVES:L.OFF_MOVES + n],
+                               seat, players)
+            assert np.array_equal(info["action_mask"][i], want)
+            phases.add(int(G[L.S_PHASE]))
+        obs, _, _, _, info = env.step(pick(info["action_mask"], rnd))
+    assert len(phases) >= 3
+    assert len(set(env.learner_seats.tolist())) > 1 or players == 2
+
+
+def test_kernel_action_mapping_is_the_shared_one():
+    from numba import njit
+
+    @njit
+    def both(a, actor, players):
+        return V.to_move(a, actor, players), V.to_action(V.to_move(a, actor, players), actor,
+                                                         players)
+
+    for players in (2, 5, 10):
+        for actor in (0, players - 1):
+            for a in range(A.N_ACTIONS):
+                if A.TARGET + players <= a < A.GIVE:
+                    continue  # no such seat
+                m, back = both(a, actor, players)
+                assert m == A.to_move(a, actor, players) and back == a
+
+
+def test_an_illegal_action_is_refused_and_nothing_is_applied():
+    env = vector_env(num_envs=4, seed=2)
+    _, info = env.reset()
+    acts = pick(info["action_mask"], random.Random(0))
+    acts[2] = int(np.flatnonzero(info["action_mask"][2] == 0)[0])
+    G, R, games = env._G.copy(), env._RNG.copy(), env.game_indices
+    with pytest.raises(IllegalAction, match="game 2"):
+        env.step(acts)
+    assert np.array_equal(G, env._G) and np.array_equal(R, env._RNG)
+    assert np.array_equal(games, env.game_indices)
+    with pytest.raises(IllegalAction):
+        env.step(np.zeros(3, np.int64))
+    acts[2] = A.N_ACTIONS
+    with pytest.raises(IllegalAction):
+        env.step(acts)
+
+
+def test_reset_with_a_seed_is_reproducible_and_seeds_each_game():
+    def run(env, seed):
+        obs, info = env.reset(seed=seed)
+        rnd, out = random.Random(4), [obs]
+        for _ in range(60):
+            obs, r, _, _, info = env.step(pick(info["action_mask"], rnd))
+            out += [obs, r]
+        return out
+
+    a, b = vector_env(num_envs=5), vector_env(num_envs=5)
+    first = run(a, 12)
+    assert all(np.array_equal(x, y) for x, y in zip(first, run(b, 12), strict=True))
+    assert all(np.array_equal(x, y) for x, y in zip(first, run(a, 12), strict=True))
+    assert all(np.array_equal(x, y)
+               for x, y in zip(first, run(b, [12, 13, 14, 15, 16]), strict=True))
+    assert not np.array_equal(first[0], run(b, 13)[0])
+    assert a.metadata["autoreset_mode"].value == "SameStep"
+    with pytest.raises(UnosimError, match="5 seeds"):
+        a.reset(seed=[1, 2])
+
+
+def test_rewards_sum_to_the_games_won_and_lost():
+    """+1 for each game the learner went out in (its final hand empty), -1 for each
+    other ended game, 0 for every step that ends none."""
+    env = vector_env(num_envs=64, seed=8)
+    _, info = env.reset()
+    rnd = random.Random(5)
+    total = ends = capped = wins = 0
+    for _ in range(200):
+        _, r, term, trunc, info = env.step(pick(info["action_mask"], rnd))
+        assert set(np.unique(r[term]).tolist()) <= {-1.0, 1.0}
+        assert not r[~term].any()
+        total += float(r.sum())
+        ends += int(term.sum())
+        capped += int(trunc.sum())
+        if term.any():
+            wins += int((info["final_obs"][term, OBS["counts"].start] == 0).sum())
+    assert ends + capped == int(env.game_indices.sum())  # every end dealt the next index
+    assert ends > 100 and 0 < wins < ends
+    assert total == 2 * wins - ends
+
+
+def test_bad_arguments_are_one_line_errors():
+    for kwargs, text in [({"players": 11}, "players"), ({"learner_seat": 2}, "learner_seat"),
+                         ({"opponents": ["random"]}, "one strategy per seat"),
+                         ({"reward": "money"}, "reward"), ({"num_envs": 0}, "num_envs")]:
+        with pytest.raises(UnosimError, match=text):
+            vector_env(**kwargs)
+
+
+@pytest.mark.parametrize("variant", ["official", "seven-o", "swap-on-five"])
+def test_no_peeking_the_vector_observation_of_a_twin_is_the_same(variant):
+    """At every decision of every game: a twin with the learner's hidden cards and the
+    generators redealt gives the kernel the same observation and mask; one card more in
+    the learner's own hand changes it."""
+    from tests.env.test_aec import _twin
+
+    env = vector_env(variant, players=4, opponents="offensive", num_envs=3,
+                     learner_seat="rotate", seed=21)
+    obs, info = env.reset()
+    rnd = random.Random(2)
+    o2 = np.zeros(OBS_SIZE, np.float32)
+    m2 = np.zeros(A.N_ACTIONS, np.int8)
+    changed = 0
+    for _ in range(80):
+        for i in range(env.num_envs):
+            G, RNG = env._G[i], env._RNG[i]
+            seat = int(env.learner_seats[i])
+            G2, _ = _twin(G, RNG, seat, rnd)
+            changed += not np.array_equal(G2[L.OFF_H:L.OFF_H + 4 * L.HW],
+                                          G[L.OFF_H:L.OFF_H + 4 * L.HW])
+            V.observe(G2, seat, o2)
+            assert np.array_equal(o2, obs[i])
+            V.mask_of(G2, m2)
+            assert np.array_equal(m2, info["action_mask"][i])
+            G3 = G.copy()
+            G3[L.OFF_H + seat * L.HW] += 1
+            V.observe(G3, seat, o2)
+            assert not np.array_equal(o2, obs[i])
+            assert o2[OBS["hand"].start] == obs[i][OBS["hand"].start] + 1
+        obs, _, _, _, info = env.step(pick(info["action_mask"], rnd))
+    assert changed > 100

@@ -1,0 +1,195 @@
+"""UNO as a natively batched Gymnasium vector environment: N rounds at once, one
+learning seat per game, every other seat a built-in or compiled plug-in strategy,
+all stepped inside the compiled engine between two decisions of the learner
+(vector_nb.py), so no Python runs per decision.
+
+Conventions (Gymnasium 1.x vector API): the observation is a float32 Box per game
+(observation.py's layout), the action a Discrete per game (actions.py's layout); the
+legal actions are in ``info["action_mask"]`` (int8, one row per game). An action the
+mask refuses raises ``IllegalAction`` and nothing is applied. Autoreset is
+same-step: a game that ends reports its reward and termination (truncation at the
+turn cap) and the observation returned is already the next game's; the last
+observation of the ended game is in ``info["final_obs"]`` where
+``info["_final_obs"]`` is set. Game ``i`` deals game 0, 1, 2 ... of its own seed, as
+an AEC environment seeded alike would; the generators live in the engine's arrays,
+which no observation reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from numba import njit
+
+from unosim.env import vector_nb as V
+from unosim.env.aec import REWARDS, IllegalAction, table_rules
+from unosim.env.observation import OBS_SIZE, bounds
+from unosim.errors import UnosimError
+from unosim.runs import tiers
+from unosim.runs.runner import base_seed, game_template
+from unosim.simulate import layout as L
+from unosim.simulate.rules import Rules
+from unosim.strategies.plugins import chooser_for, python_seats
+from unosim.strategies.registry import SeatStrategy, parse_strategy
+from unosim.strategies.search_nb import choose_move
+
+_BOUND: dict[int, tuple[Any, Any, Any]] = {}
+
+
+def _kernels(seats: list[SeatStrategy]) -> tuple[Any, Any]:
+    """(reset, step) for the opponents ``seats``: the cached pair for built-ins
+    without parameters, else the pair bound to their chooser (compiled per process)."""
+    choose = chooser_for(seats)
+    if choose is choose_move and not any(t.selects(seats) for t in tiers.TIERS[1:]):
+        return V.reset_builtin, V.step_builtin
+    if id(choose) not in _BOUND:
+        def reset(Gs, RNGs, keys, games, learner, rotate, obs, masks):  # noqa: ANN001, ANN202
+            V.reset_with(choose, Gs, RNGs, keys, games, learner, rotate, obs, masks)
+
+        def step(Gs, RNGs, keys, games, learner, rotate, reward_kind, actions,  # noqa: ANN001, ANN202
+                 obs, masks, rewards, terms, truncs, final_obs, done):
+            return V.step_with(choose, Gs, RNGs, keys, games, learner, rotate, reward_kind,
+                               actions, obs, masks, rewards, terms, truncs, final_obs, done)
+
+        _BOUND[id(choose)] = (choose, njit(_nrt=False)(reset), njit(_nrt=False)(step))
+    return _BOUND[id(choose)][1:]
+
+
+def _seeds(seed: int | Sequence[int] | None, n: int) -> list[int]:
+    """One seed per game: ``seed + i`` for an int (as Gymnasium seeds its sub-envs),
+    the list itself, or fresh entropy."""
+    if seed is None:
+        first = int(np.random.SeedSequence().entropy % (1 << 62))
+        return [first + i for i in range(n)]
+    if isinstance(seed, (int, np.integer)):
+        return [int(seed) + i for i in range(n)]
+    seeds = [int(s) for s in seed]
+    if len(seeds) != n:
+        raise UnosimError(f"reset(seed=...) needs {n} seeds, one per game, not {len(seeds)}")
+    return seeds
+
+
+class UnoVectorEnv(VectorEnv):
+    """``num_envs`` UNO rounds stepped together; see the module's docstring."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, rules: Rules, seats: list[SeatStrategy], learner_seat: int | str,
+                 num_envs: int, reward: str, seed: int | Sequence[int] | None) -> None:
+        if reward not in REWARDS:
+            raise UnosimError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if num_envs < 1:
+            raise UnosimError(f"num_envs must be at least 1, not {num_envs}")
+        if python_seats(seats):
+            raise UnosimError("the vector environment steps games compiled: opponents must "
+                              "be built-in or compiled plug-in strategies, not Python ones")
+        self.rules = rules
+        self.num_envs = int(num_envs)
+        self.players = int(rules["players"])
+        self.rotate = learner_seat == "rotate"
+        self._reset_nb, self._step_nb = _kernels(seats)
+        self._reward = V.WIN if reward == "win" else V.POINTS
+        low, high = bounds(int(rules["turn_cap"]))
+        self.single_observation_space = spaces.Box(low, high, (OBS_SIZE,), np.float32)
+        self.single_action_space = spaces.Discrete(V.A.N_ACTIONS)
+        self.observation_space = spaces.Box(np.tile(low, (self.num_envs, 1)),
+                                            np.tile(high, (self.num_envs, 1)),
+                                            (self.num_envs, OBS_SIZE), np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, V.A.N_ACTIONS))
+        template = game_template(rules, seats)
+        self._G = np.tile(template, (self.num_envs, 1))
+        self._RNG = np.zeros((self.num_envs, 8), np.uint64)
+        self._keys = np.zeros(self.num_envs, np.uint64)
+        self._games = np.zeros(self.num_envs, np.int64)
+        seat = 0 if self.rotate else int(learner_seat)
+        self._learner = np.full(self.num_envs, seat, np.int64)
+        self._buf = V.empty_buffers(self.num_envs, OBS_SIZE)
+        self._seed = seed
+        self._dealt = False
+
+    @property
+    def learner_seats(self) -> np.ndarray:
+        """The learner's seat in each game now."""
+        return self._learner.copy()
+
+    @property
+    def game_indices(self) -> np.ndarray:
+        """The index of the game each row plays now, in its own seed."""
+        return self._games.copy()
+
+    def _info(self, final: bool) -> dict[str, Any]:
+        b = self._buf
+        info: dict[str, Any] = {"action_mask": b["masks"].copy()}
+        if final:
+            info["final_obs"] = b["final_obs"].copy()
+            info["_final_obs"] = b["done"].copy()
+        return info
+
+    def reset(self, *, seed: int | Sequence[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal game 0 of each game's seed (``seed + i``, or a list of N seeds); without
+        a seed, every game deals the next index of its last seed."""
+        if seed is not None or not self._dealt:
+            seeds = _seeds(seed if seed is not None else self._seed, self.num_envs)
+            self._keys[:] = [base_seed(s) for s in seeds]
+            self._games[:] = 0
+        else:
+            self._games += 1
+        b = self._buf
+        self._reset_nb(self._G, self._RNG, self._keys, self._games, self._learner, self.rotate,
+                       b["obs"], b["masks"])
+        self._dealt = True
+        return b["obs"].copy(), self._info(False)
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                          dict[str, Any]]:
+        """Apply one action per game; see the module's docstring for autoreset."""
+        if not self._dealt:
+            raise UnosimError("call reset() before step()")
+        a = np.ascontiguousarray(actions, dtype=np.int64)
+        if a.shape != (self.num_envs,):
+            raise IllegalAction(f"step needs {self.num_envs} actions, one per game, "
+                                f"not an array of shape {a.shape}")
+        b = self._buf
+        bad = self._step_nb(self._G, self._RNG, self._keys, self._games, self._learner,
+                            self.rotate, self._reward, a, b["obs"], b["masks"], b["rewards"],
+                            b["terms"], b["truncs"], b["final_obs"], b["done"])
+        if bad >= 0:
+            raise IllegalAction(f"action {int(a[bad])} is not legal in game {bad} now "
+                                f"(legal: {np.flatnonzero(b['masks'][bad]).tolist()})")
+        return (b["obs"].copy(), b["rewards"].copy(), b["terms"].copy(), b["truncs"].copy(),
+                self._info(bool(b["done"].any())))
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._G = np.zeros((0, L.G_SIZE), np.int64)
+
+
+def vector_env(variant: str | Sequence[str] = "official", *,
+               rule: Mapping[str, Any] | None = None, players: int = 2,
+               opponents: str | Sequence[str | None] = "random", num_envs: int = 4096,
+               learner_seat: int | str = 0, reward: str = "win",
+               seed: int | Sequence[int] | None = None) -> UnoVectorEnv:
+    """A Gymnasium vector environment of ``num_envs`` UNO rounds.
+
+    ``variant``, ``rule``, ``players``, ``reward``: as ``aec_env``; ``opponents``: one
+    strategy for every other seat, or a list by seat (the learner's entry is
+    ignored); ``learner_seat``: the learner's seat, or "rotate" (game k of a seat's
+    row seats the learner at k mod players); ``seed``: the seed of the first
+    ``reset`` without one (game ``i`` uses ``seed + i``)."""
+    if not 2 <= int(players) <= L.MAX_PLAYERS:
+        raise UnosimError(f"players must be 2 to {L.MAX_PLAYERS}, not {players}")
+    players = int(players)
+    if learner_seat != "rotate" and not (isinstance(learner_seat, (int, np.integer))
+                                         and 0 <= learner_seat < players):
+        raise UnosimError(f"learner_seat must be a seat of {players} players or 'rotate', "
+                          f"not {learner_seat!r}")
+    rules = table_rules(variant, rule, players)
+    names = [opponents] * players if isinstance(opponents, str) else list(opponents)
+    if len(names) != players:
+        raise UnosimError(f"opponents: one strategy per seat ({players}), not {len(names)}")
+    seats = [parse_strategy(s if s is not None else "random") for s in names]
+    return UnoVectorEnv(rules, seats, learner_seat, int(num_envs), reward, seed)
