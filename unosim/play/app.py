@@ -71,8 +71,9 @@ class PlayApp(App):
         seats = Text()
         for p, n in enumerate(seen.counts):
             mark = "▶ " if p == seen.actor and not t.over else "  "
-            seats += Text(f"\n{mark}{words.seat_name(p)} ({self.labels[p]}): {n} card"
-                          f"{'s' if n != 1 else ''}", style="bold" if p == HUMAN else "")
+            who = "you" if p == HUMAN else f"{words.seat_name(p)} ({self.labels[p]})"
+            seats.append(f"\n{mark}{who}: {n} card{'s' if n != 1 else ''}",
+                         style="bold" if p == HUMAN else "")
         self.query_one("#table", Static).update(head + seats)
         hand = Text("your hand: ") + words.hand(seen.hand)
         if seen.drawn:
@@ -85,7 +86,8 @@ class PlayApp(App):
         if seen.legal:
             moves.highlighted = 0
         self.query_one("#result", Static).update(self.result_text())
-        log = Text("last moves", style="underline")
+        log = Text()
+        log.append("last moves", style="underline")
         for e in seen.events[-LOG_LINES:]:
             log += Text("\n") + words.event(e)
         self.query_one("#log", Static).update(log)
