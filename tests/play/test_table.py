@@ -127,3 +127,20 @@ def test_refusals():
         t.pick(len(t.legal()))
     with pytest.raises(UnosimError, match="opponents"):
         Table(t.rules, [], 1)
+
+
+def test_python_and_search_opponents_play_their_seats():
+    """Python strategies (a function, and a class that hears every event) and the search
+    player take their turns between the person's decisions."""
+    from pathlib import Path
+
+    from unosim.strategies.plugins import load_plugins
+
+    examples = Path(__file__).resolve().parents[2] / "strategies" / "examples"
+    load_plugins([f"{examples / 'first.py'}:keep_wilds",
+                  f"{examples / 'counting.py'}:ColourCounter"])
+    rules = resolve(["official"], [("players", 4)])
+    t = Table(rules, [parse_strategy(s) for s in ("keep_wilds", "ColourCounter", "search")], 6)
+    play_first(t)
+    plays = {e.seat for e in t.seen().events if e.kind == "play"}
+    assert t.over and {1, 2, 3} <= plays
