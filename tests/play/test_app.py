@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("textual")
 from textual.widgets import OptionList, Static  # noqa: E402
 
+from unosim.errors import UnosimError  # noqa: E402
 from unosim.play.app import PlayApp  # noqa: E402
 from unosim.play.table import Table  # noqa: E402
 from unosim.simulate.rules import resolve  # noqa: E402
@@ -81,3 +82,20 @@ def test_a_number_of_two_digits_waits_for_its_second_digit():
                 assert t.legal() == legal and app.typed == ""
 
     asyncio.run(drive())
+
+
+def test_an_opponents_failure_closes_the_app_with_one_line():
+    app = make_app()
+
+    def broken(index: int) -> str:
+        raise UnosimError("seat 1 (broken): ValueError: no")
+
+    app.table.pick = broken  # type: ignore[method-assign]
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("enter")
+            await pilot.pause()
+
+    asyncio.run(drive())
+    assert app.return_code == 2 and app.return_value == "seat 1 (broken): ValueError: no"

@@ -35,7 +35,10 @@ def play(players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
     table, labels, title = make_table(players, variant, rule, seat, seed)
     from unosim.play.app import PlayApp
 
-    PlayApp(table, labels, title).run()
+    app = PlayApp(table, labels, title)
+    failure = app.run()
+    if app.return_code == 2:
+        raise UnosimError(str(failure))
 
 
 def make_table(players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],

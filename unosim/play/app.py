@@ -9,12 +9,15 @@ quits."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, Static
 
+from unosim.errors import UnosimError
 from unosim.play import words
 from unosim.play.table import HUMAN, Table
 
@@ -111,7 +114,16 @@ class PlayApp(App):
         self.typed = ""
         if self.table.over or not 0 <= index < len(self.table.legal()):
             return
-        self.table.pick(index)
+        self.step(lambda: self.table.pick(index))
+
+    def step(self, act: Callable[[], object]) -> None:
+        """Do ``act`` and redraw; an opponent's failure (a plug-in that raises, say)
+        closes the app with its one line, which the command prints."""
+        try:
+            act()
+        except UnosimError as e:
+            self.exit(str(e), return_code=2)
+            return
         self.show()
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
@@ -133,5 +145,4 @@ class PlayApp(App):
 
     def action_deal(self) -> None:
         if self.table.over:
-            self.table.deal()
-            self.show()
+            self.step(self.table.deal)
