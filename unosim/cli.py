@@ -38,6 +38,7 @@ COMMANDS = {
     "selfcheck": "selfcheck:selfcheck",
     "tune": "tune:tune",
     "settle": "settle:settle",
+    "play": "play:play",
 }
 
 

@@ -6,6 +6,8 @@ imports inside functions:
                                                    -> engine (simulate/)
     commands -> reports (reports/: result objects -> text, files, charts)
     environments (unosim/env/) -> run layer, strategies, engine; nothing imports them
+    the table (unosim/play/) -> run layer, strategies, engine; only its command
+                                 (unosim/commands/play.py) imports it
 
 The face (unosim/) calls the studies, the run layer and the reports; the studies run
 games only through the run layer and may use the reports' result types; the reports
@@ -36,6 +38,8 @@ FOLDERS = {"unosim": "unosim", "simulate": "unosim.simulate",
 #: modules every side may use, which must import nothing of the project themselves
 NEUTRAL = {"unosim", "unosim.errors", "unosim.common"}
 ENGINE_FORBIDDEN = ("click", "pandas", "matplotlib")
+#: the one module outside unosim/play/ that may import it: the command that opens it
+PLAY_COMMAND = "unosim.commands.play"
 #: what plays games: a report must reach none of it
 RUNS_GAMES = {"unosim.runs.runner", "unosim.runs.backend",
               "unosim.runs.plugin_batch", "unosim.runs.game",
@@ -98,6 +102,8 @@ def side(module: str) -> str:
         return "data"
     if module.startswith("unosim.env"):
         return "env"
+    if module.startswith("unosim.play"):
+        return "play"
     return "face"
 
 
@@ -129,6 +135,12 @@ def violations(graph: dict[str, set[str]]) -> list[str]:
                 bad.append(f"{mod} -> {dep} (nothing may import an environment)")
             elif s == "env" and (d in ("studies", "reports", "face") or dep == "click"):
                 bad.append(f"{mod} -> {dep} (an environment reaches "
+                           f"{d if d != 'outside' else dep})")
+            elif d == "play" and s != "play" and mod != PLAY_COMMAND:
+                bad.append(f"{mod} -> {dep} (only its command may import the table)")
+            elif s == "play" and (d in ("studies", "reports", "face", "env")
+                                  or dep == "click"):
+                bad.append(f"{mod} -> {dep} (the table reaches "
                            f"{d if d != 'outside' else dep})")
             elif s == "studies" and (d == "face" or dep == "click"):
                 bad.append(f"{mod} -> {dep} (a study reaches the face)")
@@ -199,7 +211,10 @@ def test_the_graph_sees_the_project(graph):
     # the checks above are only as good as the graph: it must hold every side
     assert {"unosim.cli", "unosim.commands.run", "unosim.runs.runner",
             "unosim.runs.backend", "unosim.strategies.registry", "unosim.studies.compare",
-            "unosim.studies.tune", "unosim.reports.compare", "unosim.env.aec"} <= set(graph)
+            "unosim.studies.tune", "unosim.reports.compare", "unosim.env.aec",
+            "unosim.play.table", "unosim.play.app"} <= set(graph)
+    assert {"unosim.runs.game", "unosim.strategies.python"} <= graph["unosim.play.table"]
+    assert "unosim.play.app" in graph["unosim.commands.play"]
     assert {"unosim.runs.game", "unosim.strategies.plugins"} <= graph["unosim.env.aec"]
     assert "unosim.runs.backend" in graph["unosim.studies.compare"]
     assert "unosim.options" in graph["unosim.commands.run"]
@@ -240,6 +255,12 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
         "unosim.env": "",
         "unosim.env.aec": "from unosim.runs.game import Game\nfrom unosim.cli import main\n",
         "unosim.runs.game": "def f():\n    from unosim.env import aec\n",
+        "unosim.play": "",
+        "unosim.play.table": "from unosim.runs.game import Game\nimport click\n",
+        "unosim.play.app": "from unosim.play.table import Table\nfrom unosim import options\n",
+        "unosim.options": "",
+        "unosim.commands.play": "from unosim.play.app import PlayApp\n",
+        "unosim.commands.replay": "from unosim.play.table import Table\n",
     }
     g = build_graph(sources)
     assert g["unosim.reports.summary"] == {"unosim.reports.stats"}
@@ -266,5 +287,12 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
     assert "unosim.env.aec -> unosim.cli (an environment reaches face)" in bad
     assert "unosim.runs.game -> unosim.env.aec (nothing may import an environment)" in bad
     assert not any(b.startswith("unosim.env.aec -> unosim.runs") for b in bad)
+    # the table drives games through the run layer; only its command opens it
+    assert "unosim.play.table -> click (the table reaches click)" in bad
+    assert "unosim.play.app -> unosim.options (the table reaches face)" in bad
+    assert ("unosim.commands.replay -> unosim.play.table (only its command may import the "
+            "table)") in bad
+    assert not any(b.startswith(("unosim.commands.play", "unosim.play.table -> unosim.runs",
+                                 "unosim.play.app -> unosim.play")) for b in bad)
     assert sorted(cycles(g)) == [["unosim.cli", "unosim.commands.run"],
                                  ["unosim.env.aec", "unosim.runs.game"]]

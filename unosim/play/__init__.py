@@ -1,0 +1,5 @@
+"""Sitting at the table: one person in seat 0 against built-in or Python strategies.
+
+``table`` holds the game and what the person's seat may know (no Textual there, so
+it is tested and reused without a screen); ``app`` draws it with Textual, an
+optional extra."""

@@ -1,0 +1,148 @@
+"""The Textual app of ``unosim play``: it draws the :class:`~unosim.play.table.Table`
+and passes the person's key presses to it; every rule lives in the engine, every
+decision in the table.
+
+Keys: a digit picks the move of that number (with ten or more moves, a first digit
+that could start a longer number waits for the next one, or Enter), the arrows and
+Enter pick from the list, ``n`` deals the next round once a round is over, ``q``
+quits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, OptionList, Static
+
+from unosim.errors import UnosimError
+from unosim.play import words
+from unosim.play.table import HUMAN, Table
+
+LOG_LINES = 14
+
+
+class PlayApp(App):
+    """One table; the person sits in seat 0."""
+
+    TITLE = "unosim play"
+    CSS = """
+    #left { width: 2fr; }
+    #log { width: 1fr; border: round $secondary; padding: 0 1; }
+    #table, #hand, #result { border: round $primary; padding: 0 1; height: auto; }
+    #moves { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("n", "deal", "Deal again"),
+        *(Binding(str(d), f"digit({d})", show=False) for d in range(10)),
+    ]
+
+    def __init__(self, table: Table, labels: list[str], title: str = "") -> None:
+        super().__init__()
+        self.table = table
+        self.labels = labels
+        self.sub_title = title
+        self.typed = ""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with Vertical(id="left"):
+                yield Static(id="table")
+                yield Static(id="hand")
+                yield OptionList(id="moves")
+                yield Static(id="result")
+            yield Static(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+        self.query_one("#moves", OptionList).focus()
+
+    # ------------------------------------------------------------ drawing
+    def show(self) -> None:
+        seen = self.table.seen()
+        t = self.table
+        head = Text(f"round {t.round + 1} · seed {t.seed} · top ") + words.card(seen.top)
+        head += Text(" · colour ") + Text(seen.colour,
+                                          style=words.COLOUR_STYLES.get(seen.colour, ""))
+        head += Text(" · " + ("clockwise" if seen.direction > 0 else "counter-clockwise"))
+        if seen.pending:
+            head += Text(f" · {seen.pending} cards pending", style="bold")
+        seats = Text()
+        for p, n in enumerate(seen.counts):
+            mark = "▶ " if p == seen.actor and not t.over else "  "
+            who = "you" if p == HUMAN else f"{words.seat_name(p)} ({self.labels[p]})"
+            seats.append(f"\n{mark}{who}: {n} card{'s' if n != 1 else ''}",
+                         style="bold" if p == HUMAN else "")
+        self.query_one("#table", Static).update(head + seats)
+        hand = Text("your hand: ") + words.hand(seen.hand)
+        if seen.drawn:
+            hand += Text("   drawn: ") + words.card(seen.drawn)
+        self.query_one("#hand", Static).update(hand)
+        moves = self.query_one("#moves", OptionList)
+        moves.clear_options()
+        moves.add_options([Text(f"{i}. ") + words.move(m, seen.phase, seen.pending)
+                           for i, m in enumerate(seen.legal, 1)])
+        if seen.legal:
+            moves.highlighted = 0
+        self.query_one("#result", Static).update(self.result_text())
+        log = Text()
+        log.append("last moves", style="underline")
+        for e in seen.events[-LOG_LINES:]:
+            log += Text("\n") + words.event(e)
+        self.query_one("#log", Static).update(log)
+
+    def result_text(self) -> Text:
+        r = self.table.result()
+        if r is None:
+            seen = self.table.seen()
+            return Text(f"your decision ({seen.phase}): press its number, or the arrows "
+                        "and Enter")
+        if r.winner < 0:
+            line = f"round stopped at the turn cap after {r.turns} turns: nobody wins"
+        elif r.winner == HUMAN:
+            line = f"you win {r.points} points after {r.turns} turns"
+        else:
+            line = f"{words.seat_name(r.winner)} wins {r.points} points after {r.turns} turns"
+        return Text(line, style="bold") + Text("   n: deal again · q: quit")
+
+    # ------------------------------------------------------------ keys
+    def play(self, index: int) -> None:
+        self.typed = ""
+        if self.table.over or not 0 <= index < len(self.table.legal()):
+            return
+        self.step(lambda: self.table.pick(index))
+
+    def step(self, act: Callable[[], object]) -> None:
+        """Do ``act`` and redraw; an opponent's failure (a plug-in that raises, say)
+        closes the app with its one line, which the command prints."""
+        try:
+            act()
+        except UnosimError as e:
+            self.exit(str(e), return_code=2)
+            return
+        self.show()
+
+    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
+        self.play(message.option_index)
+
+    def action_digit(self, d: int) -> None:
+        """Pick move number ``typed + d`` now, or wait when a longer number could follow."""
+        n = len(self.table.legal())
+        number = int(self.typed + str(d))
+        if not 1 <= number <= n:
+            self.typed = ""
+            self.bell()
+            return
+        if number * 10 <= n:
+            self.typed = str(number)
+            self.query_one("#moves", OptionList).highlighted = number - 1
+            return
+        self.play(number - 1)
+
+    def action_deal(self) -> None:
+        if self.table.over:
+            self.step(self.table.deal)
