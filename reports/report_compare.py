@@ -31,7 +31,26 @@ def comparison_rows(cmp: Comparison) -> list[dict[str, Any]]:
     return out
 
 
-class CompareReport(Report):
+class _ComparisonReport(Report):
+    """A report over a :class:`Comparison` (``self.comparison``): its tidy rows, its
+    charts and whether it is partial, the same for ``run`` and ``compare``."""
+
+    comparison: Comparison
+
+    def rows(self) -> list[dict[str, Any]]:
+        return comparison_rows(self.comparison)
+
+    def figures(self) -> dict[str, Any]:
+        from unosim.reports.charts import figures
+
+        return figures(self.comparison)
+
+    @property
+    def partial(self) -> bool:
+        return self.comparison.partial
+
+
+class CompareReport(_ComparisonReport):
     """``unosim compare``: variants on the same deals, paired differences from the
     first (the baseline), verdicts. ``comparison`` is the full
     :class:`~unosim.reports.compare.Comparison`; :meth:`table` the wide table of
@@ -48,17 +67,6 @@ class CompareReport(Report):
     def summary(self) -> str:
         return self.comparison.render_table()
 
-    def rows(self) -> list[dict[str, Any]]:
-        return comparison_rows(self.comparison)
-
-    def figures(self) -> dict[str, Any]:
-        from unosim.reports.charts import figures
-
-        return figures(self.comparison)
-
-    @property
-    def partial(self) -> bool:
-        return self.comparison.partial
 
     @property
     def verdicts(self) -> list[str]:
@@ -70,7 +78,7 @@ class CompareReport(Report):
         return self.comparison.to_frame()
 
 
-class SimulateReport(Report):
+class SimulateReport(_ComparisonReport):
     """``unosim run``: one variant's rounds (or matches). :attr:`games` holds one row
     per game (or match) when they were kept, ``None`` otherwise."""
 
@@ -90,14 +98,3 @@ class SimulateReport(Report):
     def summary(self) -> str:
         return self._text
 
-    def rows(self) -> list[dict[str, Any]]:
-        return comparison_rows(self.comparison)
-
-    def figures(self) -> dict[str, Any]:
-        from unosim.reports.charts import figures
-
-        return figures(self.comparison)
-
-    @property
-    def partial(self) -> bool:
-        return self.comparison.partial
