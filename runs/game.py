@@ -97,11 +97,17 @@ class Game:
         seats: list[SeatStrategy] | None = None,
         seed: int = 0,
         game_index: int = 0,
+        record_events: bool = False,
     ) -> None:
+        """``record_events``: keep the public events (deal on) although no seat
+        observes them, for a reader outside the table (``unosim play``'s log);
+        recording draws no random numbers, so the deal is the same."""
         self.rules = rules or resolve()
         n = self.rules["players"]
         self.seats = seats or [parse_strategy("random")] * n
         self.G = game_template(self.rules, self.seats)
+        if record_events:
+            self.G[L.RF_EVENTS] = 1
         self.RNG = np.zeros(8, np.uint64)
         key = base_seed(seed)
         with first_use("game", _step_kernels):

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from unosim.errors import UnosimError
-from unosim.play.table import HUMAN, Table, recording, seen_by
+from unosim.play.table import HUMAN, Table, seen_by
 from unosim.runs.game import Game
 from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve
@@ -77,7 +77,7 @@ def test_round_k_is_game_k_of_the_seed_with_events_recorded():
     t = table("official", players=3, seed=9)
     for k in range(2):
         plain = Game(t.rules, t.seats, seed=9, game_index=k)
-        rec = recording(Game(t.rules, t.seats, seed=9, game_index=k), 9, k)
+        rec = Game(t.rules, t.seats, seed=9, game_index=k, record_events=True)
         assert [rec.hand(p) for p in range(3)] == [plain.hand(p) for p in range(3)]
         assert rec.discard_pile() == plain.discard_pile()
         assert rec.draw_pile() == plain.draw_pile()

@@ -14,11 +14,9 @@ from dataclasses import dataclass
 
 from unosim.errors import UnosimError
 from unosim.runs.game import Game
-from unosim.runs.tables import base_seed
 from unosim.simulate import layout as L
-from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import Rules
-from unosim.simulate.step_nb import cap_round, deal, legal_moves
+from unosim.simulate.step_nb import cap_round, legal_moves
 from unosim.strategies.python import Event, EventLog, View
 from unosim.strategies.registry import SeatStrategy, parse_strategy
 
@@ -71,8 +69,9 @@ class Table:
     def deal(self) -> None:
         """Deal the next round and play the opponents up to the person's first decision."""
         self.round += 1
-        self.game = recording(Game(self.rules, self.seats, seed=self.seed,
-                                   game_index=self.round), self.seed, self.round)
+        # the person reads the public events, though no seat of the table observes
+        self.game = Game(self.rules, self.seats, seed=self.seed, game_index=self.round,
+                         record_events=True)
         self.log = EventLog()
         self._read = 0
         self._advance()
@@ -137,15 +136,6 @@ class Table:
         return Result(winner, self.game.winner_points() if winner >= 0 else 0,
                       self.game.stat("turns"))
 
-
-def recording(game: Game, seed: int, index: int) -> Game:
-    """``game`` dealt again with the public events recorded: a Game records them only
-    when a seat observes, and the person always does. The same seed and index give
-    the same deal (recording draws no random numbers)."""
-    game.G[L.RF_EVENTS] = 1
-    seed_game(base_seed(seed), index, game.RNG)
-    deal(game.G, game.RNG)
-    return game
 
 
 def seen_by(view: View, actor: int) -> Seen:
