@@ -14,7 +14,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from unosim.env import IllegalAction, aec_env  # noqa: E402
 from unosim.env import actions as A  # noqa: E402
-from unosim.env.observation import OBS, OBS_SIZE, encode  # noqa: E402
+from unosim.env.observation import OBS, OBS_SIZE  # noqa: E402
 from unosim.errors import UnosimError  # noqa: E402
 from unosim.simulate import layout as L  # noqa: E402
 from unosim.simulate.cards import N_TYPES, TYPE_SLOTS, WILD  # noqa: E402
@@ -97,34 +97,39 @@ def _twin(G, RNG, seat, rnd):
     return G2, R2
 
 
-@pytest.mark.parametrize("variant", ["official", "seven-o", "jump-in", "swap-on-five"])
-def test_no_peeking_a_twin_with_the_hidden_cards_redealt_looks_the_same(variant):
+@pytest.mark.parametrize("variant,players,encoding", [
+    ("official", 4, "unosim"), ("seven-o", 4, "unosim"), ("jump-in", 4, "unosim"),
+    ("swap-on-five", 4, "unosim"), ("official", 2, "rlcard")])
+def test_no_peeking_a_twin_with_the_hidden_cards_redealt_looks_the_same(variant, players,
+                                                                       encoding):
     """At every decision, for every seat: a game with the other hands, the draw pile
     and the card generator redealt gives that seat the same observation and the
     actor the same action mask; changing the seat's own hand does change it."""
     rnd = random.Random(7)
-    env = aec_env(variant, players=4, opponents={3: "offensive"}, seed=11)
+    env = aec_env(variant, players=players, opponents={players - 1: "offensive"}, seed=11,
+                  encoding=encoding)
+    enc = env.enc
     seen = {"decisions": 0, "hidden_changed": 0}
+    hands = slice(L.OFF_H, L.OFF_H + players * L.HW)
 
     def check(env, agent, obs):
         G, RNG = env._game.G, env._game.RNG
         actor = int(G[L.S_ACTOR])
-        for seat in range(4):
+        for seat in range(players):
             G2, R2 = _twin(G, RNG, seat, rnd)
-            seen["hidden_changed"] += not np.array_equal(G2[L.OFF_H:L.OFF_H + 4 * L.HW],
-                                                         G[L.OFF_H:L.OFF_H + 4 * L.HW])
-            assert np.array_equal(encode(G2, seat), encode(G, seat)), (variant, seat)
+            seen["hidden_changed"] += not np.array_equal(G2[hands], G[hands])
+            assert np.array_equal(enc.encode(G2, seat), enc.encode(G, seat)), (variant, seat)
             if seat == actor:
                 n = int(legal_moves(G2))
-                mask = A.fill_mask(np.zeros(A.N_ACTIONS, np.int8),
-                                   G2[L.OFF_MOVES:L.OFF_MOVES + n], actor, 4)
+                mask = enc.fill_mask(np.zeros(enc.n_actions, np.int8),
+                                     G2[L.OFF_MOVES:L.OFF_MOVES + n], actor, players)
                 assert np.array_equal(mask, obs["action_mask"])
         G3 = G.copy()
         G3[L.OFF_H + actor * L.HW] += 1  # one more red 0 in the actor's own hand
-        assert not np.array_equal(encode(G3, actor), encode(G, actor))
+        assert not np.array_equal(enc.encode(G3, actor), enc.encode(G, actor))
         seen["decisions"] += 1
 
-    for _ in range(6):
+    for _ in range(24 // players):
         env.reset()
         play_random(env, rnd, check)
     assert seen["decisions"] > 100 and seen["hidden_changed"] > seen["decisions"]

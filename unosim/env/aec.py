@@ -6,7 +6,8 @@ Rules follow PettingZoo's classic environments: observations are
 ``{"observation", "action_mask"}``, every agent is terminated when the round ends
 (truncated when it hits the turn cap), rewards come at the end. An illegal action is
 refused with ``IllegalAction`` (nothing is applied), so a learner's bug never passes
-for a lost game. The game's generators live in the engine's arrays, which no
+for a lost game. ``encoding`` picks unosim's observation and actions or RLCard's
+(encodings.py). The game's generators live in the engine's arrays, which no
 observation reads: a policy cannot see or steer the dealing.
 """
 
@@ -19,8 +20,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from unosim.env import actions as A
-from unosim.env.observation import OBS_SIZE, bounds, encode
+from unosim.env.encodings import Encoding, encoding_of
 from unosim.errors import UnosimError
 from unosim.runs.game import Game
 from unosim.simulate import layout as L
@@ -39,10 +39,11 @@ class IllegalAction(UnosimError, ValueError):
 
 
 def table_rules(variant: str | Sequence[str], rule: Mapping[str, Any] | None,
-                players: int) -> Rules:
-    """The rules of a table: presets in order, then rule values, then the player count."""
+                players: int, between: Mapping[str, Any] | None = None) -> Rules:
+    """The rules of a table: presets in order, then the ``between`` values (an
+    encoding's), then rule values, then the player count."""
     names = [variant] if isinstance(variant, str) else list(variant)
-    overrides = [(k, v) for k, v in (rule or {}).items()]
+    overrides = [*(between or {}).items(), *(rule or {}).items()]
     return resolve(names, [*overrides, ("players", players)])
 
 
@@ -52,12 +53,15 @@ class UnoAEC(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "unosim_uno_v0", "is_parallelizable": False}
 
     def __init__(self, rules: Rules, opponents: Mapping[int, SeatStrategy], reward: str,
-                 render_mode: str | None, seed: int | None) -> None:
+                 render_mode: str | None, seed: int | None,
+                 encoding: Encoding | None = None) -> None:
         super().__init__()
         if reward not in REWARDS:
             raise UnosimError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if render_mode not in (None, "ansi"):
             raise UnosimError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.enc = encoding or encoding_of("unosim")
+        self.enc.check(rules)
         self.rules = rules
         self.n = int(rules["players"])
         placeholder = parse_strategy("random")
@@ -72,16 +76,16 @@ class UnoAEC(AECEnv):
         self._choose = chooser_for(self.seats)
         self.reward_kind = reward
         self.render_mode = render_mode
-        low, high = bounds(int(rules["turn_cap"]))
+        k = self.enc.n_actions
         obs = spaces.Dict({
-            "observation": spaces.Box(low, high, (OBS_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (A.N_ACTIONS,), np.int8),
+            "observation": self.enc.space(rules),
+            "action_mask": spaces.Box(0, 1, (k,), np.int8),
         })
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs)
-        self.action_spaces = {a: spaces.Discrete(A.N_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(k) for a in self.possible_agents}
         self._seed = seed
         self._index = -1
-        self._mask = np.zeros(A.N_ACTIONS, np.int8)
+        self._mask = np.zeros(k, np.int8)
         self._game: Game | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -113,25 +117,27 @@ class UnoAEC(AECEnv):
         G = self._game.G
         mine = (agent == self.agent_selection and G[L.S_PHASE] != L.PH_OVER
                 and int(G[L.S_ACTOR]) == seat)
-        return {"observation": encode(G, seat),
-                "action_mask": self._mask.copy() if mine else np.zeros(A.N_ACTIONS, np.int8)}
+        return {"observation": self.enc.encode(G, seat),
+                "action_mask": self._mask.copy() if mine else np.zeros_like(self._mask)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or not (0 <= int(action) < A.N_ACTIONS) or not self._mask[int(action)]:
+        ok = action is not None and 0 <= int(action) < self._mask.size
+        if not ok or not self._mask[int(action)]:
             raise IllegalAction(f"action {action!r} is not legal for {agent} now "
                                 f"(legal: {np.flatnonzero(self._mask).tolist()})")
         G = self._game.G
-        self._game.apply(A.to_move(int(action), int(G[L.S_ACTOR]), self.n))
+        self._game.apply(self.enc.to_move(int(action), int(G[L.S_ACTOR]), self.n))
         self._cumulative_rewards[agent] = 0
         self._advance()
         self._accumulate_rewards()
 
     def _advance(self) -> None:
-        """Play the opponents until an agent is to act or the round ends."""
+        """Play the opponents, and the moves the encoding takes for an agent, until an
+        agent is to act or the round ends."""
         game = self._game
         G, RNG = game.G, game.RNG
         cap = int(self.rules["turn_cap"])
@@ -141,8 +147,12 @@ class UnoAEC(AECEnv):
                 break
             p = int(G[L.S_ACTOR])
             if self._is_agent[p]:
+                m = self.enc.auto_move(G, RNG)
+                if m >= 0:
+                    game.apply(m)
+                    continue
                 n = int(legal_moves(G))
-                A.fill_mask(self._mask, G[L.OFF_MOVES:L.OFF_MOVES + n], p, self.n)
+                self.enc.fill_mask(self._mask, G[L.OFF_MOVES:L.OFF_MOVES + n], p, self.n)
                 self.agent_selection = f"player_{p}"
                 return
             if self._python or not getattr(self, "_warm", False):
@@ -188,7 +198,8 @@ class UnoAEC(AECEnv):
                  f"cards by seat: {counts}",
                  f"hand of seat {seat}: {' '.join(g.hand(seat))}"]
         if phase != "over":
-            moves = [move_name(A.to_move(a, seat, self.n)) for a in np.flatnonzero(self._mask)]
+            moves = [move_name(self.enc.to_move(a, seat, self.n))
+                     for a in np.flatnonzero(self._mask)]
             lines.append(f"legal: {' '.join(moves)}")
         else:
             lines.append(f"round over; winner seat {int(G[L.S_WINNER])}")
@@ -201,7 +212,7 @@ class UnoAEC(AECEnv):
 def aec_env(variant: str | Sequence[str] = "official", *, rule: Mapping[str, Any] | None = None,
             players: int = 2, opponents: Mapping[int, str] | Sequence[str | None] | None = None,
             reward: str = "win", render_mode: str | None = None,
-            seed: int | None = None) -> UnoAEC:
+            seed: int | None = None, encoding: str = "unosim") -> UnoAEC:
     """A PettingZoo AEC environment of UNO.
 
     ``variant``: a preset name or several, applied in order; ``rule``: rule values on
@@ -210,10 +221,13 @@ def aec_env(variant: str | Sequence[str] = "official", *, rule: Mapping[str, Any
     seat with None for a learner seat; seats not given are agents); ``reward``: "win"
     (+1 to the winner, -1 to every other agent) or "points" (the winner gets the
     round's points, every other agent minus what its hand scores); ``seed``: the seed
-    of the first ``reset`` without one."""
+    of the first ``reset`` without one; ``encoding``: "unosim" (every rule and
+    decision) or "rlcard" (RLCard's observation and 61 actions, 2 players, RLCard's
+    rule values on top of the variant, rlcard_encoding.py)."""
     if not 2 <= int(players) <= L.MAX_PLAYERS:
         raise UnosimError(f"players must be 2 to {L.MAX_PLAYERS}, not {players}")
-    rules = table_rules(variant, rule, int(players))
+    enc = encoding_of(encoding)
+    rules = table_rules(variant, rule, int(players), enc.rules)
     if opponents is None:
         given: dict[int, str] = {}
     elif isinstance(opponents, Mapping):
@@ -224,4 +238,4 @@ def aec_env(variant: str | Sequence[str] = "official", *, rule: Mapping[str, Any
     if bad:
         raise UnosimError(f"opponent seat {bad[0]} is not a seat of {players} players")
     seats = {p: parse_strategy(s) if isinstance(s, str) else s for p, s in given.items()}
-    return UnoAEC(rules, seats, reward, render_mode, seed)
+    return UnoAEC(rules, seats, reward, render_mode, seed, enc)
