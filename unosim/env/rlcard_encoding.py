@@ -118,22 +118,25 @@ def fill_mask(mask: np.ndarray, moves: np.ndarray) -> np.ndarray:
     return mask
 
 
-def encode(G: np.ndarray, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+_PLANE = 4 * TRAITS
+#: the coloured card type at each (row, trait < 13) of a plane, and where it lies in it
+_TYPES = np.array([COLOUR[row] * N_RANKS + r for row in range(4) for r in range(N_RANKS)])
+_SPOTS = np.array([row * TRAITS + r for row in range(4) for r in range(N_RANKS)])
+_COLUMN = np.arange(4) * TRAITS  # a trait's column, every row
+
+
+def encode(G: np.ndarray, seat: int) -> np.ndarray:
     """Seat ``seat``'s (4, 4, 15) planes of game ``G``: its own hand and the target."""
-    o = np.zeros(SHAPE, np.int8) if out is None else out
-    o[:] = 0
+    o = np.zeros(4 * _PLANE, np.int8)
     base = L.OFF_H + seat * L.HW
-    hand = G[base:base + WILD].reshape(4, N_RANKS)[list(COLOUR)]
-    o[0, :, :N_RANKS] = hand == 0
-    o[1, :, :N_RANKS] = hand == 1
-    o[2, :, :N_RANKS] = hand >= 2
+    o[np.minimum(G[base + _TYPES], 2) * _PLANE + _SPOTS] = 1  # planes 0, 1, 2+
     for trait, t in ((N_RANKS, WILD), (N_RANKS + 1, WILD_DRAW_FOUR)):
-        o[1 if G[base + t] > 0 else 0, :, trait] = 1
+        o[(_PLANE if G[base + t] > 0 else 0) + trait + _COLUMN] = 1
     top = int(G[L.S_TOP])
     trait = top % N_RANKS if top < WILD else N_RANKS + top - WILD
     if trait < TRAITS:
-        o[3, ROW[int(G[L.S_COLOUR])], trait] = 1
-    return o
+        o[3 * _PLANE + ROW[int(G[L.S_COLOUR])] * TRAITS + trait] = 1
+    return o.reshape(SHAPE)
 
 
 def auto_move(G: np.ndarray, RNG: np.ndarray) -> int:
