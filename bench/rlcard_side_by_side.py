@@ -105,9 +105,9 @@ def time_aec(steps: int) -> tuple[int, int, float]:
 
 
 def time_vector(rounds: int, envs: int) -> tuple[int, int, float]:
-    from unosim.env import rlcard_encoding, vector_env
+    from unosim.env import RLCARD_RULES, vector_env
 
-    env = vector_env(rule=rlcard_encoding.RULES, players=2, opponents="random",
+    env = vector_env(rule=RLCARD_RULES, players=2, opponents="random",
                      num_envs=envs, seed=1)
     _, info = env.reset()
     env.step(np.argmax(info["action_mask"], axis=1))  # compiled or loaded before timing

@@ -28,6 +28,8 @@ never challenged.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 from gymnasium import spaces
 
@@ -47,12 +49,12 @@ ROW = (0, 3, 1, 2)
 COLOUR = tuple(ROW.index(r) for r in range(4))
 
 #: rule values closest to RLCard's game, applied on top of the variant
-RULES = {
+RULES = MappingProxyType({
     "wd4_challenge": False,  # RLCard has no challenge
     "wd4_bluff": False,  # nor any illegal Wild Draw Four
     "voluntary_draw": False,  # it draws only when nothing can be played
     "two_player_reverse_skips": False,  # its Reverse heads up hands the turn over
-}
+})
 
 #: rule values whose other settings ask for decisions the 61 actions cannot express
 _NO_ACTION = {"stacking": "none", "reverse_deflect": False, "skip_deflect": False,
@@ -123,13 +125,14 @@ _PLANE = 4 * TRAITS
 _TYPES = np.array([COLOUR[row] * N_RANKS + r for row in range(4) for r in range(N_RANKS)])
 _SPOTS = np.array([row * TRAITS + r for row in range(4) for r in range(N_RANKS)])
 _COLUMN = np.arange(4) * TRAITS  # a trait's column, every row
+_LEVEL = np.minimum(np.arange(L.MAX_DECK + 1), 2) * _PLANE  # a count's plane: 0, 1, 2+
 
 
 def encode(G: np.ndarray, seat: int) -> np.ndarray:
     """Seat ``seat``'s (4, 4, 15) planes of game ``G``: its own hand and the target."""
     o = np.zeros(4 * _PLANE, np.int8)
     base = L.OFF_H + seat * L.HW
-    o[np.minimum(G[base + _TYPES], 2) * _PLANE + _SPOTS] = 1  # planes 0, 1, 2+
+    o[_LEVEL[G[base + _TYPES]] + _SPOTS] = 1
     for trait, t in ((N_RANKS, WILD), (N_RANKS + 1, WILD_DRAW_FOUR)):
         o[(_PLANE if G[base + t] > 0 else 0) + trait + _COLUMN] = 1
     top = int(G[L.S_TOP])
