@@ -60,11 +60,13 @@ def search_at(t: Table) -> tuple[np.ndarray, int, int]:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_hint_is_what_the_search_computes_from_the_same_state_and_seed(variant):
-    seen = {"searched": 0, "pruned": 0}
+    seen = {"searched": 0, "pruned": 0, "placing": 0}
 
     def check(t: Table) -> None:
         h = t.hint()
         assert h is not None and [f.move for f in h.figures] == list(t.legal())
+        assert h.placing == (t.game.G[L.S_WINNER] >= 0)  # elimination, a seat out
+        seen["placing"] += h.placing
         G, k, move = search_at(t)
         assert hints.code_of(t.game.G, h.best) == move
         if k == 1:  # the search plays its only candidate unsearched; the hint rolls it out
@@ -89,6 +91,7 @@ def test_a_hint_is_what_the_search_computes_from_the_same_state_and_seed(variant
     for seed in (3, 4):
         decide(table(variant, seed), random.Random(seed), check)
     assert seen["searched"] > 2, seen
+    assert (seen["placing"] > 0) == (variant == "elimination"), seen
 
 
 def test_the_same_table_gives_the_same_hints_and_each_decision_its_own():
