@@ -280,6 +280,9 @@ OFF_EV = _G.add("events", EV_CAP * EV_WIDTH)
 #: of a table that records events (docs/write-a-strategy.md#memory)
 MEM_WORDS = 512
 OFF_MEM = _G.add("strategy memory", MAX_PLAYERS * MEM_WORDS)
+#: the rollouts each search candidate had (sequential halving gives the candidates it
+#: drops fewer): what a hint's interval is counted over (search_nb.search_figures)
+OFF_TRIED = _G.add("search: rollouts per candidate", MAX_MOVES)
 G_SIZE = _G.size
 #: every block of G as (name, offset, size)
 BLOCKS = tuple(_G.blocks)

@@ -257,6 +257,11 @@ class EventLog:
             self._raw.clear()
         return tuple(self._done)
 
+    def keep(self, n: int) -> None:
+        """Forget every event after the first ``n`` (a table taking a move back)."""
+        self.all()
+        del self._done[n:]
+
 
 @dataclass
 class PythonStrategy:

@@ -84,6 +84,7 @@ from unosim.simulate.layout import (
     OFF_SP,
     OFF_SPARAM,
     OFF_STRAT,
+    OFF_TRIED,
     OFF_W,
     OFF_W0,
     OFF_WRNG,
@@ -538,20 +539,15 @@ def _seat_rollout_policies(G, W0, W, p, n):
 
 
 @kernel
-def search_move(G, rng):
-    """The search's move for the seat to act (see the module's docstring)."""
-    p = G[S_ACTOR]
-    k = candidates(G, rng)
-    if k == 1:
-        return G[OFF_CAND]
+def _begin(G, rng, p):
+    """Set the worlds up for a decision of ``p``: their generators seeded by one draw
+    from the game's strategy stream, the public part and the deck copied, the
+    rollout seats, no game-feel samples nor events; return how many cards ``p`` has
+    not seen (listed at OFF_POOL)."""
     n = G[R_PLAYERS]
-    rollouts = G[OFF_SP + p * N_SP + SP_ROLLOUTS]
-    depth = G[OFF_SP + p * N_SP + SP_DEPTH]
-    placing = G[S_WINNER] >= 0  # elimination goes on after the first seat out
     W0 = G[OFF_W0:OFF_W]
     W = G[OFF_W:OFF_WRNG]
     R = G[OFF_WRNG:OFF_WRNG + 8].view(np.uint64)
-    SAVE = G[OFF_WRNG + 8:OFF_WRNG + 16].view(np.uint64)
     x = next_u64(rng, 1)
     for i in range(8):
         x = x + _GOLDEN
@@ -567,10 +563,36 @@ def search_move(G, rng):
     # (a table that records events copies RF_EVENTS = 1 into every world)
     W0[RF_EVENTS] = 0
     W[RF_EVENTS] = 0
-    m = _unseen_pool(G, p)
+    return _unseen_pool(G, p)
+
+
+@kernel
+def _worlds(G, p, m, k, worlds, placing, depth):
+    """Roll every candidate still in out in ``worlds`` more worlds (_play_worlds),
+    counting them in its OFF_TRIED; return the rollouts played."""
+    W0 = G[OFF_W0:OFF_W]
+    W = G[OFF_W:OFF_WRNG]
+    R = G[OFF_WRNG:OFF_WRNG + 8].view(np.uint64)
+    SAVE = G[OFF_WRNG + 8:OFF_WRNG + 16].view(np.uint64)
+    for i in range(k):
+        if G[OFF_ALIVE + i] != 0:
+            G[OFF_TRIED + i] += worlds
+    return _play_worlds(G, W0, W, R, SAVE, p, m, k, worlds, placing, depth)
+
+
+@kernel
+def _evaluate(G, rng, p, k):
+    """Score the ``k`` candidates at G[OFF_CAND ..] for the seat ``p`` to act: their
+    rollouts' values summed in OFF_SCORE, their rollouts in OFF_TRIED, the ones
+    sequential halving kept in OFF_ALIVE; return the rollouts played."""
+    rollouts = G[OFF_SP + p * N_SP + SP_ROLLOUTS]
+    depth = G[OFF_SP + p * N_SP + SP_DEPTH]
+    placing = G[S_WINNER] >= 0  # elimination goes on after the first seat out
+    m = _begin(G, rng, p)
     for i in range(k):
         G[OFF_SCORE + i] = 0
         G[OFF_ALIVE + i] = 1
+        G[OFF_TRIED + i] = 0
     played = 0
     if G[OFF_SP + p * N_SP + SP_HALVING] != 0 and k > 2:
         # sequential halving: the budget split evenly over ceil(log2 k) rounds, each
@@ -580,22 +602,63 @@ def search_move(G, rng):
             rounds += 1
         left = k
         for r in range(rounds):
-            played += _play_worlds(G, W0, W, R, SAVE, p, m, k,
-                                   max(1, rollouts // (rounds * left)), placing, depth)
+            played += _worlds(G, p, m, k, max(1, rollouts // (rounds * left)), placing, depth)
             keep = (left + 1) // 2
             if r < rounds - 1:
                 _drop_worst(G, k, left, keep)
                 left = keep
     else:
-        played = _play_worlds(G, W0, W, R, SAVE, p, m, k, max(1, rollouts // k), placing,
-                              depth)
-    G[OFF_SCOUNT] += 1
-    G[OFF_SCOUNT + 1] += played
+        played = _worlds(G, p, m, k, max(1, rollouts // k), placing, depth)
+    return played
+
+
+@kernel
+def _best(G, k):
+    """The candidate still in with the highest score (of equal ones the first)."""
     best = -1
     for i in range(k):
         if G[OFF_ALIVE + i] != 0 and (best < 0 or G[OFF_SCORE + i] > G[OFF_SCORE + best]):
             best = i
-    return G[OFF_CAND + best]
+    return best
+
+
+@kernel
+def search_move(G, rng):
+    """The search's move for the seat to act (see the module's docstring)."""
+    k = candidates(G, rng)
+    if k == 1:
+        return G[OFF_CAND]
+    played = _evaluate(G, rng, G[S_ACTOR], k)
+    G[OFF_SCOUNT] += 1
+    G[OFF_SCOUNT + 1] += played
+    return G[OFF_CAND + _best(G, k)]
+
+
+@kernel
+def search_figures(G, rng):
+    """What the search computes at this decision, for a person's hint: the
+    candidates, each one's summed rollout values and rollouts, and the index of the
+    move it plays, as ``search_move`` does from the same ``G`` and ``rng`` (a
+    decision with one candidate, which the search plays unsearched, is rolled out
+    all the same, for its figure). Returns (candidates, the index played)."""
+    k = candidates(G, rng)
+    _evaluate(G, rng, G[S_ACTOR], k)
+    return k, _best(G, k)
+
+
+@kernel
+def move_figure(G, rng, move, worlds):
+    """A move the search prunes, scored as the search would score a candidate: the
+    same draws from ``rng``, then ``move`` alone rolled out in ``worlds`` worlds
+    (summed value in OFF_SCORE, rollouts in OFF_TRIED)."""
+    p = G[S_ACTOR]
+    candidates(G, rng)
+    G[OFF_CAND] = move
+    m = _begin(G, rng, p)
+    G[OFF_SCORE] = 0
+    G[OFF_ALIVE] = 1
+    G[OFF_TRIED] = 0
+    _worlds(G, p, m, 1, worlds, G[S_WINNER] >= 0, G[OFF_SP + p * N_SP + SP_DEPTH])
 
 
 @kernel

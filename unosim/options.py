@@ -123,6 +123,14 @@ seed = click.option(
     "--seed", type=int, default=None,
     help="Base seed; the same seed gives the same numbers, and every variant of a command "
          "shares it. Default: random, printed.")
+#: unosim play: the search's budget per hint (its default is the table's, play/hints.py)
+hint_rollouts = click.option(
+    "--hint-rollouts", type=click.IntRange(1, 1_000_000), default=None, metavar="N",
+    help="Rollouts of the search per hint and per decision reviewed: more gives narrower "
+         "intervals and slower hints (default 10000: a hint in a fraction of a second).")
+training = click.option(
+    "--training", is_flag=True,
+    help="Training mode: u takes your last decision back, as often as you like.")
 workers = click.option(
     "--workers", type=int, default=None, help="Threads (default: all cores).")
 fmt = click.option(

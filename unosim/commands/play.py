@@ -19,15 +19,20 @@ EXTRA = "unosim play needs the extra 'play': pip install 'unosim[play]'"
 @opt.rule
 @opt.seat
 @opt.seed
+@opt.hint_rollouts
+@opt.training
 @opt.strategy_file
 def play(players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
-         seat: tuple[str, ...], seed: int | None) -> None:
+         seat: tuple[str, ...], seed: int | None, hint_rollouts: int | None,
+         training: bool) -> None:
     """Play UNO at a table in the terminal: you sit in seat 0, the opponents are
     strategies (offensive in every seat that --seat N=NAME, N from 1, does not name).
     Your hand, the top card and colour, the direction, every seat's card count and
     the last moves are shown; the legal moves are numbered from 1: press a digit (or
     the arrows and Enter) to play one. After a round, n deals the next one (the same
-    seed deals the same rounds) and q quits."""
+    seed deals the same rounds) and q quits. h shows the search player's estimate
+    beside each move, r reviews a round played, and with --training u takes your
+    last decision back."""
     try:
         import textual  # noqa: F401
     except ImportError:
@@ -35,7 +40,9 @@ def play(players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
     table, labels, title = make_table(players, variant, rule, seat, seed)
     from unosim.play.app import PlayApp
 
-    app = PlayApp(table, labels, title)
+    if hint_rollouts is not None:
+        table.hint_rollouts = hint_rollouts
+    app = PlayApp(table, labels, title, training=training)
     failure = app.run()
     if app.return_code == 2:
         raise UnosimError(str(failure))

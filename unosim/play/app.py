@@ -5,7 +5,8 @@ decision in the table.
 Keys: a digit picks the move of that number (with ten or more moves, a first digit
 that could start a longer number waits for the next one, or Enter), the arrows and
 Enter pick from the list, ``n`` deals the next round once a round is over, ``q``
-quits."""
+quits; ``h`` turns the hints on or off, ``r`` opens the review of a round played,
+``u`` takes the last decision back in training mode (coaching.py draws these)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, Static
 
 from unosim.errors import UnosimError
-from unosim.play import words
+from unosim.play import coaching, words
+from unosim.play.review import review
 from unosim.play.table import HUMAN, Table
 
 LOG_LINES = 14
@@ -37,15 +39,22 @@ class PlayApp(App):
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("n", "deal", "Deal again"),
+        Binding("h", "hints", "Hints"),
+        Binding("u", "undo", "Undo"),
+        Binding("r", "review", "Review"),
         *(Binding(str(d), f"digit({d})", show=False) for d in range(10)),
     ]
 
-    def __init__(self, table: Table, labels: list[str], title: str = "") -> None:
+    def __init__(self, table: Table, labels: list[str], title: str = "",
+                 training: bool = False) -> None:
         super().__init__()
         self.table = table
         self.labels = labels
         self.sub_title = title
         self.typed = ""
+        #: whether ``u`` takes decisions back
+        self.training = training
+        self.hints_on = False
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -84,7 +93,9 @@ class PlayApp(App):
         self.query_one("#hand", Static).update(hand)
         moves = self.query_one("#moves", OptionList)
         moves.clear_options()
+        hint = self.table.hint() if self.hints_on and seen.legal else None
         moves.add_options([Text(f"{i}. ") + words.move(m, seen.phase, seen.pending)
+                           + (coaching.hint_text(hint, m) if hint else Text())
                            for i, m in enumerate(seen.legal, 1)])
         if seen.legal:
             moves.highlighted = 0
@@ -94,6 +105,7 @@ class PlayApp(App):
         for e in seen.events[-LOG_LINES:]:
             log += Text("\n") + words.event(e)
         self.query_one("#log", Static).update(log)
+        self.refresh_bindings()  # the footer's undo and review come and go
 
     def result_text(self) -> Text:
         r = self.table.result()
@@ -107,7 +119,8 @@ class PlayApp(App):
             line = f"you win {r.points} points after {r.turns} turns"
         else:
             line = f"{words.seat_name(r.winner)} wins {r.points} points after {r.turns} turns"
-        return Text(line, style="bold") + Text("   n: deal again · q: quit")
+        more = " · r: review" + (" · u: undo" if self.training else "")
+        return Text(line, style="bold") + Text(f"   n: deal again{more} · q: quit")
 
     # ------------------------------------------------------------ keys
     def play(self, index: int) -> None:
@@ -146,3 +159,45 @@ class PlayApp(App):
     def action_deal(self) -> None:
         if self.table.over:
             self.step(self.table.deal)
+
+    # ------------------------------------------------------------ coaching
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Undo exists in training mode only; the review once a round is over."""
+        if action == "undo":
+            return self.training
+        if action == "review":
+            return self.table.over
+        return True
+
+    def action_hints(self) -> None:
+        """Show (or hide) the search's estimate beside each move, now and after."""
+        self.hints_on = not self.hints_on
+        self.show()
+
+    def action_undo(self) -> None:
+        if not self.training:
+            return
+        if self.table.undo():
+            self.show()
+        elif self.table.decisions:
+            self.notify("a Python strategy's memory cannot be taken back", severity="warning")
+        else:
+            self.bell()
+
+    def action_review(self) -> None:
+        """Re-run the search at each decision of the round, then show the review (a
+        few seconds: the screen says so first)."""
+        if not self.table.over:
+            return
+        if not self.table.decisions:
+            self.notify("no decision of yours this round")
+            return
+        self.query_one("#result", Static).update(
+            Text(f"reviewing your {len(self.table.decisions)} decisions..."))
+        self.call_after_refresh(self._open_review)
+
+    def _open_review(self) -> None:
+        t = self.table
+        rows = review(t.decisions, t.seed, t.round, t.hint_rollouts)
+        self.query_one("#result", Static).update(self.result_text())
+        self.push_screen(coaching.ReviewScreen(rows))

@@ -13,10 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from unosim.errors import UnosimError
+from unosim.play import hints
+from unosim.play.history import Decision
 from unosim.runs.game import Game
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
 from unosim.simulate.step_nb import cap_round, legal_moves
+from unosim.strategies.plugins import python_seats
 from unosim.strategies.python import Event, EventLog, View
 from unosim.strategies.registry import SeatStrategy, parse_strategy
 
@@ -54,6 +57,9 @@ class Table:
     """One table: the rules, the opponents' strategies and the seed; round ``k`` is
     game ``k`` of the seed, so the same seed deals the same rounds."""
 
+    #: the search's rollouts per hint and per decision reviewed
+    hint_rollouts: int = hints.ROLLOUTS
+
     def __init__(self, rules: Rules, opponents: list[SeatStrategy], seed: int) -> None:
         n = int(rules["players"])
         if len(opponents) != n - 1:
@@ -74,6 +80,8 @@ class Table:
                          record_events=True)
         self.log = EventLog()
         self._read = 0
+        #: the person's decisions of the round, each with the state before it
+        self.decisions: list[Decision] = []
         self._advance()
 
     def pick(self, index: int) -> str:
@@ -82,6 +90,7 @@ class Table:
         if not 0 <= index < len(legal):
             raise UnosimError(f"no move {index + 1}: {len(legal)} legal moves")
         move = legal[index]
+        self._remember(legal, move)
         self.game.apply(move)
         self._advance()
         return move
@@ -108,6 +117,39 @@ class Table:
         if written > self._read:
             self.log.take(self.game.G, self._read, written)
             self._read = written
+
+    def _remember(self, legal: tuple[str, ...], move: str) -> None:
+        """Keep the state of the decision about to be taken (review, undo)."""
+        self.decisions.append(Decision(len(self.decisions), self.game.G.copy(),
+                                       self.game.RNG.copy(), self._read, legal, move))
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether a decision can be taken back: one was taken this round, and no
+        opponent is a Python strategy (whose memory the game's arrays do not hold)."""
+        return bool(self.decisions) and not python_seats(self.seats)
+
+    def undo(self) -> bool:
+        """Take the person's last decision back: the game's arrays, the generators
+        and the log as they were before it (the opponents then play as they did
+        if the same move is played again). False if there is none to take back."""
+        if not self.can_undo:
+            return False
+        d = self.decisions.pop()
+        self.game.G[:] = d.G
+        self.game.RNG[:] = d.RNG
+        self.log.keep(d.events)
+        self._read = d.events
+        return True
+
+    def hint(self) -> hints.Hint | None:
+        """The search's estimate for each of the person's legal moves (None when the
+        person is not deciding)."""
+        legal = self.legal()
+        if not legal:
+            return None
+        rng = hints.generator(self.seed, self.round, len(self.decisions))
+        return hints.hint(self.game.G, rng, legal, self.hint_rollouts)
 
     # ------------------------------------------------------------ reading
     @property
