@@ -269,7 +269,12 @@ def train(a: argparse.Namespace, out: Path) -> int:
               f"--evaluate {out / 'policy.npz'}")
         return 130
     t = time.perf_counter()
-    r = evaluate(trainer.theta, a.final_games, FINAL_SEED)
+    try:
+        r = evaluate(trainer.theta, a.final_games, FINAL_SEED)
+    except KeyboardInterrupt:
+        print(f"stopped by Ctrl-C in the final evaluation; the policy is saved: evaluate it "
+              f"with --evaluate {out / 'policy.npz'}")
+        return 130
     print(report("trained policy", r, time.perf_counter() - t))
     return 0
 
@@ -284,7 +289,8 @@ class Parser(argparse.ArgumentParser):
 
 def main(argv: list[str] | None = None) -> int:
     p = Parser(description=__doc__.splitlines()[0])
-    p.add_argument("--minutes", type=float, default=10.0, help="training time (default 10)")
+    p.add_argument("--minutes", type=float, default=10.0,
+                   help="training time, curve points included (default 10)")
     p.add_argument("--iterations", type=int, help="stop after this many updates")
     p.add_argument("--out", type=Path, default=Path("learn-out"), help="output directory")
     p.add_argument("--envs", type=int, default=1024, help="games played side by side")
