@@ -275,3 +275,21 @@ def test_returned_arrays_are_never_overwritten_and_dropped_ones_are_reused():
         obs, _, _, _, info = env.step(pick(info["action_mask"], rnd))
         assert any(obs is a for a in pool)
         del obs
+
+
+def test_the_first_reset_announces_the_compile_of_the_vector_kernels(monkeypatch):
+    """Compiling the vector kernels is one of the engine's paths with its notice, both
+    kernels compiled inside it (a step whose actions are all refused applies nothing)."""
+    from unosim.compiler import compiling
+
+    heard = []
+    monkeypatch.setattr(compiling, "_seen", set())
+    monkeypatch.setattr(compiling, "is_compiled", lambda path, entries=None: False)
+    env = vector_env(num_envs=2, seed=1)
+    with compiling.listening(lambda path, event, s: heard.append((path, event))):
+        obs, info = env.reset()
+    assert heard == [("vector-env", "start"), ("vector-env", "done")]
+    assert "vector-env" in compiling.notice("vector-env")
+    assert not env.game_indices.any() and info["action_mask"].any(axis=1).all()
+    again, _ = vector_env(num_envs=2, seed=1).reset()
+    assert np.array_equal(obs, again)  # the refused step changed nothing

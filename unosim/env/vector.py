@@ -26,6 +26,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from numba import njit
 
+from unosim.compiler.compiling import first_use
 from unosim.env import vector_nb as V
 from unosim.env.aec import REWARDS, IllegalAction, table_rules
 from unosim.env.observation import OBS_SIZE, bounds
@@ -41,12 +42,13 @@ from unosim.strategies.search_nb import choose_move
 _BOUND: dict[int, tuple[Any, Any, Any]] = {}
 
 
-def _kernels(seats: list[SeatStrategy]) -> tuple[Any, Any]:
-    """(reset, step) for the opponents ``seats``: the cached pair for built-ins
-    without parameters, else the pair bound to their chooser (compiled per process)."""
+def _kernels(seats: list[SeatStrategy]) -> tuple[Any, Any, str]:
+    """(reset, step, compile path) for the opponents ``seats``: the cached pair for
+    built-ins without parameters, else the pair bound to their chooser (compiled per
+    process)."""
     choose = chooser_for(seats)
     if choose is choose_move and not any(t.selects(seats) for t in tiers.TIERS[1:]):
-        return V.reset_builtin, V.step_builtin
+        return V.reset_builtin, V.step_builtin, tiers.VECTOR_ENV.name
     if id(choose) not in _BOUND:
         def reset(Gs, RNGs, keys, games, learner, rotate, obs, masks):  # noqa: ANN001, ANN202
             V.reset_with(choose, Gs, RNGs, keys, games, learner, rotate, obs, masks)
@@ -57,7 +59,7 @@ def _kernels(seats: list[SeatStrategy]) -> tuple[Any, Any]:
                                actions, obs, masks, rewards, terms, truncs, final_obs, done)
 
         _BOUND[id(choose)] = (choose, njit(_nrt=False)(reset), njit(_nrt=False)(step))
-    return _BOUND[id(choose)][1:]
+    return (*_BOUND[id(choose)][1:], tiers.VECTOR_ENV_BOUND.name)
 
 
 def _row_width(seats: list[SeatStrategy], template: np.ndarray) -> int:
@@ -129,7 +131,7 @@ class UnoVectorEnv(VectorEnv):
         self.num_envs = int(num_envs)
         self.players = int(rules["players"])
         self.rotate = learner_seat == "rotate"
-        self._reset_nb, self._step_nb = _kernels(seats)
+        self._reset_nb, self._step_nb, self._path = _kernels(seats)
         self._reward = V.WIN if reward == "win" else V.POINTS
         low, high = bounds(int(rules["turn_cap"]))
         self.single_observation_space = spaces.Box(low, high, (OBS_SIZE,), np.float32)
@@ -146,6 +148,7 @@ class UnoVectorEnv(VectorEnv):
         self._games = np.zeros(self.num_envs, np.int64)
         seat = 0 if self.rotate else int(learner_seat)
         self._learner = np.full(self.num_envs, seat, np.int64)
+        self._refused = np.full(self.num_envs, -1, np.int64)  # no action: nothing is applied
         self._buf = V.empty_buffers(self.num_envs)
         rows = (self.num_envs, OBS_SIZE)
         self._out = {"obs": _Recycled(rows, np.float32), "final_obs": _Recycled(rows, np.float32),
@@ -191,9 +194,15 @@ class UnoVectorEnv(VectorEnv):
             self._games[:] = 0
         else:
             self._games += 1
-        obs = self._outputs()[0]
-        self._reset_nb(self._G, self._RNG, self._keys, self._games, self._learner, self.rotate,
-                       obs, self._buf["masks"])
+        obs, final_obs = self._outputs()
+        b = self._buf
+        with first_use(self._path, lambda: [self._reset_nb, self._step_nb]):
+            self._reset_nb(self._G, self._RNG, self._keys, self._games, self._learner,
+                           self.rotate, obs, b["masks"])
+            if not self._dealt:  # step compiles under the notice too: actions it refuses
+                self._step_nb(self._G, self._RNG, self._keys, self._games, self._learner,
+                              self.rotate, self._reward, self._refused, obs, b["masks"],
+                              b["rewards"], b["terms"], b["truncs"], final_obs, b["done"])
         self._dealt = True
         return obs, self._info(None)
 
