@@ -30,7 +30,8 @@ from unosim.runs import tiers
 PATHS: dict[str, str] = {name: p.serves for name, p in tiers.PATHS.items()}
 #: about how long each path takes to compile, in seconds, on 2 cores: a recent
 #: desktop processor to a slow shared virtual machine (``unosim bench`` measures it)
-ESTIMATE_S: dict[str, tuple[int, int]] = {name: p.estimate_s for name, p in tiers.PATHS.items()}
+ESTIMATE_S: dict[str, tuple[int, int]] = {
+    name: p.estimate_s for name, p in {**tiers.PATHS, **tiers.ENV_PATHS}.items()}
 
 Listener = Callable[[str, str, float | None], None]
 #: the entry points of a path, as a function that imports and returns them
@@ -62,7 +63,7 @@ _listener: list[Listener] = [_stderr_listener]
 
 #: the paths Numba compiles again in every process (a plug-in table's loop is
 #: specialised to its functions there; the steps it calls come from the cache)
-EVERY_PROCESS = frozenset({tiers.PLUGINS.name})
+EVERY_PROCESS = frozenset({tiers.PLUGINS.name, tiers.VECTOR_ENV_BOUND.name})
 
 
 def notice(path: str) -> str:

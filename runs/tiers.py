@@ -127,6 +127,17 @@ GAME_STRATEGIES = CompilePath(
     "game/strategies", "the built-in strategies' choices in a game driven from Python",
     (15, 45))
 
+#: the paths of the vector environment (unosim/env/vector_nb.py), compiled on its first
+#: reset in a process: its cached kernels for opponents that are built-ins without
+#: parameters, and a pair bound to any other opponents, compiled in each process. They
+#: have notices but are not paths of ``unosim compile``: nothing may import an
+#: environment, so the environment compiles them itself
+VECTOR_ENV = CompilePath("vector-env", "the vector environment against built-ins without "
+                         "parameters", (30, 150))
+VECTOR_ENV_BOUND = CompilePath("vector-env/opponents", "the vector environment against "
+                               "parametric or plug-in strategies", (30, 150))
+ENV_PATHS: dict[str, CompilePath] = {p.name: p for p in (VECTOR_ENV, VECTOR_ENV_BOUND)}
+
 #: every compile path, in the order ``unosim compile`` builds them: each mode's
 #: tiers, then the plug-ins and the game driven from Python
 PATHS: dict[str, CompilePath] = {

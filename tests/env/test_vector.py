@@ -208,3 +208,88 @@ def test_no_peeking_the_vector_observation_of_a_twin_is_the_same(variant):
             assert o2[OBS["hand"].start] == obs[i][OBS["hand"].start] + 1
         obs, _, _, _, info = env.step(pick(info["action_mask"], rnd))
     assert changed > 100
+
+
+@pytest.mark.parametrize("variant,players", [("official", 2), ("seven-o", 4), ("jump-in", 3),
+                                             ("swap-on-five", 4), ("stacking", 5)])
+def test_short_rows_play_the_same_games_and_reach_nothing_past_the_game(variant, players):
+    """A table of built-ins that neither search nor observe keeps only G_CORE words a
+    game: the same games, step for step, as rows of the full G whose words past
+    G_CORE hold poison, which no step writes."""
+    short = vector_env(variant, players=players, opponents="offensive", num_envs=4,
+                       learner_seat="rotate", seed=3)
+    full = vector_env(variant, players=players, opponents="offensive", num_envs=4,
+                      learner_seat="rotate", seed=3)
+    assert short._G.shape[1] == L.G_CORE
+    poison = -(1 << 40) - 7
+    full._G = np.full((4, L.G_SIZE), poison, np.int64)
+    full._G[:, :L.G_CORE] = short._G
+    a, info = short.reset()
+    b, _ = full.reset()
+    rnd = random.Random(6)
+    for _ in range(150):
+        assert np.array_equal(a, b)
+        acts = pick(info["action_mask"], rnd)
+        a, ra, ta, ca, info = short.step(acts)
+        b, rb, tb, cb, info_b = full.step(acts)
+        assert np.array_equal(ra, rb) and np.array_equal(ta, tb) and np.array_equal(ca, cb)
+        assert np.array_equal(info["action_mask"], info_b["action_mask"])
+        if "_final_obs" in info:
+            done = info["_final_obs"]
+            assert np.array_equal(info["final_obs"][done], info_b["final_obs"][done])
+    assert (full._G[:, L.G_CORE:] == poison).all()
+    assert np.array_equal(short._G, full._G[:, :L.G_CORE])
+
+
+def test_rows_keep_all_of_g_for_a_search_or_an_observer():
+    from unosim.env.vector import _row_width
+    from unosim.runs.runner import game_template
+    from unosim.simulate.rules import resolve
+    from unosim.strategies.registry import parse_strategy
+
+    rules = resolve([], [("players", 2)])
+    for names, width in [(["random", "offensive"], L.G_CORE), (["random", "tuned"], L.G_CORE),
+                         (["random", "search"], L.G_SIZE), (["random", "card-counter"], L.G_SIZE)]:
+        seats = [parse_strategy(n) for n in names]
+        assert _row_width(seats, game_template(rules, seats)) == width, names
+
+
+def test_returned_arrays_are_never_overwritten_and_dropped_ones_are_reused():
+    """Every step returns arrays of its own, as copies would be; an array the caller
+    still holds is never written again, and one it dropped is handed out again."""
+    env = vector_env(num_envs=16, seed=4)
+    obs, info = env.reset()
+    rnd = random.Random(7)
+    kept = []
+    for _ in range(30):  # keep everything: nothing returned may change
+        out = env.step(pick(info["action_mask"], rnd))
+        info = out[4]
+        kept.append((out, [x.copy() for x in out[:4]], {k: v.copy() for k, v in info.items()}))
+    for out, arrays, inf in kept:
+        assert all(np.array_equal(x, y) for x, y in zip(out[:4], arrays, strict=True))
+        assert all(np.array_equal(out[4][k], v) for k, v in inf.items())
+    assert len({id(out[0]) for out, _, _ in kept}) == len(kept)
+    del kept, out
+    pool = env._out["obs"].arrays
+    for _ in range(20):  # keep nothing but the last info: the kept arrays serve every step
+        obs, _, _, _, info = env.step(pick(info["action_mask"], rnd))
+        assert any(obs is a for a in pool)
+        del obs
+
+
+def test_the_first_reset_announces_the_compile_of_the_vector_kernels(monkeypatch):
+    """Compiling the vector kernels is one of the engine's paths with its notice, both
+    kernels compiled inside it (a step whose actions are all refused applies nothing)."""
+    from unosim.compiler import compiling
+
+    heard = []
+    monkeypatch.setattr(compiling, "_seen", set())
+    monkeypatch.setattr(compiling, "is_compiled", lambda path, entries=None: False)
+    env = vector_env(num_envs=2, seed=1)
+    with compiling.listening(lambda path, event, s: heard.append((path, event))):
+        obs, info = env.reset()
+    assert heard == [("vector-env", "start"), ("vector-env", "done")]
+    assert "vector-env" in compiling.notice("vector-env")
+    assert not env.game_indices.any() and info["action_mask"].any(axis=1).all()
+    again, _ = vector_env(num_envs=2, seed=1).reset()
+    assert np.array_equal(obs, again)  # the refused step changed nothing

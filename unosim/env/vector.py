@@ -10,13 +10,14 @@ mask refuses raises ``IllegalAction`` and nothing is applied. Autoreset is
 same-step: a game that ends reports its reward and termination (truncation at the
 turn cap) and the observation returned is already the next game's; the last
 observation of the ended game is in ``info["final_obs"]`` where
-``info["_final_obs"]`` is set. Game ``i`` deals game 0, 1, 2 ... of its own seed, as
-an AEC environment seeded alike would; the generators live in the engine's arrays,
-which no observation reads.
+``info["_final_obs"]`` is set (its other rows mean nothing). Game ``i`` deals game
+0, 1, 2 ... of its own seed, as an AEC environment seeded alike would; the
+generators live in the engine's arrays, which no observation reads.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,6 +26,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from numba import njit
 
+from unosim.compiler.compiling import first_use
 from unosim.env import vector_nb as V
 from unosim.env.aec import REWARDS, IllegalAction, table_rules
 from unosim.env.observation import OBS_SIZE, bounds
@@ -40,12 +42,13 @@ from unosim.strategies.search_nb import choose_move
 _BOUND: dict[int, tuple[Any, Any, Any]] = {}
 
 
-def _kernels(seats: list[SeatStrategy]) -> tuple[Any, Any]:
-    """(reset, step) for the opponents ``seats``: the cached pair for built-ins
-    without parameters, else the pair bound to their chooser (compiled per process)."""
+def _kernels(seats: list[SeatStrategy]) -> tuple[Any, Any, str]:
+    """(reset, step, compile path) for the opponents ``seats``: the cached pair for
+    built-ins without parameters, else the pair bound to their chooser (compiled per
+    process)."""
     choose = chooser_for(seats)
     if choose is choose_move and not any(t.selects(seats) for t in tiers.TIERS[1:]):
-        return V.reset_builtin, V.step_builtin
+        return V.reset_builtin, V.step_builtin, tiers.VECTOR_ENV.name
     if id(choose) not in _BOUND:
         def reset(Gs, RNGs, keys, games, learner, rotate, obs, masks):  # noqa: ANN001, ANN202
             V.reset_with(choose, Gs, RNGs, keys, games, learner, rotate, obs, masks)
@@ -56,7 +59,17 @@ def _kernels(seats: list[SeatStrategy]) -> tuple[Any, Any]:
                                actions, obs, masks, rewards, terms, truncs, final_obs, done)
 
         _BOUND[id(choose)] = (choose, njit(_nrt=False)(reset), njit(_nrt=False)(step))
-    return _BOUND[id(choose)][1:]
+    return (*_BOUND[id(choose)][1:], tiers.VECTOR_ENV_BOUND.name)
+
+
+def _row_width(seats: list[SeatStrategy], template: np.ndarray) -> int:
+    """Words of ``G`` each game keeps: the game itself (``G_CORE``, what a step reads
+    and writes) when every seat is a built-in that neither searches nor observes
+    events, as in a search's worlds; else all of it (the search's scratch space, the
+    event ring, the strategies' memory). A fifth of the memory, so more games stay in
+    the caches."""
+    plain = all(s.plugin is None and s.name != "search" for s in seats)
+    return L.G_CORE if plain and template[L.RF_EVENTS] == 0 else L.G_SIZE
 
 
 def _seeds(seed: int | Sequence[int] | None, n: int) -> list[int]:
@@ -71,6 +84,33 @@ def _seeds(seed: int | Sequence[int] | None, n: int) -> list[int]:
     if len(seeds) != n:
         raise UnosimError(f"reset(seed=...) needs {n} seeds, one per game, not {len(seeds)}")
     return seeds
+
+
+class _Recycled:
+    """The arrays of one output, each handed out again once nobody but this holds
+    it (its reference count, as NumPy reuses temporaries): a new 3.7 MB observation
+    array every step cost as much as the step itself (the pages the allocator had
+    given back are faulted in and zeroed again), while an array a caller keeps stays
+    untouched, as a copy would. At most ``keep`` are kept; past them a new array is
+    made."""
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, keep: int = 3) -> None:
+        self.shape, self.dtype, self.keep = shape, dtype, keep
+        self.arrays: list[np.ndarray] = []
+
+    def take(self) -> np.ndarray:
+        for a in self.arrays:
+            if sys.getrefcount(a) <= _HELD_HERE:
+                return a
+        a = np.zeros(self.shape, self.dtype)
+        if len(self.arrays) < self.keep:
+            self.arrays.append(a)
+        return a
+
+
+#: the references to a free array in ``_Recycled.take``: the list, the loop's name and
+#: getrefcount's own argument
+_HELD_HERE = 3
 
 
 class UnoVectorEnv(VectorEnv):
@@ -91,7 +131,7 @@ class UnoVectorEnv(VectorEnv):
         self.num_envs = int(num_envs)
         self.players = int(rules["players"])
         self.rotate = learner_seat == "rotate"
-        self._reset_nb, self._step_nb = _kernels(seats)
+        self._reset_nb, self._step_nb, self._path = _kernels(seats)
         self._reward = V.WIN if reward == "win" else V.POINTS
         low, high = bounds(int(rules["turn_cap"]))
         self.single_observation_space = spaces.Box(low, high, (OBS_SIZE,), np.float32)
@@ -101,13 +141,18 @@ class UnoVectorEnv(VectorEnv):
                                             (self.num_envs, OBS_SIZE), np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, V.A.N_ACTIONS))
         template = game_template(rules, seats)
-        self._G = np.tile(template, (self.num_envs, 1))
+        template[L.R_FEEL_OFF] = 1  # no game-feel samples: the environment reports none
+        self._G = np.tile(template[:_row_width(seats, template)], (self.num_envs, 1))
         self._RNG = np.zeros((self.num_envs, 8), np.uint64)
         self._keys = np.zeros(self.num_envs, np.uint64)
         self._games = np.zeros(self.num_envs, np.int64)
         seat = 0 if self.rotate else int(learner_seat)
         self._learner = np.full(self.num_envs, seat, np.int64)
-        self._buf = V.empty_buffers(self.num_envs, OBS_SIZE)
+        self._refused = np.full(self.num_envs, -1, np.int64)  # no action: nothing is applied
+        self._buf = V.empty_buffers(self.num_envs)
+        rows = (self.num_envs, OBS_SIZE)
+        self._out = {"obs": _Recycled(rows, np.float32), "final_obs": _Recycled(rows, np.float32),
+                     "masks": _Recycled(self._buf["masks"].shape, np.int8)}
         self._seed = seed
         self._dealt = False
 
@@ -121,11 +166,21 @@ class UnoVectorEnv(VectorEnv):
         """The index of the game each row plays now, in its own seed."""
         return self._games.copy()
 
-    def _info(self, final: bool) -> dict[str, Any]:
+    def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Where the kernel writes this call's observations and the ended games' last
+        ones: arrays no caller holds. The kernel writes every row of the first and the
+        ended games' rows of the second, so nothing is copied after."""
+        return self._out["obs"].take(), self._out["final_obs"].take()
+
+    def _info(self, final_obs: np.ndarray | None) -> dict[str, Any]:
+        """The action masks (a copy: the kernel checks actions against its own), and
+        the ended games' last observations where ``final_obs`` is given."""
         b = self._buf
-        info: dict[str, Any] = {"action_mask": b["masks"].copy()}
-        if final:
-            info["final_obs"] = b["final_obs"].copy()
+        masks = self._out["masks"].take()
+        np.copyto(masks, b["masks"])
+        info: dict[str, Any] = {"action_mask": masks}
+        if final_obs is not None:
+            info["final_obs"] = final_obs
             info["_final_obs"] = b["done"].copy()
         return info
 
@@ -139,11 +194,17 @@ class UnoVectorEnv(VectorEnv):
             self._games[:] = 0
         else:
             self._games += 1
+        obs, final_obs = self._outputs()
         b = self._buf
-        self._reset_nb(self._G, self._RNG, self._keys, self._games, self._learner, self.rotate,
-                       b["obs"], b["masks"])
+        with first_use(self._path, lambda: [self._reset_nb, self._step_nb]):
+            self._reset_nb(self._G, self._RNG, self._keys, self._games, self._learner,
+                           self.rotate, obs, b["masks"])
+            if not self._dealt:  # step compiles under the notice too: actions it refuses
+                self._step_nb(self._G, self._RNG, self._keys, self._games, self._learner,
+                              self.rotate, self._reward, self._refused, obs, b["masks"],
+                              b["rewards"], b["terms"], b["truncs"], final_obs, b["done"])
         self._dealt = True
-        return b["obs"].copy(), self._info(False)
+        return obs, self._info(None)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
@@ -155,14 +216,15 @@ class UnoVectorEnv(VectorEnv):
             raise IllegalAction(f"step needs {self.num_envs} actions, one per game, "
                                 f"not an array of shape {a.shape}")
         b = self._buf
+        obs, final_obs = self._outputs()
         bad = self._step_nb(self._G, self._RNG, self._keys, self._games, self._learner,
-                            self.rotate, self._reward, a, b["obs"], b["masks"], b["rewards"],
-                            b["terms"], b["truncs"], b["final_obs"], b["done"])
+                            self.rotate, self._reward, a, obs, b["masks"], b["rewards"],
+                            b["terms"], b["truncs"], final_obs, b["done"])
         if bad >= 0:
             raise IllegalAction(f"action {int(a[bad])} is not legal in game {bad} now "
                                 f"(legal: {np.flatnonzero(b['masks'][bad]).tolist()})")
-        return (b["obs"].copy(), b["rewards"].copy(), b["terms"].copy(), b["truncs"].copy(),
-                self._info(bool(b["done"].any())))
+        return (obs, b["rewards"].copy(), b["terms"].copy(), b["truncs"].copy(),
+                self._info(final_obs if b["done"].any() else None))
 
     def close_extras(self, **kwargs: Any) -> None:
         self._G = np.zeros((0, L.G_SIZE), np.int64)

@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from unosim.env import actions as A
-from unosim.env.observation import OBS
+from unosim.env.observation import OBS, OBS_SIZE
+from unosim.env.prefetch_nb import prefetch
 from unosim.runs.entries_nb import plain_choose
 from unosim.simulate import layout as L
 from unosim.simulate.cards import N_TYPES, TYPE_SLOTS, WILD
@@ -184,6 +185,41 @@ def next_game(choose, G, RNG, i, keys, games, learner, rotate, obs, masks):
 
 
 @kernel_inline
+def warm(Gs, RNGs, obs, masks, j):
+    """Ask for the lines game ``j``'s step reads first (its state, rules, seats
+    and hands, legal moves, generators, observation and mask rows)."""
+    G = Gs[j]
+    end = L.OFF_H + Gs[0, L.R_PLAYERS] * L.HW
+    for k in range(0, end, 8):
+        prefetch(G, k)
+    prefetch(G, end - 1)
+    prefetch(G, L.OFF_MOVES)
+    prefetch(G, L.OFF_MOVES + 8)
+    prefetch(G, L.OFF_WEIGHTS)
+    prefetch(G, L.OFF_WEIGHTS + 8)
+    prefetch(G, L.OFF_PUB)
+    prefetch(G, L.OFF_FEEL_MODE)
+    prefetch(G, L.OFF_HOUSE)
+    prefetch(RNGs[j], 0)
+    prefetch(RNGs[j], 7)
+    o = obs[j]
+    for k in range(0, OBS_SIZE, 16):
+        prefetch(o, k)
+    prefetch(o, OBS_SIZE - 1)
+    m = masks[j]
+    for k in range(0, A.N_ACTIONS, 64):
+        prefetch(m, k)
+    prefetch(m, A.N_ACTIONS - 1)
+
+
+@kernel_inline
+def warm_late(Gs, j):
+    """The lines of game ``j`` found through its state: the discard pile's top."""
+    G = Gs[j]
+    prefetch(G, L.OFF_DISC + G[L.S_DISC_LEN])
+
+
+@kernel_inline
 def reset_with(choose, Gs, RNGs, keys, games, learner, rotate, obs, masks):
     """Deal every game at its index and play it to the learner's first decision."""
     for i in range(Gs.shape[0]):
@@ -204,6 +240,10 @@ def step_with(choose, Gs, RNGs, keys, games, learner, rotate, reward_kind, actio
         if a < 0 or a >= masks.shape[1] or masks[i, a] == 0:
             return i
     for i in range(N):
+        if i + 2 < N:
+            warm(Gs, RNGs, obs, masks, i + 2)
+        if i + 1 < N:
+            warm_late(Gs, i + 1)
         G = Gs[i]
         RNG = RNGs[i]
         seat = learner[i]
@@ -249,14 +289,12 @@ def step_builtin(Gs, RNGs, keys, games, learner, rotate, reward_kind, actions, o
                      actions, obs, masks, rewards, terms, truncs, final_obs, done)
 
 
-def empty_buffers(num_envs: int, obs_size: int) -> dict[str, np.ndarray]:
-    """The arrays a step writes, allocated once."""
-    return {"obs": np.zeros((num_envs, obs_size), np.float32),
-            "masks": np.zeros((num_envs, A.N_ACTIONS), np.int8),
+def empty_buffers(num_envs: int) -> dict[str, np.ndarray]:
+    """The arrays a step writes besides the observations, allocated once."""
+    return {"masks": np.zeros((num_envs, A.N_ACTIONS), np.int8),
             "rewards": np.zeros(num_envs, np.float32),
             "terms": np.zeros(num_envs, np.bool_),
             "truncs": np.zeros(num_envs, np.bool_),
-            "final_obs": np.zeros((num_envs, obs_size), np.float32),
             "done": np.zeros(num_envs, np.bool_)}
 
 
