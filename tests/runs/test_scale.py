@@ -73,3 +73,9 @@ def test_bench_report_has_every_figure(capsys):
         assert row["games_per_sec_1_core"] == sorted(row["runs_1_core"])[1]  # the median
     for key in ("compile_warm_s", "start_to_first_game_s", "targets"):
         assert key in r
+    v = r["vector_env"]  # measured where the rl extra is installed (the test extra has it)
+    assert v["target_steps_per_sec"] == 1_000_000 and (v["envs"], v["players"]) == (4096, 2)
+    if "missing" not in v:
+        assert "failed" not in v, v.get("failed")
+        assert len(v["runs"]) == 3 and all(x["steps"] == 20 * 4096 for x in v["runs"])
+        assert v["steps_per_sec"] == sorted(x["steps_per_sec"] for x in v["runs"])[1]

@@ -9,7 +9,9 @@ memory is the point: runs keep totals, not games). Each rate is the median of
 ``repeat`` runs, one-core and all-core runs alternated, and the JSON keeps every
 run. A separate section measures the ``search`` strategy (one search seat,
 at its defaults, against random, on one core): games, searched decisions and
-rollouts per second, and the time per searched decision.
+rollouts per second, and the time per searched decision. Then a Python strategy's
+decisions a second, and the vector environment's learner steps a second (4,096
+games, 2 players against random, one thread; measured only with the rl extra).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ SEARCH_TARGET_GAMES_PER_SEC = 50  # 4 players, one search seat at its default pa
 #: what a trivial Python strategy should decide a second on one core, the table included
 PYTHON_TARGET_DECISIONS_PER_SEC = 50_000
 PLAYERS = (2, 4, 6)
+#: the vector environment's learner steps a second: 4,096 games, 2 players against random
+VECTOR_ENV_TARGET_STEPS_PER_SEC = 1_000_000
 
 _FIRST_GAME = (
     "import time; t = time.perf_counter(); "
@@ -201,6 +205,35 @@ def python_rates(players: int, games: int) -> dict[str, Any]:
             "target_decisions_per_sec": PYTHON_TARGET_DECISIONS_PER_SEC}
 
 
+def vector_env_rates(repeat: int, steps: int = 200) -> dict[str, Any]:
+    """The vector environment at 4,096 games, 2 players against random, a random
+    legal learner, ``steps`` steps, one thread: ``python -m unosim.env.speed`` run
+    ``repeat`` times
+    (the first also compiles or loads its kernels, untimed), the median reported. A
+    program, not an import: the simulator never imports an environment, whose extra
+    (gymnasium) may be missing; then the report says so."""
+    import importlib.util
+
+    out: dict[str, Any] = {"envs": 4096, "players": 2, "opponents": "random",
+                           "target_steps_per_sec": VECTOR_ENV_TARGET_STEPS_PER_SEC}
+    if importlib.util.find_spec("gymnasium") is None:
+        out["missing"] = "the rl extra is not installed (pip install 'unosim[rl]')"
+        return out
+    env = dict(os.environ, NUMBA_NUM_THREADS="1")
+    runs = []
+    for _ in range(repeat):
+        p = subprocess.run([sys.executable, "-m", "unosim.env.speed", "--json", "--steps",
+                            str(steps)], env=env, capture_output=True, text=True)
+        if p.returncode != 0:
+            out["failed"] = (p.stderr.strip().splitlines() or ["no output"])[-1]
+            return out
+        runs.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    out["runs"] = runs
+    for key in ("steps_per_sec", "steps_per_sec_cpu", "steps_per_sec_with_policy"):
+        out[key] = statistics.median(r[key] for r in runs)
+    return out
+
+
 def run_bench(games: int, measure_cold: bool = True, matrix: bool = True,
               memory_games: int | None = None, repeat: int = 3) -> dict[str, Any]:
     """Every measurement, in order, into one report. A stop (Ctrl-C, SIGTERM) ends it
@@ -260,6 +293,7 @@ def _measure(report: dict[str, Any], games: int, measure_cold: bool, matrix: boo
         report["search"].append(search_rates(p, search_games))
     report["search_target_games_per_sec"] = SEARCH_TARGET_GAMES_PER_SEC
     report["python"] = [python_rates(p, max(200, min(20_000, games // 25))) for p in (2, 4)]
+    report["vector_env"] = vector_env_rates(repeat, max(20, min(200, games // 2500)))
     if memory_games:
         small = min(1_000_000, memory_games)
         report["peak_rss_mb"] = {}
@@ -321,6 +355,18 @@ def render_bench(r: dict[str, Any], fmt: str) -> str:
                      f"others random, 1 core: {s['decisions_per_sec']:,.0f} of its decisions/s "
                      f"(target {s['target_decisions_per_sec']:,}), "
                      f"{s['games_per_sec_1_core']:,.0f} games/s")
+    v = r.get("vector_env")
+    if v:
+        head = (f"  the vector environment, {v['envs']:,} games, {v['players']} players "
+                f"against {v['opponents']}, a random learner, 1 thread: ")
+        if "steps_per_sec" in v:
+            lines.append(head + f"{v['steps_per_sec']:,.0f} learner steps/s in env.step "
+                         f"(target {v['target_steps_per_sec']:,}; "
+                         f"{v['steps_per_sec_cpu']:,.0f} by its CPU time), "
+                         f"{v['steps_per_sec_with_policy']:,.0f} with the learner's numpy "
+                         "policy")
+        else:
+            lines.append(head + "not measured: " + v.get("missing", v.get("failed", "")))
     for n, m in r.get("peak_rss_mb", {}).items():
         lines.append(f"  peak memory, unosim run --games {int(n):,}: {m['peak_rss_mb']:.0f} MB "
                      f"({m['wall_s']:.0f} s)")
@@ -340,7 +386,8 @@ def render_bench(r: dict[str, Any], fmt: str) -> str:
 def bench(games_text: str, fmt: str, skip_compile: bool, quick: bool,
           memory_games: str | None, repeat: int) -> None:
     """Benchmark report: games/s on 1 and all cores (official, stacking, seven-o,
-    jump-in at 2, 4, 6 players), parallel efficiency, JIT times, peak memory."""
+    jump-in at 2, 4, 6 players), parallel efficiency, JIT times, the search, Python
+    strategies and the vector environment, peak memory."""
     mem = opt.parse_games(memory_games, "--memory-games") if memory_games else None
     report = run_bench(opt.parse_games(games_text), measure_cold=not skip_compile,
                        matrix=not quick, memory_games=mem, repeat=repeat)

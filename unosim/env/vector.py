@@ -32,6 +32,7 @@ from unosim.env.aec import REWARDS, IllegalAction, table_rules
 from unosim.env.observation import OBS_SIZE, bounds
 from unosim.errors import UnosimError
 from unosim.runs import tiers
+from unosim.runs.failures import illegal_message
 from unosim.runs.runner import base_seed, game_template
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
@@ -50,13 +51,19 @@ def _kernels(seats: list[SeatStrategy]) -> tuple[Any, Any, str]:
     if choose is choose_move and not any(t.selects(seats) for t in tiers.TIERS[1:]):
         return V.reset_builtin, V.step_builtin, tiers.VECTOR_ENV.name
     if id(choose) not in _BOUND:
-        def reset(Gs, RNGs, keys, games, learner, rotate, obs, masks):  # noqa: ANN001, ANN202
-            V.reset_with(choose, Gs, RNGs, keys, games, learner, rotate, obs, masks)
+        # plug-ins' moves are checked (as a run checks them); parametric built-ins'
+        # need not be, but one pair serves both
+        checked = any(s.plugin is not None for s in seats)
+
+        def reset(Gs, RNGs, keys, games, learner, rotate, obs, masks, bad):  # noqa: ANN001, ANN202
+            return V.reset_with(choose, Gs, RNGs, keys, games, learner, rotate, obs, masks,
+                                checked, bad)
 
         def step(Gs, RNGs, keys, games, learner, rotate, reward_kind, actions,  # noqa: ANN001, ANN202
-                 obs, masks, rewards, terms, truncs, final_obs, done):
+                 obs, masks, rewards, terms, truncs, final_obs, done, bad):
             return V.step_with(choose, Gs, RNGs, keys, games, learner, rotate, reward_kind,
-                               actions, obs, masks, rewards, terms, truncs, final_obs, done)
+                               actions, obs, masks, rewards, terms, truncs, final_obs, done,
+                               checked, bad)
 
         _BOUND[id(choose)] = (choose, njit(_nrt=False)(reset), njit(_nrt=False)(step))
     return (*_BOUND[id(choose)][1:], tiers.VECTOR_ENV_BOUND.name)
@@ -108,9 +115,18 @@ class _Recycled:
         return a
 
 
-#: the references to a free array in ``_Recycled.take``: the list, the loop's name and
-#: getrefcount's own argument
-_HELD_HERE = 3
+def _free_count() -> int:
+    """The reference count ``_Recycled.take`` reads for an array nobody else holds
+    (the list, the loop's name, getrefcount's argument: 3 on CPython 3.11), measured
+    the same way rather than assumed, since newer interpreters borrow some references."""
+    probe = _Recycled((1,), np.int8)
+    probe.arrays.append(np.zeros(1, np.int8))
+    for a in probe.arrays:
+        return sys.getrefcount(a)
+    raise AssertionError("unreachable")
+
+
+_HELD_HERE = _free_count()
 
 
 class UnoVectorEnv(VectorEnv):
@@ -149,6 +165,8 @@ class UnoVectorEnv(VectorEnv):
         seat = 0 if self.rotate else int(learner_seat)
         self._learner = np.full(self.num_envs, seat, np.int64)
         self._refused = np.full(self.num_envs, -1, np.int64)  # no action: nothing is applied
+        self._bad = np.zeros(4, np.int64)  # an opponent's illegal move: move, phase, seat, row
+        self._seats = seats
         self._buf = V.empty_buffers(self.num_envs)
         rows = (self.num_envs, OBS_SIZE)
         self._out = {"obs": _Recycled(rows, np.float32), "final_obs": _Recycled(rows, np.float32),
@@ -191,18 +209,22 @@ class UnoVectorEnv(VectorEnv):
         if seed is not None or not self._dealt:
             seeds = _seeds(seed if seed is not None else self._seed, self.num_envs)
             self._keys[:] = [base_seed(s) for s in seeds]
+            self._row_seeds = seeds
             self._games[:] = 0
         else:
             self._games += 1
         obs, final_obs = self._outputs()
         b = self._buf
         with first_use(self._path, lambda: [self._reset_nb, self._step_nb]):
-            self._reset_nb(self._G, self._RNG, self._keys, self._games, self._learner,
-                           self.rotate, obs, b["masks"])
-            if not self._dealt:  # step compiles under the notice too: actions it refuses
+            result = self._reset_nb(self._G, self._RNG, self._keys, self._games,
+                                    self._learner, self.rotate, obs, b["masks"], self._bad)
+            if not self._dealt and result != V.ILLEGAL:
+                # step compiles under the notice too: actions it refuses
                 self._step_nb(self._G, self._RNG, self._keys, self._games, self._learner,
                               self.rotate, self._reward, self._refused, obs, b["masks"],
-                              b["rewards"], b["terms"], b["truncs"], final_obs, b["done"])
+                              b["rewards"], b["terms"], b["truncs"], final_obs, b["done"],
+                              self._bad)
+        self._check(result)
         self._dealt = True
         return obs, self._info(None)
 
@@ -219,12 +241,24 @@ class UnoVectorEnv(VectorEnv):
         obs, final_obs = self._outputs()
         bad = self._step_nb(self._G, self._RNG, self._keys, self._games, self._learner,
                             self.rotate, self._reward, a, obs, b["masks"], b["rewards"],
-                            b["terms"], b["truncs"], final_obs, b["done"])
+                            b["terms"], b["truncs"], final_obs, b["done"], self._bad)
+        self._check(bad)
         if bad >= 0:
             raise IllegalAction(f"action {int(a[bad])} is not legal in game {bad} now "
                                 f"(legal: {np.flatnonzero(b['masks'][bad]).tolist()})")
         return (obs, b["rewards"].copy(), b["terms"].copy(), b["truncs"].copy(),
                 self._info(final_obs if b["done"].any() else None))
+
+    def _check(self, result: int) -> None:
+        """An opponent's illegal move (a plug-in's) as one line naming the game that
+        replays it; the games are left mid-step, so the environment must be reset."""
+        if result != V.ILLEGAL:
+            return
+        move, phase, seat, row = (int(x) for x in self._bad)
+        self._dealt = False
+        where = illegal_message(self._seats, int(self._games[row]), move, phase, seat,
+                                self._row_seeds[row])
+        raise UnosimError(f"{where} (row {row} of the vector environment; reset() to go on)")
 
     def close_extras(self, **kwargs: Any) -> None:
         self._G = np.zeros((0, L.G_SIZE), np.int64)

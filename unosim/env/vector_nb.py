@@ -24,7 +24,14 @@ from unosim.simulate import layout as L
 from unosim.simulate.cards import N_TYPES, TYPE_SLOTS, WILD
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.rng_nb import seed_game
-from unosim.simulate.step_nb import apply_called, cap_round, deal, hand_value, legal_moves
+from unosim.simulate.step_nb import (
+    apply_called,
+    cap_round,
+    deal,
+    hand_value,
+    legal_moves,
+    move_is_legal,
+)
 
 _HAND = OBS["hand"].start
 _TOP = OBS["top"].start
@@ -45,6 +52,8 @@ _FIVE, _SEVEN, _SWAP = tuple(L.TargetKind)
 #: reward kinds
 WIN = 0
 POINTS = 1
+#: what a kernel returns when an opponent's move was illegal (``bad`` says which)
+ILLEGAL = -2
 
 
 @kernel_inline
@@ -152,9 +161,11 @@ def fill_mask(G, n, mask):
 
 
 @kernel_inline
-def advance(choose, G, RNG, seat):
+def advance(choose, G, RNG, seat, checked, bad):
     """Let ``choose`` play every other seat until ``seat`` is to act (its number of
-    legal moves, in G[OFF_MOVES ..]) or the round ends or hits the cap (-1)."""
+    legal moves, in G[OFF_MOVES ..]) or the round ends or hits the cap (-1). With
+    ``checked`` (plug-in opponents) a move ``move_is_legal`` refuses is not applied:
+    it goes to ``bad`` (move, phase, seat) and the result is ILLEGAL."""
     cap = G[L.R_TURN_CAP]
     while G[L.S_PHASE] != L.PH_OVER:
         if G[L.S_TURNS] >= cap:
@@ -162,26 +173,37 @@ def advance(choose, G, RNG, seat):
             return -1
         if G[L.S_ACTOR] == seat:
             return legal_moves(G)
-        apply_called(G, RNG, choose(G, RNG))
+        m = choose(G, RNG)
+        if checked and not move_is_legal(G, m):
+            bad[0] = m
+            bad[1] = G[L.S_PHASE]
+            bad[2] = G[L.S_ACTOR]
+            return ILLEGAL
+        apply_called(G, RNG, m)
     return -1
 
 
 @kernel_inline
-def next_game(choose, G, RNG, i, keys, games, learner, rotate, obs, masks):
+def next_game(choose, G, RNG, i, keys, games, learner, rotate, obs, masks, checked, bad):
     """Deal game ``games[i]`` of ``keys[i]`` into ``G`` and play to the learner's
     first decision (a round that ends before it is dealt again from the next index);
-    write its observation and mask."""
+    write its observation and mask. Returns ILLEGAL when an opponent moved illegally
+    (game ``i`` in ``bad[3]``), else 0."""
     n = -1
     while n < 0:
         seed_game(keys[i], games[i], RNG)
         if rotate:
             learner[i] = games[i] % G[L.R_PLAYERS]
         deal(G, RNG)
-        n = advance(choose, G, RNG, learner[i])
+        n = advance(choose, G, RNG, learner[i], checked, bad)
+        if n == ILLEGAL:
+            bad[3] = i
+            return ILLEGAL
         if n < 0:
             games[i] += 1
     encode(G, learner[i], obs[i])
     fill_mask(G, n, masks[i])
+    return 0
 
 
 @kernel_inline
@@ -220,20 +242,25 @@ def warm_late(Gs, j):
 
 
 @kernel_inline
-def reset_with(choose, Gs, RNGs, keys, games, learner, rotate, obs, masks):
-    """Deal every game at its index and play it to the learner's first decision."""
+def reset_with(choose, Gs, RNGs, keys, games, learner, rotate, obs, masks, checked, bad):
+    """Deal every game at its index and play it to the learner's first decision;
+    ILLEGAL (see ``next_game``) or 0."""
     for i in range(Gs.shape[0]):
-        next_game(choose, Gs[i], RNGs[i], i, keys, games, learner, rotate, obs, masks)
+        if next_game(choose, Gs[i], RNGs[i], i, keys, games, learner, rotate, obs, masks,
+                     checked, bad) == ILLEGAL:
+            return ILLEGAL
+    return 0
 
 
 @kernel_inline
 def step_with(choose, Gs, RNGs, keys, games, learner, rotate, reward_kind, actions, obs,
-              masks, rewards, terms, truncs, final_obs, done):
+              masks, rewards, terms, truncs, final_obs, done, checked, bad):
     """Apply each game's learner action, play on to its next decision, and write the
     observation, mask, reward, termination and truncation of every game; a game that
     ends writes its last observation to ``final_obs`` (``done`` set) and is dealt
     again (same-step autoreset). Returns the first game whose action the mask
-    refuses, with nothing applied, or -1."""
+    refuses, with nothing applied, or -1; or ILLEGAL when an opponent moved
+    illegally (see ``next_game``: the games before it have stepped)."""
     N = Gs.shape[0]
     for i in range(N):
         a = actions[i]
@@ -248,7 +275,10 @@ def step_with(choose, Gs, RNGs, keys, games, learner, rotate, reward_kind, actio
         RNG = RNGs[i]
         seat = learner[i]
         apply_called(G, RNG, to_move(actions[i], seat, G[L.R_PLAYERS]))
-        n = advance(choose, G, RNG, seat)
+        n = advance(choose, G, RNG, seat, checked, bad)
+        if n == ILLEGAL:
+            bad[3] = i
+            return ILLEGAL
         rewards[i] = 0
         terms[i] = False
         truncs[i] = False
@@ -271,22 +301,26 @@ def step_with(choose, Gs, RNGs, keys, games, learner, rotate, reward_kind, actio
         encode(G, seat, final_obs[i])
         done[i] = True
         games[i] += 1
-        next_game(choose, G, RNG, i, keys, games, learner, rotate, obs, masks)
+        if next_game(choose, G, RNG, i, keys, games, learner, rotate, obs, masks,
+                     checked, bad) == ILLEGAL:
+            return ILLEGAL
     return -1
 
 
 @kernel
-def reset_builtin(Gs, RNGs, keys, games, learner, rotate, obs, masks):
-    """``reset_with`` for opponents that are built-ins without parameters."""
-    reset_with(plain_choose, Gs, RNGs, keys, games, learner, rotate, obs, masks)
+def reset_builtin(Gs, RNGs, keys, games, learner, rotate, obs, masks, bad):
+    """``reset_with`` for opponents that are built-ins without parameters (their
+    moves are legal: unchecked)."""
+    return reset_with(plain_choose, Gs, RNGs, keys, games, learner, rotate, obs, masks,
+                      False, bad)
 
 
 @kernel
 def step_builtin(Gs, RNGs, keys, games, learner, rotate, reward_kind, actions, obs, masks,
-                 rewards, terms, truncs, final_obs, done):
+                 rewards, terms, truncs, final_obs, done, bad):
     """``step_with`` for opponents that are built-ins without parameters."""
     return step_with(plain_choose, Gs, RNGs, keys, games, learner, rotate, reward_kind,
-                     actions, obs, masks, rewards, terms, truncs, final_obs, done)
+                     actions, obs, masks, rewards, terms, truncs, final_obs, done, False, bad)
 
 
 def empty_buffers(num_envs: int) -> dict[str, np.ndarray]:
