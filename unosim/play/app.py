@@ -40,12 +40,15 @@ class PlayApp(App):
         *(Binding(str(d), f"digit({d})", show=False) for d in range(10)),
     ]
 
-    def __init__(self, table: Table, labels: list[str], title: str = "") -> None:
+    def __init__(self, table: Table, labels: list[str], title: str = "",
+                 saved_to: str = "") -> None:
         super().__init__()
         self.table = table
         self.labels = labels
         self.sub_title = title
         self.typed = ""
+        #: the file each round is saved in as it ends ("": not saved)
+        self.saved_to = saved_to
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -75,7 +78,8 @@ class PlayApp(App):
         for p, n in enumerate(seen.counts):
             mark = "▶ " if p == seen.actor and not t.over else "  "
             who = "you" if p == HUMAN else f"{words.seat_name(p)} ({self.labels[p]})"
-            seats.append(f"\n{mark}{who}: {n} card{'s' if n != 1 else ''}",
+            score = f" · score {seen.scores[p]}" if seen.scores else ""
+            seats.append(f"\n{mark}{who}: {n} card{'s' if n != 1 else ''}{score}",
                          style="bold" if p == HUMAN else "")
         self.query_one("#table", Static).update(head + seats)
         hand = Text("your hand: ") + words.hand(seen.hand)
@@ -107,7 +111,20 @@ class PlayApp(App):
             line = f"you win {r.points} points after {r.turns} turns"
         else:
             line = f"{words.seat_name(r.winner)} wins {r.points} points after {r.turns} turns"
-        return Text(line, style="bold") + Text("   n: deal again · q: quit")
+        return Text(line, style="bold") + self.after_round()
+
+    def after_round(self) -> Text:
+        """What follows a round: the match's state, where it was saved, the keys."""
+        from unosim.play.match import match_line
+
+        out = Text()
+        if self.table.sitting.match:
+            out += Text("\n" + match_line(self.table), style="bold")
+        if self.saved_to:
+            out += Text(f"\nsaved in {self.saved_to}: unosim replay {self.saved_to} "
+                        f"--game {self.table.round}")
+        keys = "q: quit" if self.table.match_over else "n: deal again · q: quit"
+        return out + Text(f"\n{keys}")
 
     # ------------------------------------------------------------ keys
     def play(self, index: int) -> None:
@@ -144,5 +161,5 @@ class PlayApp(App):
         self.play(number - 1)
 
     def action_deal(self) -> None:
-        if self.table.over:
+        if self.table.over and not self.table.match_over:
             self.step(self.table.deal)
