@@ -18,7 +18,25 @@ from unosim.errors import UnosimError
 DEFAULT_OPPONENT = "offensive"
 EXTRA = "unosim play needs the extra 'play': pip install 'unosim[play]'"
 #: --match without POINTS: the target of the rules (target_score)
-RULES_TARGET = 0
+RULES_TARGET = "target_score"
+
+
+class _Points(click.ParamType):
+    """``--match``'s POINTS: 1 to the highest target, or none (the rules' target)."""
+
+    name = "points"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int | str:
+        if value == RULES_TARGET:
+            return value
+        try:
+            points = int(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a whole number of points", param, ctx)
+        if not 1 <= points <= opt.MAX_TARGET:
+            self.fail(f"{points} is not within 1..{opt.MAX_TARGET}", param, ctx)
+        return points
+
 #: the options --serve passes on to each table it serves, not to itself
 _SERVE_ONLY = ("serve", "port")
 
@@ -30,7 +48,7 @@ _SERVE_ONLY = ("serve", "port")
 @opt.seat
 @opt.seed
 @opt.strategy_file
-@click.option("--match", "match", type=int, is_flag=False, flag_value=RULES_TARGET,
+@click.option("--match", "match", type=_Points(), is_flag=False, flag_value=RULES_TARGET,
               default=None, metavar="[POINTS]",
               help="Play a match: rounds until the rules' scoring ends it, at POINTS "
                    "(default: the rule target_score, 500 in the official rules).")
@@ -44,7 +62,8 @@ _SERVE_ONLY = ("serve", "port")
               help="With --serve: the port.")
 @click.pass_context
 def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
-         rule: tuple[str, ...], seat: tuple[str, ...], seed: int | None, match: int | None,
+         rule: tuple[str, ...], seat: tuple[str, ...], seed: int | None,
+         match: int | str | None,
          save: str | None, serve: bool, port: int) -> None:
     """Play UNO at a table in the terminal: you sit in seat 0, the opponents are
     strategies (offensive in every seat that --seat N=NAME, N from 1, does not name).
@@ -80,15 +99,13 @@ def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
                    f"unosim replay {path} --game {done[-1]}")
 
 
-def match_rule(match: int | None, rule: tuple[str, ...]) -> tuple[str, ...]:
+def match_rule(match: int | str | None, rule: tuple[str, ...]) -> tuple[str, ...]:
     """``--match POINTS`` as a ``--rule`` (refused beside a --rule target_score)."""
     if match is None or match == RULES_TARGET:
         return ()
     if any(r.partition("=")[0].strip() == "target_score" for r in rule):
         raise UnosimError("--match POINTS and --rule target_score both set the target: "
                           "give it once")
-    if not 1 <= match <= opt.MAX_TARGET:
-        raise UnosimError(f"--match POINTS must be within 1..{opt.MAX_TARGET}, got {match}")
     return (f"target_score={match}",)
 
 

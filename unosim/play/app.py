@@ -74,6 +74,10 @@ class PlayApp(App):
         head += Text(" · " + ("clockwise" if seen.direction > 0 else "counter-clockwise"))
         if seen.pending:
             head += Text(f" · {seen.pending} cards pending", style="bold")
+        if t.sitting.match:
+            from unosim.play.match import target_of
+
+            head += Text(f" · match: {target_of(t.rules)}")
         seats = Text()
         for p, n in enumerate(seen.counts):
             mark = "▶ " if p == seen.actor and not t.over else "  "
