@@ -3,6 +3,7 @@ exit code 2, before any screen opens."""
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -80,3 +81,32 @@ def test_serve_starts_the_same_command_for_each_page(capsys, monkeypatch):
     assert sorted(" ".join(words[4:]).split(" --")) == sorted(
         "--variant stacking --seat 1=random --seat 2=search --match --seed 3 --save t.json"
         .split(" --"))
+
+
+def test_the_command_saves_each_round_and_names_the_file(capsys, tmp_path, monkeypatch):
+    """The app's screen replaced by a person who plays the first move of two rounds:
+    the file the command names replays both."""
+    pytest.importorskip("textual")
+    from unosim.play.app import PlayApp
+
+    def run(app: PlayApp) -> None:
+        assert app.saved_to == str(path)
+        for k in range(2):
+            while not app.table.over:
+                app.table.pick(0)
+            assert path.is_file() and len(json.loads(path.read_text())["rounds"]) == k + 1
+            if k == 0:
+                app.table.deal()
+
+    path = tmp_path / "mine.json"
+    monkeypatch.setattr(PlayApp, "run", run)
+    code, out, err = invoke(capsys, ["play", "--players", "2", "--seed", "5", "--match", "--save",
+                                     str(path)])
+    assert code == 0, err
+    assert out == f"2 rounds saved in {path}: unosim replay {path} --game 1\n"
+    doc = json.loads(path.read_text())
+    assert doc["match"] and doc["seed"] == 5 and doc["players"] == 2
+    assert doc["command"] == f"unosim play --players 2 --seed 5 --match --save {path}"
+    for k in (0, 1):
+        code, out, err = invoke(capsys, ["replay", str(path), "--game", str(k)])
+        assert code == 0 and f"the same round as round {k}" in out, err
