@@ -68,6 +68,7 @@ class Sitting:
             self._wp = -1
             self._turns = 0
             self.ended = False
+            _warm_match(self.T)
 
     # ------------------------------------------------------------ seats
     @property
@@ -171,3 +172,14 @@ class Sitting:
     @property
     def capped(self) -> bool:
         return bool(self.match and self.out[0, L.M_CAPPED])
+
+
+def _warm_match(T: np.ndarray) -> None:
+    """Compile (or load) the match's kernels on copies now, not after the first round
+    (a few seconds on a first run)."""
+    from unosim.simulate.match_nb import _finish_match, _settle_round, seat_players
+
+    G, out, RNG = T.copy(), np.zeros((1, L.N_M), np.int32), np.zeros(8, np.uint64)
+    seat_players(G, T, 0)
+    _settle_round(G, T, out, 0, 0, -1)
+    _finish_match(T, RNG, out, 0, 0, 0, False, -1)

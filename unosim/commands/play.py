@@ -50,7 +50,7 @@ _SERVE_ONLY = ("serve", "port")
 @opt.strategy_file
 @click.option("--match", "match", type=_Points(), is_flag=False, flag_value=RULES_TARGET,
               default=None, metavar="[POINTS]",
-              help="Play a match: rounds until the rules' scoring ends it, at POINTS "
+              help="Play a match: rounds until the rules' scoring ends it at POINTS "
                    "(default: the rule target_score, 500 in the official rules).")
 @click.option("--save", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Save each finished round in FILE, for `unosim replay FILE` (default: "
@@ -97,6 +97,8 @@ def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
     if done:
         click.echo(f"{len(done)} round{'s' if len(done) != 1 else ''} saved in {path}: "
                    f"unosim replay {path} --game {done[-1]}")
+    if not table.over and table.moves:
+        click.echo(f"round {table.round} was left unfinished: it is not saved")
 
 
 def match_rule(match: int | str | None, rule: tuple[str, ...]) -> tuple[str, ...]:
