@@ -5,11 +5,16 @@ open the HTML pages as a person's browser would and check what they show."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
+import re
 import shutil
+import socket
 import subprocess
+import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -23,6 +28,22 @@ CHECK = """JSON.stringify({
                         drawn: s.querySelectorAll('path, rect, text, use, line').length}; }),
   text: document.body.innerText.trim().length,
   title: document.title})"""
+
+
+#: before a page's own scripts: every WebSocket keeps the text it receives
+LISTEN = """(() => {
+  const decoder = new TextDecoder();
+  window.__received = "";
+  window.WebSocket = class extends window.WebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (e) => {
+        window.__received += typeof e.data === "string" ? e.data
+          : decoder.decode(e.data, {stream: true});
+      });
+    }
+  };
+})();"""
 
 
 def find_browser() -> str | None:
@@ -117,6 +138,47 @@ class Browser:
             raise RuntimeError(f"{url}: {reply['exceptionDetails']}")
         return reply["result"].get("value")
 
+    def terminal(self, url: str, needles: tuple[str, ...], timeout: float = 60.0,
+                 keys: str = "") -> tuple[str, bytes]:
+        """Open ``url``, a terminal app served over a WebSocket (textual-serve), and
+        wait until the text it has been sent holds every one of ``needles``: (that
+        text, without escape sequences, and a screenshot of the page), after typing
+        ``keys`` one by one. The terminal draws on a canvas, so the text is read
+        from the socket, as the page got it."""
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})[
+            "sessionId"]
+        try:
+            self.call("Page.enable", {}, session)
+            self.call("Page.addScriptToEvaluateOnNewDocument", {"source": LISTEN}, session)
+            self.call("Page.navigate", {"url": url}, session)
+            end = time.monotonic() + timeout
+            text = ""
+            while time.monotonic() < end:
+                got = self.call("Runtime.evaluate", {
+                    "expression": "window.__received || ''", "returnByValue": True},
+                    session)["result"].get("value") or ""
+                text = re.sub(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[PX^_].*?\x1b\\|\x1b.", " ",
+                              got)
+                if all(n in text for n in needles):
+                    break
+                time.sleep(0.25)
+            else:
+                raise TimeoutError(f"{url} never showed {needles}: {text[-300:]!r}")
+            if keys:
+                self.call("Runtime.evaluate", {"expression": "document.querySelector("
+                          "'.xterm-helper-textarea').focus()"}, session)
+            for key in keys:
+                for kind in ("keyDown", "keyUp"):
+                    self.call("Input.dispatchKeyEvent", {"type": kind, "text": key,
+                                                         "key": key}, session)
+                time.sleep(1.0)
+            time.sleep(1.0)  # the last frame drawn on the canvas
+            shot = self.call("Page.captureScreenshot", {"format": "png"}, session)["data"]
+        finally:
+            self.call("Target.closeTarget", {"targetId": target})
+        return text, base64.b64decode(shot)
+
     def close(self) -> None:
         self.proc.kill()
         self.proc.wait()
@@ -136,3 +198,36 @@ def not_blank(png: bytes) -> None:
     colours = np.unique(img.reshape(-1, 3), axis=0)
     assert len(colours) > 50, "the screenshot is (nearly) one colour"
     assert (img < 128).any(axis=2).mean() > 0.005, "almost nothing dark is drawn"
+
+
+@contextlib.contextmanager
+def serving(argv: list[str], cwd: str | None = None, timeout: float = 30.0
+            ) -> Iterator[str]:
+    """Run ``python -m unosim ARGV --port P`` (a command that serves pages) on a free
+    port P until the block ends; yields its address."""
+    with socket.socket() as s:
+        s.bind(("localhost", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "unosim", *argv, "--port", str(port)],
+                            cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    try:
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                socket.create_connection(("localhost", port), 0.2).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > end:
+                    err = proc.stderr.read().decode() if proc.poll() is not None else ""
+                    raise RuntimeError(f"{argv} served nothing on port {port}: {err}"
+                                       ) from None
+                time.sleep(0.1)
+        yield f"http://localhost:{port}/"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -3,6 +3,7 @@ exit code 2, before any screen opens."""
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -33,3 +34,79 @@ def test_help_lists_the_command(capsys):
     assert code == 0 and "play" in out
     code, out, _ = invoke(capsys, ["play", "--help"])
     assert code == 0 and "--seat" in out and "seat 0" in out
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["play", "--match", "0"], "--match"),
+    (["play", "--match", "100001"], "--match"),
+    (["play", "--match", "many"], "--match"),
+    (["play", "--match", "50", "--rule", "target_score=100"], "give it once"),
+    (["play", "--port", "9000"], "--port goes with --serve"),
+    (["play", "--save", "no/such/folder/t.json"], "no folder"),
+])
+def test_bad_match_save_and_serve_options_are_one_line(capsys, argv, needle):
+    pytest.importorskip("textual")
+    assert_one_line_error(*invoke(capsys, argv), needle)
+
+
+def test_save_never_overwrites_another_file(capsys, tmp_path, monkeypatch):
+    pytest.importorskip("textual")
+    from unosim.commands.play import save_path
+
+    other = tmp_path / "notes.json"
+    other.write_text("{}")
+    assert_one_line_error(*invoke(capsys, ["play", "--save", str(other)]), "not a file of")
+    monkeypatch.chdir(tmp_path)
+    assert save_path(None, 7).name == "unosim-play-7.json"
+    (tmp_path / "unosim-play-7.json").write_text("{}")
+    assert save_path(None, 7).name == "unosim-play-7-2.json"
+
+
+def test_serve_starts_the_same_command_for_each_page(capsys, monkeypatch):
+    pytest.importorskip("textual")
+    import shlex
+
+    import unosim.play.serve as serve
+
+    served: list[tuple[str, int]] = []
+    monkeypatch.setattr(serve, "serve", lambda command, port: served.append((command, port)))
+    argv = ["play", "--variant", "stacking", "--seat", "1=random", "--seat", "2=search",
+            "--match", "--seed", "3", "--save", "t.json", "--serve", "--port", "8123"]
+    code, _, err = invoke(capsys, argv)
+    assert code == 0, err
+    [(command, port)] = served
+    assert port == 8123
+    words = shlex.split(command)
+    assert words[1:4] == ["-m", "unosim", "play"]
+    assert sorted(" ".join(words[4:]).split(" --")) == sorted(
+        "--variant stacking --seat 1=random --seat 2=search --match --seed 3 --save t.json"
+        .split(" --"))
+
+
+def test_the_command_saves_each_round_and_names_the_file(capsys, tmp_path, monkeypatch):
+    """The app's screen replaced by a person who plays the first move of two rounds:
+    the file the command names replays both."""
+    pytest.importorskip("textual")
+    from unosim.play.app import PlayApp
+
+    def run(app: PlayApp) -> None:
+        assert app.saved_to == str(path)
+        for k in range(2):
+            while not app.table.over:
+                app.table.pick(0)
+            assert path.is_file() and len(json.loads(path.read_text())["rounds"]) == k + 1
+            if k == 0:
+                app.table.deal()
+
+    path = tmp_path / "mine.json"
+    monkeypatch.setattr(PlayApp, "run", run)
+    code, out, err = invoke(capsys, ["play", "--players", "2", "--seed", "5", "--match", "--save",
+                                     str(path)])
+    assert code == 0, err
+    assert out == f"2 rounds saved in {path}: unosim replay {path} --game 1\n"
+    doc = json.loads(path.read_text())
+    assert doc["match"] and doc["seed"] == 5 and doc["players"] == 2
+    assert doc["command"] == f"unosim play --players 2 --seed 5 --match --save {path}"
+    for k in (0, 1):
+        code, out, err = invoke(capsys, ["replay", str(path), "--game", str(k)])
+        assert code == 0 and f"the same round as round {k}" in out, err

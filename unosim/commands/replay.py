@@ -10,6 +10,7 @@ field by field with ``runner.play_records`` (tests/cli/test_replay.py does).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,20 @@ def replay(rules: Any, seats: list[Any], seed: int, game: int) -> dict[str, Any]
     one entry per decision (state before it, the move, its effects) and the final
     record (the fields of ``layout.GAME_FIELDS``, as ``play_records`` writes them)."""
     g = Game(rules, seats, seed=seed, game_index=game)
+    return {
+        "provenance": provenance(),
+        "seed": seed,
+        "game": game,
+        "players": g.players,
+        "rules_changed": rules.changed(),
+        "strategies": [s.label() for s in seats],
+        **trace(g, Game.choose),
+    }
+
+
+def trace(g: Game, choose: Callable[[Game], str]) -> dict[str, Any]:
+    """Play ``g`` out, each move by ``choose(g)``, and return the deal, every decision
+    with its effects, the final hands and the final record."""
     n = g.players
     deal = {
         "hands": [g.hand(p) for p in range(n)],
@@ -105,14 +120,14 @@ def replay(rules: Any, seats: list[Any], seed: int, game: int) -> dict[str, Any]
         "direction": g.direction,
     }
     steps = []
-    cap = rules["turn_cap"]
+    cap = g.rules["turn_cap"]
     while not g.over:
         if g.stat("turns") >= cap:
             cap_round(g.G)
             break
         before = _snapshot(g)
         hand = g.hand(g.actor)
-        move = g.choose()
+        move = choose(g)
         g.apply(move)
         after = _snapshot(g)
         steps.append({
@@ -131,18 +146,8 @@ def replay(rules: Any, seats: list[Any], seed: int, game: int) -> dict[str, Any]
     out = np.zeros((1, L.N_G), dtype=np.int32)
     record_round(g.G, g.winner_points(), out, 0)
     record = {name: int(v) for name, v in zip(L.GAME_FIELDS, out[0], strict=True)}
-    return {
-        "provenance": provenance(),
-        "seed": seed,
-        "game": game,
-        "players": n,
-        "rules_changed": rules.changed(),
-        "strategies": [s.label() for s in seats],
-        "deal": deal,
-        "steps": steps,
-        "final_hands": [g.hand(p) for p in range(n)],
-        "result": record,
-    }
+    return {"deal": deal, "steps": steps, "final_hands": [g.hand(p) for p in range(n)],
+            "result": record}
 
 
 def _move_text(move: str, phase: str) -> str:
@@ -208,8 +213,9 @@ def render_replay(r: dict[str, Any], variant: str) -> str:
 @click.argument("file", required=False, type=click.Path(dir_okay=False), metavar="[FILE]")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="The run's seed (printed by `unosim run`); not with FILE, which holds it.")
-@click.option("--game", type=click.IntRange(0, 10**12 - 1), required=True,
-              help="The game's index in the run, 0-based (the `game` column of --save-games).")
+@click.option("--game", type=click.IntRange(0, 10**12 - 1), default=None,
+              help="The game's index in the run, 0-based (the `game` column of --save-games, "
+                   "the round of a file of `unosim play`; there the last by default).")
 @opt.players
 @opt.variant
 @opt.rule
@@ -218,19 +224,32 @@ def render_replay(r: dict[str, Any], variant: str) -> str:
 @opt.fmt
 @opt.strategy_file
 @click.pass_context
-def replay_command(ctx: click.Context, file: str | None, seed: int | None, game: int,
+def replay_command(ctx: click.Context, file: str | None, seed: int | None, game: int | None,
                    players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
                    strategy: str, seat: tuple[str, ...], fmt: str) -> None:
     """Print game K of the run with seed S turn by turn (hands, top card, colour, move,
     effect): exactly the game `unosim run` played, given the same rules and seats. Or
     replay game K of FILE, a file of --save-games, from what it holds alone (--variant
-    NAME picks one of a comparison's variants) and check that it ends as its row."""
+    NAME picks one of a comparison's variants) and check that it ends as its row; or
+    round K of a file `unosim play` saved, with your moves as you played them."""
     from unosim.reports.render import render_json
     from unosim.runs.variants import variant_label
 
     if file is not None:
+        _refuse_held(ctx, Path(file))
+        from unosim.runs.played_file import is_played_file
+
+        if is_played_file(Path(file)):
+            if variant:
+                raise UnosimError(f"{file} holds the rules of its table: drop --variant")
+            replay_played(Path(file), game, fmt)
+            return
+        if game is None:
+            raise UnosimError("replay FILE needs --game K, the game's index in the file")
         replay_from_file(ctx, Path(file), game, variant, fmt)
         return
+    if game is None:
+        raise UnosimError("replay needs --game K, the game's index in the run (0-based)")
     if seed is None:
         raise UnosimError("replay needs --seed S (the run's seed), or a file of "
                           "--save-games: `unosim replay FILE --game K`")
@@ -244,6 +263,47 @@ def replay_command(ctx: click.Context, file: str | None, seed: int | None, game:
 _FILE_HOLDS = ("seed", "players", "rule", "strategy", "seat", "strategy_file")
 
 
+def _refuse_held(ctx: click.Context, path: Path) -> None:
+    given = [f"--{n.replace('_', '-')}" for n in _FILE_HOLDS
+             if ctx.get_parameter_source(n) is click.core.ParameterSource.COMMANDLINE]
+    if given:
+        raise UnosimError(f"{path} holds the seed, rules and seats of its games: drop "
+                          f"{', '.join(given)}")
+
+
+def replay_played(path: Path, game: int | None, fmt: str) -> None:
+    """``unosim replay FILE [--game K]`` for a file of ``unosim play``: round K (the
+    last by default) played again with the person's moves from the file; it must end
+    as the file says (otherwise exit 2)."""
+    from unosim.reports.render import render_json
+    from unosim.runs import played_file
+
+    doc = played_file.read(path)
+    if game is None and doc["rounds"]:
+        game = doc["rounds"][-1].index
+    r, s = played_file.replay_round(doc, -1 if game is None else game, path, trace)
+    labels = [s.seats[s.player(p)].label() for p in range(s.n)]
+    labels[s.me] = "you"
+    out = {"provenance": provenance(), "file": str(path), "seed": s.seed, "game": game,
+           "players": s.n, "rules_changed": s.rules.changed(), "strategies": labels, **r}
+    if s.match:
+        out["match"] = {"seat_of_player": [(p - s.off) % s.n for p in range(s.n)],
+                        "scores": list(s.scores()), "over": s.over, "winner": s.winner}
+    if fmt == "json":
+        click.echo(render_json(out))
+        return
+    text = render_replay(out, doc["variant"])
+    if s.match:
+        scores = ", ".join(f"{'you' if p == 0 else f'player {p}'} {v}"
+                           for p, v in enumerate(s.scores()))
+        end = (" · the match is over: " + ("nobody wins" if s.winner < 0 else "you win"
+               if s.winner == 0 else f"player {s.winner} wins")) if s.over else ""
+        text += (f"\n\nmatch scores after this round (player k sits k seats to your left): "
+                 f"{scores}{end}")
+    click.echo(f"{text}\n\nthe same round as round {game} in {path}: your moves, the "
+               "winner, the points and the final hands")
+
+
 def replay_from_file(ctx: click.Context, path: Path, game: int, variant: tuple[str, ...],
                      fmt: str) -> None:
     """``unosim replay FILE --game K``: the game rebuilt from the file's header alone,
@@ -252,11 +312,6 @@ def replay_from_file(ctx: click.Context, path: Path, game: int, variant: tuple[s
     from unosim.reports.render import render_json
     from unosim.reports.saved_games import read_game
 
-    given = [f"--{n.replace('_', '-')}" for n in _FILE_HOLDS
-             if ctx.get_parameter_source(n) is click.core.ParameterSource.COMMANDLINE]
-    if given:
-        raise UnosimError(f"{path} holds the seed, rules and seats of its games: drop "
-                          f"{', '.join(given)}")
     if len(variant) > 1:
         raise UnosimError("with FILE, --variant names one of its variants: give it once")
     header, rows = read_game(path, game)

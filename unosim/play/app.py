@@ -46,7 +46,7 @@ class PlayApp(App):
     ]
 
     def __init__(self, table: Table, labels: list[str], title: str = "",
-                 training: bool = False) -> None:
+                 training: bool = False, saved_to: str = "") -> None:
         super().__init__()
         self.table = table
         self.labels = labels
@@ -55,6 +55,8 @@ class PlayApp(App):
         #: whether ``u`` takes decisions back
         self.training = training
         self.hints_on = False
+        #: the file each round is saved in as it ends ("": not saved)
+        self.saved_to = saved_to
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -80,11 +82,16 @@ class PlayApp(App):
         head += Text(" · " + ("clockwise" if seen.direction > 0 else "counter-clockwise"))
         if seen.pending:
             head += Text(f" · {seen.pending} cards pending", style="bold")
+        if t.sitting.match:
+            from unosim.play.match import target_of
+
+            head += Text(f" · match: {target_of(t.rules)}")
         seats = Text()
         for p, n in enumerate(seen.counts):
             mark = "▶ " if p == seen.actor and not t.over else "  "
             who = "you" if p == HUMAN else f"{words.seat_name(p)} ({self.labels[p]})"
-            seats.append(f"\n{mark}{who}: {n} card{'s' if n != 1 else ''}",
+            score = f" · score {seen.scores[p]}" if seen.scores else ""
+            seats.append(f"\n{mark}{who}: {n} card{'s' if n != 1 else ''}{score}",
                          style="bold" if p == HUMAN else "")
         self.query_one("#table", Static).update(head + seats)
         hand = Text("your hand: ") + words.hand(seen.hand)
@@ -94,9 +101,12 @@ class PlayApp(App):
         moves = self.query_one("#moves", OptionList)
         moves.clear_options()
         hint = self.table.hint() if self.hints_on and seen.legal else None
+        # the hint names the engine's moves; the screen's are in the same order (a
+        # target turned, in a match)
+        mine = self.table.legal() if hint else seen.legal
         moves.add_options([Text(f"{i}. ") + words.move(m, seen.phase, seen.pending)
-                           + (coaching.hint_text(hint, m) if hint else Text())
-                           for i, m in enumerate(seen.legal, 1)])
+                           + (coaching.hint_text(hint, e) if hint else Text())
+                           for i, (m, e) in enumerate(zip(seen.legal, mine, strict=True), 1)])
         if seen.legal:
             moves.highlighted = 0
         self.query_one("#result", Static).update(self.result_text())
@@ -119,8 +129,23 @@ class PlayApp(App):
             line = f"you win {r.points} points after {r.turns} turns"
         else:
             line = f"{words.seat_name(r.winner)} wins {r.points} points after {r.turns} turns"
-        more = " · r: review" + (" · u: undo" if self.training else "")
-        return Text(line, style="bold") + Text(f"   n: deal again{more} · q: quit")
+        return Text(line, style="bold") + self.after_round()
+
+    def after_round(self) -> Text:
+        """What follows a round: the match's state, where it was saved, the keys."""
+        from unosim.play.match import match_line
+
+        out = Text()
+        if self.table.sitting.match:
+            out += Text("\n" + match_line(self.table), style="bold")
+        if self.saved_to:
+            out += Text(f"\nsaved in {self.saved_to}: unosim replay {self.saved_to} "
+                        f"--game {self.table.round}")
+        keys = [] if self.table.match_over else ["n: deal again"]
+        keys.append("r: review")
+        if self.training and self.table.can_undo:
+            keys.append("u: undo")
+        return out + Text("\n" + " · ".join([*keys, "q: quit"]))
 
     # ------------------------------------------------------------ keys
     def play(self, index: int) -> None:
@@ -157,7 +182,7 @@ class PlayApp(App):
         self.play(number - 1)
 
     def action_deal(self) -> None:
-        if self.table.over:
+        if self.table.over and not self.table.match_over:
             self.step(self.table.deal)
 
     # ------------------------------------------------------------ coaching
@@ -177,10 +202,11 @@ class PlayApp(App):
     def action_undo(self) -> None:
         if not self.training:
             return
+        refused = self.table.undo_refused()
         if self.table.undo():
             self.show()
         elif self.table.decisions:
-            self.notify("a Python strategy's memory cannot be taken back", severity="warning")
+            self.notify(refused, severity="warning")
         else:
             self.bell()
 

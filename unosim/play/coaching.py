@@ -13,7 +13,10 @@ from textual.widgets import Footer, Static
 
 from unosim.play import words
 from unosim.play.hints import Figure, Hint
+from unosim.play.history import Decision
 from unosim.play.review import Row, worst
+from unosim.play.table import turned_move
+from unosim.simulate import layout as L
 
 BEST_STYLE = "bold green"
 WORST_STYLE = "bold red"
@@ -48,6 +51,12 @@ def estimate(f: Figure) -> Text:
                 + ("*" if f.alone else ""))
 
 
+def shown(move: str, d: Decision) -> Text:
+    """A move of decision ``d`` as the table showed it: a target seat counted from
+    the person's (in a match the person's engine seat moves as the deal passes)."""
+    return words.move(turned_move(move, d.me, int(d.G[L.R_PLAYERS])), d.phase, 0)
+
+
 def review_table(rows: list[Row]) -> RichTable:
     """One line per decision; the costliest (at most three) in red."""
     bad = worst(rows)
@@ -58,8 +67,8 @@ def review_table(rows: list[Row]) -> RichTable:
     for i, r in enumerate(rows):
         d = r.decision
         cost = Text(f"{100 * r.cost:+.1f} pts" if r.cost else "0")
-        out.add_row(str(d.turn), d.phase, words.move(r.made.move, d.phase, 0),
-                    estimate(r.made), words.move(r.best.move, d.phase, 0), estimate(r.best),
+        out.add_row(str(d.turn), d.phase, shown(r.made.move, d),
+                    estimate(r.made), shown(r.best.move, d), estimate(r.best),
                     cost, style=WORST_STYLE if i in bad else "")
     return out
 

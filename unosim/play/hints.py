@@ -1,7 +1,8 @@
 """The search player's estimate for each legal move of the person's decision: the
-search (strategies/search_nb.py) run at the state as it stands, from what seat 0
-knows only, with the person's seat's search parameters and a generator fixed by
-the table's seed and the decision's index (the same table gives the same hints).
+search (strategies/search_nb.py) run at the state as it stands, from what the
+person's seat (the seat to act; in a match, whichever the deal gave them) knows
+only, with that seat's search parameters and a generator fixed by the table's seed,
+the round and the decision's index (the same table gives the same hints).
 
 A candidate's figure is what the search adds up to choose: the value of each of
 its rollouts (a win 1, a loss 0, a rollout cut after its depth valued by the cards
@@ -112,7 +113,7 @@ def _per(G: np.ndarray) -> int:
 
 def hint(G: np.ndarray, RNG: np.ndarray, legal: tuple[str, ...],
          rollouts: int = ROLLOUTS) -> Hint:
-    """The search's figures at the decision of ``G`` (the seat to act, seat 0), on
+    """The search's figures at the decision of ``G`` (for the seat to act), on
     copies: ``RNG`` is the hint's generator (``generator``), used as the search
     would use the game's."""
     G2 = _prepared(G, rollouts)

@@ -14,7 +14,9 @@ from unosim.simulate.moves import PHASES
 @dataclass(frozen=True, eq=False)
 class Decision:
     """One decision of the person: the game's arrays just before it, how many
-    public events the round's log held then, the legal moves and the one played."""
+    public events the round's log held then, the legal moves and the one played
+    (engine texts), and the person's engine seat (in a match it moves as the deal
+    passes; the screen shows the person as seat 0)."""
 
     index: int  # counted from 0 in the round
     G: np.ndarray
@@ -22,6 +24,7 @@ class Decision:
     events: int
     legal: tuple[str, ...]
     move: str
+    me: int = 0
 
     @property
     def turn(self) -> int:

@@ -10,20 +10,23 @@ jump-in) is offered the same way: as a numbered text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from unosim.errors import UnosimError
 from unosim.play import hints
 from unosim.play.history import Decision
 from unosim.runs.game import Game
+from unosim.runs.played import Round, Sitting
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
 from unosim.simulate.step_nb import cap_round, legal_moves
 from unosim.strategies.plugins import python_seats
 from unosim.strategies.python import Event, EventLog, View
-from unosim.strategies.registry import SeatStrategy, parse_strategy
+from unosim.strategies.registry import SeatStrategy
 
-#: the seat the person plays
+#: the seat the person shows as on the screen (in a match the engine seats them as
+#: the deal passes: ``Table.me`` is their engine seat, and the screen is turned)
 HUMAN = 0
 
 
@@ -42,6 +45,8 @@ class Seen:
     actor: int
     legal: tuple[str, ...]
     events: tuple[Event, ...]
+    #: every player's match score (empty outside a match)
+    scores: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -55,19 +60,27 @@ class Result:
 
 class Table:
     """One table: the rules, the opponents' strategies and the seed; round ``k`` is
-    game ``k`` of the seed, so the same seed deals the same rounds."""
+    game ``k`` of the seed, so the same seed deals the same rounds. With ``match``
+    the rounds are a match's (runs/played.py): the person moves seats as the deal
+    passes, and everything shown is turned so that the person is seat 0 and seat
+    ``k`` is the player ``k`` places to the left. ``saver`` is told of each round
+    as it ends."""
 
     #: the search's rollouts per hint and per decision reviewed
     hint_rollouts: int = hints.ROLLOUTS
 
-    def __init__(self, rules: Rules, opponents: list[SeatStrategy], seed: int) -> None:
+    def __init__(self, rules: Rules, opponents: list[SeatStrategy], seed: int,
+                 match: bool = False, saver: Callable[[Sitting], None] | None = None
+                 ) -> None:
         n = int(rules["players"])
         if len(opponents) != n - 1:
             raise UnosimError(f"{n} players need {n - 1} opponents, got {len(opponents)}")
         self.rules = rules
-        # the person's seat gets a placeholder strategy the table never asks
-        self.seats = [parse_strategy("random"), *opponents]
+        self.sitting = Sitting(rules, opponents, seed, match)
+        # the person's seat holds a placeholder strategy the table never asks
+        self.seats = self.sitting.seats
         self.seed = seed
+        self.saver = saver
         self.round = -1
         self.deal()
 
@@ -76,8 +89,9 @@ class Table:
         """Deal the next round and play the opponents up to the person's first decision."""
         self.round += 1
         # the person reads the public events, though no seat of the table observes
-        self.game = Game(self.rules, self.seats, seed=self.seed, game_index=self.round,
-                         record_events=True)
+        self.game: Game = self.sitting.deal()
+        self.me = self.sitting.me
+        self.moves: list[str] = []
         self.log = EventLog()
         self._read = 0
         #: the person's decisions of the round, each with the state before it
@@ -92,6 +106,7 @@ class Table:
         move = legal[index]
         self._remember(legal, move)
         self.game.apply(move)
+        self.moves.append(move)
         self._advance()
         return move
 
@@ -104,11 +119,13 @@ class Table:
             if game.stat("turns") >= cap:
                 cap_round(game.G)
                 break
-            if game.actor == HUMAN:
+            if game.actor == self.me:
                 break
             game.step()
             self._hear()
         self._hear()
+        if game.over:
+            self._round_over()
 
     def _hear(self) -> None:
         """Copy the public events written since the last look into the round's log
@@ -121,21 +138,40 @@ class Table:
     def _remember(self, legal: tuple[str, ...], move: str) -> None:
         """Keep the state of the decision about to be taken (review, undo)."""
         self.decisions.append(Decision(len(self.decisions), self.game.G.copy(),
-                                       self.game.RNG.copy(), self._read, legal, move))
+                                       self.game.RNG.copy(), self._read, legal, move,
+                                       self.me))
+
+    def undo_refused(self) -> str:
+        """Why the person's last decision cannot be taken back ("" when it can): none
+        was taken this round; an opponent is a Python strategy (whose memory the
+        game's arrays do not hold); or the round of a match is over, scored into the
+        match and saved (a round of its own is reopened instead)."""
+        if not self.decisions:
+            return "no decision of yours to take back this round"
+        if python_seats(self.seats):
+            return "a Python strategy's memory cannot be taken back"
+        if self.over and self.sitting.match:
+            return ("the round is over, scored and saved: undo goes back within a "
+                    "round of a match only")
+        return ""
 
     @property
     def can_undo(self) -> bool:
-        """Whether a decision can be taken back: one was taken this round, and no
-        opponent is a Python strategy (whose memory the game's arrays do not hold)."""
-        return bool(self.decisions) and not python_seats(self.seats)
+        """Whether the person's last decision can be taken back (``undo_refused``)."""
+        return not self.undo_refused()
 
     def undo(self) -> bool:
         """Take the person's last decision back: the game's arrays, the generators
         and the log as they were before it (the opponents then play as they did
-        if the same move is played again). False if there is none to take back."""
+        if the same move is played again), and the move off the round's moves. A
+        round of its own taken back from its end is out of the saved file again
+        until it ends anew. False if it cannot be taken back (``undo_refused``)."""
         if not self.can_undo:
             return False
+        if self.over and self.sitting.reopen() and self.saver is not None:
+            self.saver(self.sitting)
         d = self.decisions.pop()
+        self.moves.pop()
         self.game.G[:] = d.G
         self.game.RNG[:] = d.RNG
         self.log.keep(d.events)
@@ -143,8 +179,9 @@ class Table:
         return True
 
     def hint(self) -> hints.Hint | None:
-        """The search's estimate for each of the person's legal moves (None when the
-        person is not deciding)."""
+        """The search's estimate for each of the person's legal moves, in the order of
+        ``legal`` (None when the person is not deciding); the search runs for the
+        person's seat of this round (``me``), from what that seat knows."""
         legal = self.legal()
         if not legal:
             return None
@@ -159,25 +196,42 @@ class Table:
     def view(self) -> View:
         """The person's view (the legal moves are filled while the person is to act)."""
         G = self.game.G
-        mine = not self.game.over and self.game.actor == HUMAN
+        mine = not self.game.over and self.game.actor == self.me
         n = int(legal_moves(G)) if mine else 0
-        return View(G, self.game.RNG, HUMAN, n, self.log, {}, None)
+        return View(G, self.game.RNG, self.me, n, self.log, {}, None)
 
     def legal(self) -> tuple[str, ...]:
         """The person's legal moves, as the engine's texts (empty when not deciding)."""
         return self.view().legal
 
     def seen(self) -> Seen:
-        return seen_by(self.view(), int(self.game.G[L.S_ACTOR]))
+        seen = seen_by(self.view(), int(self.game.G[L.S_ACTOR]))
+        if self.sitting.match:
+            seen = turned(seen, self.me, self.sitting.scores())
+        return seen
 
     def result(self) -> Result | None:
         """The end of the round, or None while it goes on."""
         if not self.game.over:
             return None
         winner = self.game.winner
-        return Result(winner, self.game.winner_points() if winner >= 0 else 0,
+        return Result(self.sitting.player(winner),
+                      self.game.winner_points() if winner >= 0 else 0,
                       self.game.stat("turns"))
 
+    # ------------------------------------------------------------ a match
+    @property
+    def match_over(self) -> bool:
+        return self.sitting.over
+
+    def _round_over(self) -> None:
+        """Keep the round (and score it, in a match) once, and tell the saver."""
+        if self.sitting.settle(self.moves) is not None and self.saver is not None:
+            self.saver(self.sitting)
+
+    @property
+    def played(self) -> list[Round]:
+        return self.sitting.rounds
 
 
 def seen_by(view: View, actor: int) -> Seen:
@@ -185,3 +239,26 @@ def seen_by(view: View, actor: int) -> Seen:
     the whole table sees)."""
     return Seen(view.phase, view.hand, view.top, view.colour, view.direction, view.pending,
                 view.drawn, view.counts, actor, view.legal, view.events)
+
+
+def turned(seen: Seen, me: int, scores: tuple[int, ...]) -> Seen:
+    """``seen`` with every seat counted from the person's (``me``) on: seat ``k`` is
+    then player ``k`` all match long, whoever deals."""
+    n = len(seen.counts)
+
+    def t(seat: int) -> int:
+        return seat if seat < 0 else (seat - me) % n
+
+    def event(e: Event) -> Event:
+        return e._replace(seat=t(e.seat), other=t(e.other))
+
+    return replace(seen, counts=tuple(seen.counts[(k + me) % n] for k in range(n)),
+                   actor=t(seen.actor), legal=tuple(turned_move(m, me, n) for m in seen.legal),
+                   events=tuple(event(e) for e in seen.events), scores=scores)
+
+
+def turned_move(text: str, me: int, n: int) -> str:
+    """A move's engine text as the screen shows it to the person in engine seat
+    ``me`` of ``n``: a target seat counted from the person's."""
+    head, _, tail = text.partition(":")
+    return f"target:{(int(tail) - me) % n}" if head == "target" else text
