@@ -1,5 +1,6 @@
 """A whole match at the screen of ``unosim play``, driven by keys alone (Textual's
-Pilot): every seat's score on screen, ``n`` dealing the match's next round, and the
+Pilot) under official, stacking, seven-o and jump-in: every seat's score on screen,
+``n`` dealing the match's next round, the variant's own decision taken, and the
 match's result at the end, where ``n`` deals no more."""
 
 from __future__ import annotations
@@ -17,14 +18,17 @@ from unosim.simulate.rules import resolve  # noqa: E402
 from unosim.strategies.registry import parse_strategy  # noqa: E402
 
 
-@pytest.mark.parametrize("variant,target,seed", [("official", 150, 6),
-                                                 ("stacking", 200, 1)])
-def test_a_whole_match_by_keys(variant, target, seed, tmp_path):
+@pytest.mark.parametrize("variant,target,seed,phase", [("official", 150, 6, "challenge"),
+                                                       ("stacking", 200, 1, "penalty"),
+                                                       ("seven-o", 150, 7, "target"),
+                                                       ("jump-in", 150, 5, "jump")])
+def test_a_whole_match_by_keys(variant, target, seed, phase, tmp_path):
     rules = resolve([variant], [("players", 3), ("target_score", target)])
     saved: list[int] = []
     t = Table(rules, [parse_strategy("offensive")] * 2, seed, match=True,
               saver=lambda s: saved.append(len(s.rounds)))
     app = PlayApp(t, ["you", "offensive", "offensive"], variant, saved_to="m.json")
+    phases: set[str] = set()
 
     def text(widget: str) -> str:
         return str(app.query_one(widget, Static).render())
@@ -35,6 +39,7 @@ def test_a_whole_match_by_keys(variant, target, seed, tmp_path):
             while presses < 3000:
                 while not t.over and presses < 3000:
                     n = len(t.legal())
+                    phases.add(t.seen().phase)
                     assert app.query_one("#moves", OptionList).option_count == n
                     await pilot.press("1")
                     if n >= 10:
@@ -66,3 +71,4 @@ def test_a_whole_match_by_keys(variant, target, seed, tmp_path):
     s = t.sitting
     assert len(s.rounds) >= 2 and saved == list(range(1, len(s.rounds) + 1))
     assert s.winner >= 0 and max(s.scores()) >= target
+    assert phase in phases  # the variant's own decision came up, taken by its key
