@@ -95,3 +95,41 @@ def test_every_decision_kind_by_digit_keys(variant):
     assert COMMON | own <= chosen, f"not taken: {sorted(COMMON | own - chosen)}"
     assert offered == chosen  # every kind offered was taken by its key
     assert played == list(t.played[0].moves)  # the saved round holds each move
+
+
+@pytest.mark.parametrize("variant", ["seven-o", "jump-in"])
+def test_a_full_round_by_the_mouse(variant):
+    """Clicking a move in the list plays it: a round played by clicks alone, every
+    kind of its variant taken (as by the keys above)."""
+    own, seed = KINDS[variant]
+    rules = resolve([variant], [("players", 3)])
+    t = Table(rules, [parse_strategy("offensive")] * 2, seed)
+    app = PlayApp(t, ["you", "offensive", "offensive"], variant)
+    chosen: set[str] = set()
+    played: list[str] = []
+    pick = t.pick
+
+    def spy(index: int) -> str:
+        played.append(t.legal()[index])
+        return pick(index)
+
+    t.pick = spy  # type: ignore[method-assign]
+
+    async def drive() -> None:
+        async with app.run_test(size=(130, 60)) as pilot:
+            moves = app.query_one("#moves", OptionList)
+            while not t.over and len(played) < 300:
+                seen = t.seen()
+                kinds = [kind(seen.phase, m) for m in seen.legal]
+                i = next((j for j, k in enumerate(kinds) if k not in chosen), 0)
+                row = i - round(moves.scroll_y)
+                assert 0 <= row < moves.content_size.height, "the move is not in view"
+                before = len(played)
+                assert await pilot.click(moves, offset=(6, moves.gutter.top + row))
+                await pilot.pause()
+                assert played[before:] == [seen.legal[i]], "the click played another move"
+                chosen.add(kinds[i])
+            assert t.over
+
+    asyncio.run(drive())
+    assert COMMON | own <= chosen, f"not taken: {sorted(COMMON | own - chosen)}"

@@ -4,7 +4,8 @@ decision in the table.
 
 Keys: a digit picks the move of that number (with ten or more moves, a first digit
 that could start a longer number waits for the next one, or Enter), the arrows and
-Enter pick from the list, ``n`` deals the next round once a round is over, ``q``
+Enter pick from the list (so does a click on a move: the list is an OptionList,
+which selects the option clicked), ``n`` deals the next round once a round is over, ``q``
 quits; ``h`` turns the hints on or off, ``r`` opens the review of a round played,
 ``u`` takes the last decision back in training mode (coaching.py draws these)."""
 
