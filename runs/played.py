@@ -20,6 +20,7 @@ from unosim.runs.game import Game
 from unosim.runs.match import DEFAULT_MAX_ROUNDS
 from unosim.runs.tables import game_template
 from unosim.simulate import layout as L
+from unosim.simulate.rng_nb import probability_threshold
 from unosim.simulate.rules import Rules
 from unosim.strategies.registry import SeatStrategy, parse_strategy
 
@@ -41,15 +42,42 @@ class Round:
     turns: int
     final_hands: tuple[tuple[str, ...], ...]
     scores: tuple[int, ...] | None = None
+    #: with ``call_uno``: the indices (in ``moves``) of the moves that took the person
+    #: down to one card without calling UNO (every other move is played as called)
+    forgot: tuple[int, ...] = ()
+
+
+#: the chance threshold of a call forgotten for certain (``chance`` draws nothing)
+ALWAYS = probability_threshold(1.0)
+
+
+class Calling:
+    """The person's UNO call under ``call_uno``: for each of their moves, the engine's
+    forget chance of their seat (the slot ``_uno_call`` reads, and only when that
+    seat's own card leaves it one) is set to 0 (called) or certain (not called), and
+    put back before anyone else acts, so the engine's catch roll
+    (``uno_catch_prob``) and penalty (``uno_penalty``) apply as for any seat."""
+
+    def __init__(self, G: np.ndarray, me: int) -> None:
+        self.G = G
+        self.slot = L.OFF_SEATF + me * L.N_SEATF + L.SF_UNO_FORGET
+        self.kept = int(G[self.slot])
+
+    def set(self, called: bool) -> None:
+        self.G[self.slot] = 0 if called else ALWAYS
+
+    def restore(self) -> None:
+        self.G[self.slot] = self.kept
 
 
 class Sitting:
     """The rounds of one table, dealt one after another (``deal``, then ``settle``
-    once the round is over)."""
+    once the round is over). With ``call_uno`` the person calls UNO themselves."""
 
     def __init__(self, rules: Rules, opponents: list[SeatStrategy], seed: int,
-                 match: bool = False) -> None:
+                 match: bool = False, call_uno: bool = False) -> None:
         self.rules = rules
+        self.call_uno = call_uno
         self.seats = [parse_strategy(PERSON_PLACEHOLDER), *opponents]
         self.n = len(self.seats)
         self.seed = seed
@@ -116,9 +144,10 @@ class Sitting:
         self._settled = False
         return g
 
-    def settle(self, moves: list[str]) -> Round | None:
-        """Keep the round just over, with the person's ``moves``; in a match, score it.
-        None: it was kept already."""
+    def settle(self, moves: list[str], forgot: tuple[int, ...] = ()) -> Round | None:
+        """Keep the round just over, with the person's ``moves`` (and those of them
+        played without the UNO call, ``forgot``); in a match, score it. None: it was
+        kept already."""
         g = self.game
         if g is None or not g.over:
             raise UnosimError("no round is over")
@@ -131,7 +160,7 @@ class Sitting:
         w = g.winner
         r = Round(self.dealt - 1, self.me, tuple(moves), self.player(w),
                   g.winner_points() if w >= 0 else 0, g.stat("turns"),
-                  tuple(tuple(g.hand(s)) for s in range(self.n)), scores)
+                  tuple(tuple(g.hand(s)) for s in range(self.n)), scores, tuple(forgot))
         self.rounds.append(r)
         if not self.match:
             self._next_off = 0

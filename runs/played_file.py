@@ -1,9 +1,11 @@
 """The file ``unosim play`` saves a table's rounds in, and their replay.
 
 It holds what the rounds are dealt and played from: the rules, the opponents' seats,
-the seed, single rounds or a match, and per round the person's seat and moves in
-order (the opponents' moves follow from the seed), with how the round ended, which a
-replay must reach again. JSON, rewritten whole after each round.
+the seed, single rounds or a match, whether the person called UNO themselves, and per
+round the person's seat and moves in order (the opponents' moves follow from the
+seed), the moves played without the UNO call, and how the round ended, which a replay
+must reach again. JSON, rewritten whole after each round; a file without
+``call_uno`` or ``forgot`` (written before they were) reads as the engine calling.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any, TypeVar
 from unosim import provenance
 from unosim.errors import UnosimError
 from unosim.runs.game import Game
-from unosim.runs.played import Round, Sitting
+from unosim.runs.played import Calling, Round, Sitting
 from unosim.simulate.step_nb import cap_round
 
 #: what the file calls itself (a reader tells it from a --save-games file by it)
@@ -50,6 +52,7 @@ def document(s: Sitting, variant: str, command: str) -> dict[str, Any]:
         "opponents": seats_of(s.seats[1:]),
         "seed": s.seed,
         "match": s.match,
+        "call_uno": s.call_uno,
         "rounds": [asdict(r) for r in s.rounds],
     }
     if s.match:
@@ -90,7 +93,8 @@ def read(path: Path) -> dict[str, Any]:
     try:
         rounds = [Round(**{**r, "moves": tuple(r["moves"]),
                            "final_hands": tuple(map(tuple, r["final_hands"])),
-                           "scores": None if r["scores"] is None else tuple(r["scores"])})
+                           "scores": None if r["scores"] is None else tuple(r["scores"]),
+                           "forgot": tuple(int(i) for i in r.get("forgot", ()))})
                   for r in doc["rounds"]]
         for k in ("rules", "opponents", "seed", "match", "players", "variant"):
             doc[k]  # noqa: B018 - a missing key is a damaged file
@@ -111,7 +115,8 @@ def sitting_of(doc: dict[str, Any], path: Path) -> Sitting:
         load_plugin_seats(doc["opponents"], f"since {path} was written")
         rules = resolve([], list(doc["rules"].items()))
         opponents = [parse_strategy(seat_text(s)) for s in doc["opponents"]]
-        return Sitting(rules, opponents, int(doc["seed"]), bool(doc["match"]))
+        return Sitting(rules, opponents, int(doc["seed"]), bool(doc["match"]),
+                       bool(doc.get("call_uno", False)))
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise UnosimError(f"{path}: a damaged file of unosim play ({type(e).__name__}: "
                           f"{e})") from None
@@ -150,10 +155,15 @@ def replay_round(doc: dict[str, Any], k: int, path: Path,
             raise UnosimError(f"round {r.index} of {path} replays differently: you sat "
                               f"in seat {s.me} here, seat {r.seat} in the file")
         moves = iter(r.moves)
-        choose = _chooser(s.me, moves, r.index, path)
-        out = play(g, choose) if r.index == k else play_out(g, choose)
+        calling = Calling(g.G, s.me) if s.call_uno else None
+        choose = _chooser(s.me, moves, r.index, path, calling, set(r.forgot))
+        try:
+            out = play(g, choose) if r.index == k else play_out(g, choose)
+        finally:
+            if calling is not None:
+                calling.restore()
         _check(s, r, moves, path)
-        s.settle(list(r.moves))
+        s.settle(list(r.moves), r.forgot)
         if s.match and s.scores() != r.scores:
             raise UnosimError(f"round {r.index} of {path} replays differently: match "
                               f"scores {list(s.scores())} here, {list(r.scores or ())} in "
@@ -163,10 +173,23 @@ def replay_round(doc: dict[str, Any], k: int, path: Path,
     raise AssertionError("unreachable")
 
 
-def _chooser(me: int, moves: Iterator[str], k: int, path: Path) -> Callable[[Game], str]:
+def _chooser(me: int, moves: Iterator[str], k: int, path: Path,
+             calling: Calling | None = None, forgot: set[int] | None = None
+             ) -> Callable[[Game], str]:
+    """The person's moves from the file, the opponents' from their strategies; with
+    ``calling``, each of the person's moves goes with their UNO call as played (the
+    forget chance set before the move, put back before anyone else's)."""
+    played = 0
+
     def choose(g: Game) -> str:
+        nonlocal played
+        if calling is not None:
+            calling.restore()
         if g.actor != me:
             return g.choose()
+        if calling is not None:
+            calling.set(played not in (forgot or ()))
+        played += 1
         move = next(moves, None)
         if move is None:
             raise UnosimError(f"round {k} of {path} replays differently: it needs more "

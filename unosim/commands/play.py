@@ -57,6 +57,11 @@ _SERVE_ONLY = ("serve", "port")
 @click.option("--save", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Save each finished round in FILE, for `unosim replay FILE` (default: "
                    "unosim-play-SEED.json in this folder, never overwriting another).")
+@click.option("--call-uno", "call_uno", is_flag=True,
+              help="Call UNO yourself: press c (or !) before the move that leaves you one "
+                   "card; without the call it counts as forgotten, and the rules "
+                   "uno_catch_prob and uno_penalty decide whether you are caught and "
+                   "what it costs.")
 @click.option("--serve", is_flag=True,
               help="Serve the table in a browser on localhost instead (each page opened "
                    "is a new table with these options).")
@@ -66,7 +71,7 @@ _SERVE_ONLY = ("serve", "port")
 def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
          rule: tuple[str, ...], seat: tuple[str, ...], seed: int | None,
          hint_rollouts: int | None, training: bool, match: int | str | None,
-         save: str | None, serve: bool, port: int) -> None:
+         save: str | None, call_uno: bool, serve: bool, port: int) -> None:
     """Play UNO at a table in the terminal: you sit in seat 0, the opponents are
     strategies (offensive in every seat that --seat N=NAME, N from 1, does not name).
     Your hand, the top card and colour, the direction, every seat's card count (and
@@ -75,7 +80,8 @@ def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
     the next one (the same seed deals the same rounds) and q quits. Each finished
     round is saved; `unosim replay FILE` shows it move by move. h shows the search
     player's estimate beside each move, r reviews a round played, and with --training
-    u takes your last decision back (within the round, in a match)."""
+    u takes your last decision back (within the round, in a match); with --call-uno
+    c calls UNO with your next move."""
     try:
         import textual  # noqa: F401
     except ImportError:
@@ -88,7 +94,7 @@ def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
         return
     rules_target = match_rule(match, rule)
     table, labels, title = make_table(players, variant, (*rule, *rules_target), seat, seed,
-                                      match is not None)
+                                      match is not None, call_uno)
     path = save_path(save, table.seed)
     table.saver = saver_for(path, variant, ctx)
     from unosim.play.app import PlayApp
@@ -118,7 +124,8 @@ def match_rule(match: int | str | None, rule: tuple[str, ...]) -> tuple[str, ...
 
 
 def make_table(players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
-               seat: tuple[str, ...], seed: int | None, match: bool = False) -> tuple:
+               seat: tuple[str, ...], seed: int | None, match: bool = False,
+               call_uno: bool = False) -> tuple:
     """The table the options describe, its seats' labels and a title line."""
     from unosim.play.table import Table
     from unosim.runs.variants import variant_label
@@ -132,7 +139,7 @@ def make_table(players: int | None, variant: tuple[str, ...], rule: tuple[str, .
     seed = opt.pick_seed(seed, announce=False)
     labels = ["you", *(s.label() for s in seats[1:])]
     kind = " · a match" if match else ""
-    return (Table(rules, seats[1:], seed, match), labels,
+    return (Table(rules, seats[1:], seed, match, call_uno=call_uno), labels,
             f"{variant_label(variant)} · {n} players{kind}")
 
 

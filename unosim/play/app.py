@@ -7,7 +7,8 @@ that could start a longer number waits for the next one, or Enter), the arrows a
 Enter pick from the list (so does a click on a move: the list is an OptionList,
 which selects the option clicked), ``n`` deals the next round once a round is over, ``q``
 quits; ``h`` turns the hints on or off, ``r`` opens the review of a round played,
-``u`` takes the last decision back in training mode (coaching.py draws these)."""
+``u`` takes the last decision back in training mode (coaching.py draws these); with
+``--call-uno``, ``c`` (or ``!``) calls UNO with the next move."""
 
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ class PlayApp(App):
         Binding("h", "hints", "Hints"),
         Binding("u", "undo", "Undo"),
         Binding("r", "review", "Review"),
+        Binding("c", "call", "Call UNO!"),
+        Binding("exclamation_mark", "call", "Call UNO!", show=False),
         *(Binding(str(d), f"digit({d})", show=False) for d in range(10)),
     ]
 
@@ -122,8 +125,14 @@ class PlayApp(App):
         r = self.table.result()
         if r is None:
             seen = self.table.seen()
-            return Text(f"your decision ({seen.phase}): press its number, or the arrows "
-                        "and Enter")
+            out = Text(f"your decision ({seen.phase}): press its number, or the arrows "
+                       "and Enter")
+            if self.table.calling:
+                out += Text("\nUNO! called: it goes with the move you play now",
+                            style="bold")
+            elif self.table.call_uno:
+                out += Text("\nc: call UNO with this move")
+            return out
         if r.winner < 0:
             line = f"round stopped at the turn cap after {r.turns} turns: nobody wins"
         elif r.winner == HUMAN:
@@ -193,7 +202,16 @@ class PlayApp(App):
             return self.training
         if action == "review":
             return self.table.over
+        if action == "call":
+            return self.table.call_uno
         return True
+
+    def action_call(self) -> None:
+        """Call UNO with the move about to be played (--call-uno)."""
+        if self.table.call():
+            self.show()
+        else:
+            self.bell()
 
     def action_hints(self) -> None:
         """Show (or hide) the search's estimate beside each move, now and after."""

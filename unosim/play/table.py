@@ -17,7 +17,7 @@ from unosim.errors import UnosimError
 from unosim.play import hints
 from unosim.play.history import Decision
 from unosim.runs.game import Game
-from unosim.runs.played import Round, Sitting
+from unosim.runs.played import Calling, Round, Sitting
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
 from unosim.simulate.step_nb import cap_round, legal_moves
@@ -64,19 +64,19 @@ class Table:
     the rounds are a match's (runs/played.py): the person moves seats as the deal
     passes, and everything shown is turned so that the person is seat 0 and seat
     ``k`` is the player ``k`` places to the left. ``saver`` is told of each round
-    as it ends."""
+    as it ends. With ``call_uno`` the person calls UNO themselves (``call``)."""
 
     #: the search's rollouts per hint and per decision reviewed
     hint_rollouts: int = hints.ROLLOUTS
 
     def __init__(self, rules: Rules, opponents: list[SeatStrategy], seed: int,
-                 match: bool = False, saver: Callable[[Sitting], None] | None = None
-                 ) -> None:
+                 match: bool = False, saver: Callable[[Sitting], None] | None = None,
+                 call_uno: bool = False) -> None:
         n = int(rules["players"])
         if len(opponents) != n - 1:
             raise UnosimError(f"{n} players need {n - 1} opponents, got {len(opponents)}")
         self.rules = rules
-        self.sitting = Sitting(rules, opponents, seed, match)
+        self.sitting = Sitting(rules, opponents, seed, match, call_uno)
         # the person's seat holds a placeholder strategy the table never asks
         self.seats = self.sitting.seats
         self.seed = seed
@@ -92,6 +92,10 @@ class Table:
         self.game: Game = self.sitting.deal()
         self.me = self.sitting.me
         self.moves: list[str] = []
+        #: with ``call_uno``: whether UNO is called with the next move, and the
+        #: indices of the round's moves that went down to one card without the call
+        self.calling = False
+        self.forgot: list[int] = []
         self.log = EventLog()
         self._read = 0
         #: the person's decisions of the round, each with the state before it
@@ -105,10 +109,42 @@ class Table:
             raise UnosimError(f"no move {index + 1}: {len(legal)} legal moves")
         move = legal[index]
         self._remember(legal, move)
-        self.game.apply(move)
+        if self.sitting.call_uno:
+            self._play_calling(move)
+        else:
+            self.game.apply(move)
         self.moves.append(move)
         self._advance()
         return move
+
+    @property
+    def call_uno(self) -> bool:
+        return self.sitting.call_uno
+
+    def call(self) -> bool:
+        """Call UNO with the next move (``call_uno``): any time from the person's
+        decision until the move is played. False where there is nothing to call."""
+        if not self.call_uno or not self.legal():
+            return False
+        self.calling = True
+        return True
+
+    def _play_calling(self, move: str) -> None:
+        """Play the person's move with their call, or without it: a move that takes
+        them down to one card uncalled is a call forgotten, which the engine may
+        catch (runs/played.py ``Calling``)."""
+        calling = Calling(self.game.G, self.me)
+        calling.set(self.calling)
+        try:
+            self.game.apply(move)
+        finally:
+            calling.restore()
+        self.calling = False
+        heard = self._read
+        self._hear()
+        if any(e.kind == "uno" and e.seat == self.me and e.how != "called"
+               for e in self.log.all()[heard:]):
+            self.forgot.append(len(self.moves))
 
     def _advance(self) -> None:
         """Let the opponents move until the person must decide or the round ends."""
@@ -172,6 +208,9 @@ class Table:
             self.saver(self.sitting)
         d = self.decisions.pop()
         self.moves.pop()
+        if self.forgot and self.forgot[-1] == len(self.moves):
+            self.forgot.pop()
+        self.calling = False
         self.game.G[:] = d.G
         self.game.RNG[:] = d.RNG
         self.log.keep(d.events)
@@ -226,7 +265,8 @@ class Table:
 
     def _round_over(self) -> None:
         """Keep the round (and score it, in a match) once, and tell the saver."""
-        if self.sitting.settle(self.moves) is not None and self.saver is not None:
+        if self.sitting.settle(self.moves, tuple(self.forgot)) is not None \
+                and self.saver is not None:
             self.saver(self.sitting)
 
     @property
