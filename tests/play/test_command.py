@@ -110,3 +110,24 @@ def test_the_command_saves_each_round_and_names_the_file(capsys, tmp_path, monke
     for k in (0, 1):
         code, out, err = invoke(capsys, ["replay", str(path), "--game", str(k)])
         assert code == 0 and f"the same round as round {k}" in out, err
+
+
+def test_call_uno_reaches_the_table_and_the_file(capsys, tmp_path, monkeypatch):
+    """--call-uno: the table waits for the person's call, and the file says so (and
+    the command it was played with)."""
+    pytest.importorskip("textual")
+    from unosim.play.app import PlayApp
+
+    def run(app: PlayApp) -> None:
+        assert app.table.call_uno and app.table.call() and app.table.calling
+        while not app.table.over:
+            app.table.pick(0)
+
+    path = tmp_path / "calls.json"
+    monkeypatch.setattr(PlayApp, "run", run)
+    code, _, err = invoke(capsys, ["play", "--call-uno", "--seed", "4", "--save", str(path)])
+    assert code == 0, err
+    doc = json.loads(path.read_text())
+    assert doc["call_uno"] is True and "--call-uno" in doc["command"].split()
+    code, out, err = invoke(capsys, ["replay", str(path)])
+    assert code == 0 and "the same round as round 0" in out, err
