@@ -1,7 +1,10 @@
 """Slow, plain-Python reference engine for one UNO round.
 
-This is an independent implementation of the rule book (/work/shared/RULES.md,
-sections 1, 2, 3, 5, 6, 9, 10), written to be read, not to be fast.  It is used
+This is an independent implementation of the rules as the docs state them
+(docs/rules.md#the-game-in-brief and the keys' entries in docs/rules.md#every-key,
+the round scores of docs/matches.md#scoring, the counters of docs/metrics.md#per-round
+and the strategy ``random`` of docs/strategies.md#reference-random), written to be
+read, not to be fast.  It is used
 to check the statistics of the compiled engine.  Only the standard library is
 used; all randomness comes from one ``random.Random`` per round.
 
@@ -15,10 +18,11 @@ with the opponent holding the fewest cards, a 0 rotates every hand) and
 random among the takers, its card acting instead), ``finish_on_action=False`` (a
 lone action card or wild may not be played: the player draws or takes the penalty)
 and ``final_draw=False`` (a Draw card that ends the round makes nobody draw). Each round
-also yields the game-feel metrics of RULES.md 9b (``feel_metrics``).  Every seat plays the
-reference strategy ``random`` (RULES.md section 10): it never bluffs, never
-challenges, always calls UNO (so no UNO penalty ever happens), always stacks
-when it can and always plays a playable drawn card.
+also yields the game-feel metrics of docs/metrics.md#game-feel (``feel_metrics``).
+Every seat plays the reference strategy ``random``
+(docs/strategies.md#reference-random): it never bluffs, never challenges, always
+calls UNO (so no UNO penalty ever happens), always stacks when it can and always
+plays a playable drawn card.
 
 A card is a tuple ``(colour, rank)``:
   * colour is one of ``COLOURS`` or ``None`` for the two wild cards;
@@ -142,7 +146,7 @@ class Round:
         self.current = 0  # seat whose turn it is
         self.pending = 0  # accumulated penalty waiting for its victim (stacking only)
 
-        # metrics (RULES.md section 9)
+        # metrics (docs/metrics.md#per-round)
         self.turns = 0
         self.cards_played = 0
         self.drawn_no_play = 0
@@ -151,7 +155,7 @@ class Round:
         self.winner = -1
         self.capped = False
         self.finished = False
-        # game feel (RULES.md 9b): the hand sizes when each turn starts and when the
+        # game feel (docs/metrics.md#game-feel): the hand sizes when each turn starts and when the
         # winner goes out
         self.samples: list[list[int]] = []
 
@@ -480,7 +484,7 @@ def play_round(
     return game.play().result()
 
 
-# ------------------------------------------------------------ game feel (RULES.md 9b)
+# ---------------------------------------------------- game feel (docs/metrics.md#game-feel)
 
 FEEL_METRICS = ("lead_changes", "winner_max_deficit", "comeback", "winner_mean_deficit",
                 "winner_behind_share", "lock_in", "first_uno_wins", "rival_on_uno",
@@ -488,7 +492,7 @@ FEEL_METRICS = ("lead_changes", "winner_max_deficit", "comeback", "winner_mean_d
 
 
 def feel_metrics(samples: list[list[int]], winner: int) -> dict:
-    """The per-round metrics of RULES.md 9b from the distance vectors sampled at
+    """The per-round metrics of docs/metrics.md#game-feel from the distance vectors sampled at
     t = 0..T (``samples[t][seat]``), written straight from the definitions."""
     T = len(samples) - 1
 

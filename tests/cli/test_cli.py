@@ -178,7 +178,7 @@ def test_official_then_stacking_stacks(capsys):
 
 
 def test_official_preset_changes_nothing(capsys):
-    # RULES.md 6: a preset sets only the keys it changes; `official` changes none,
+    # docs/rules.md#presets: a preset sets only the keys it changes; `official` changes none,
     # so composing it after another preset keeps that preset's keys.
     s = run_json(capsys, ["--variant", "stacking", "--variant", "official", *SMALL, "--seed", "1"])
     assert s["rules"]["stacking"] == "progressive"

@@ -29,19 +29,26 @@ CITATION = re.compile(r"\bdocs/([\w/-]+\.md)(?:#([\w-]+))?")
 TEXT_SUFFIXES = {".py", ".toml", ".md", ".txt", ".cfg", ".json", ".yml", ".yaml"}
 
 
+#: this file: its planted bad cases must keep naming the internal specs, so it alone
+#: is not scanned
+SELF = Path(__file__).resolve()
+
+
 def source_folders() -> list[Path]:
     """The folders of the installed package (``package-dir`` in pyproject.toml, so a new
-    room is scanned as soon as it is packaged) and bench/."""
+    room is scanned as soon as it is packaged), bench/, tests/ and examples/: the tests
+    and examples are read by contributors and users too."""
     with open(ROOT / "pyproject.toml", "rb") as f:
         dirs = tomllib.load(f)["tool"]["setuptools"]["package-dir"].values()
-    return sorted({ROOT / d for d in dirs} | {ROOT / "bench"})
+    return sorted({ROOT / d for d in dirs}
+                  | {ROOT / "bench", ROOT / "tests", ROOT / "examples"})
 
 
 def source_files() -> list[Path]:
     return sorted(p for folder in source_folders() if folder.is_dir()
                   for p in folder.rglob("*")
                   if p.is_file() and p.suffix in TEXT_SUFFIXES
-                  and "__pycache__" not in p.parts)
+                  and "__pycache__" not in p.parts and p.resolve() != SELF)
 
 
 @cache
@@ -155,6 +162,8 @@ def test_the_scan_sees_the_package_and_its_citations():
     """Not vacuous: the engine's sources are scanned and they do cite the docs."""
     files = {str(p.relative_to(ROOT)) for p in source_files()}
     assert "simulate/rules.py" in files and "unosim/cli.py" in files
+    assert "tests/reference_engine.py" in files and "examples/learn_to_play.py" in files
+    assert str(SELF.relative_to(ROOT)) not in files
     cited = [c for p in source_files() for c in citations(p.read_text(errors="replace"))]
     assert any(page == "rules.md" and anchor for page, anchor in cited)
     assert any(page == "metrics.md" and anchor for page, anchor in cited)

@@ -1,4 +1,4 @@
-"""Game-feel totals (RULES.md 9b): exact integer sums that do not depend on
+"""Game-feel totals (docs/metrics.md#game-feel): exact integer sums that do not depend on
 workers, batches, mode or checkpoints; the compiled engine against the plain
 reference engine; and the keys the reports give."""
 

@@ -1,4 +1,4 @@
-"""Game-feel metrics (RULES.md 9b): every definition on hand-made distance
+"""Game-feel metrics (docs/metrics.md#game-feel): every definition on hand-made distance
 sequences, the compiled accumulator against the plain definitions, where the
 engine's samples fall (crafted tables), and the engine's record against the
 definitions applied to samples watched from Python, under many rules."""

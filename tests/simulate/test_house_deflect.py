@@ -1,5 +1,6 @@
-"""Scenario tests of ``skip_deflect`` and ``reverse_deflect`` (RULES.md 4, 4b
-"Skip deflect", "Reverse deflect", "Penalties and turns", "Two players").
+"""Scenario tests of ``skip_deflect`` and ``reverse_deflect`` (docs/rules.md#rule-skip_deflect,
+docs/rules.md#rule-reverse_deflect, docs/rules.md#rule-stacking,
+docs/rules.md#rule-two_player_reverse_skips).
 
 Skip deflect: the player about to be skipped may play a Skip of the same colour;
 then the next player is skipped (and may deflect again). It is a turn; accepting

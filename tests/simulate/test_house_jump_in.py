@@ -1,5 +1,5 @@
-"""Scenario tests of ``jump_in`` (RULES.md 4 "jump_in", 4b "Jump-in", "Jump-in
-after a 7 or 5").
+"""Scenario tests of ``jump_in`` (docs/rules.md#rule-jump_in,
+docs/rules.md#rule-jump_in_order).
 
 The window opens after every card put on the discard pile (a jump-in too) and
 closes when the next turn starts; never after the first flipped card. Identical
@@ -230,7 +230,7 @@ def test_skip_jumped_in_skips_the_player_after_the_jumper():
 
 
 def test_reverses_add_up_when_one_is_jumped_upon():
-    """The example of the rule book: clockwise, seat 0 plays a red Reverse and seat 2
+    """The case docs/rules.md#rule-jump_in settles: clockwise, seat 0 plays a red Reverse and seat 2
     jumps in with the other: both act, so the direction is clockwise again and play
     goes on from the jumper, to seat 3 (this reading replaced "only the jumper's
     Reverse acts", which sent play counter-clockwise to seat 1)."""

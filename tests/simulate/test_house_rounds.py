@@ -1,5 +1,6 @@
-"""Round-shape house rules: ``elimination`` and ``seven_rounds`` (RULES.md 4, 4b
-"Elimination", "Seven rounds", "Two players", "When both piles are empty"), and
+"""Round-shape house rules: ``elimination`` and ``seven_rounds`` (docs/rules.md#rule-elimination,
+docs/rules.md#rule-seven_rounds, docs/rules.md#rule-two_player_reverse_skips, and the
+piles in docs/rules.md#the-game-in-brief), and
 termination of whole rounds under tiny decks.
 
 Elimination: when a player goes out, the round's winner and points are settled as

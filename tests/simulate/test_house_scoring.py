@@ -1,6 +1,7 @@
 """Scoring and deck house rules: ``zero_fifty``, the points of the special cards,
 ``downpour`` under ``losers_score``, ``deck=edition112``, ``downpour`` and custom
-deck counts (RULES.md 1, 4, 4b "Draw ten on zeros", "Swap Hands wild").
+deck counts (docs/rules.md#rule-zero_fifty, docs/rules.md#rule-downpour,
+docs/rules.md#rule-deck, docs/rules.md#rule-draw_ten, docs/rules.md#rule-swap_hands_wild).
 
 Points: numbers face value, Skip/Reverse/Draw Two 20, Wild and Wild Draw Four 50,
 Swap Hands and blanks 40. A lone 0 at scoring is worth 50 under ``zero_fifty``; a

@@ -1,6 +1,5 @@
-"""Scenario tests of the stacking house rules (RULES.md 4 rows ``stacking`` and
-``stack_cards``, 4b "Deflect (non-summing)", "Mixed progressive stacking",
-"Draw ten", "Penalties and turns").
+"""Scenario tests of the stacking house rules (docs/rules.md#rule-stacking,
+docs/rules.md#rule-stack_cards, docs/rules.md#rule-draw_ten).
 
 ``stacking=deflect``: a Draw Two may be answered with any Draw Two, the next
 player then faces 2, never more. ``stack_cards=mixed``: under ``progressive`` a

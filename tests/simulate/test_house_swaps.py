@@ -1,6 +1,6 @@
 """Scenario tests of the hand-moving house rules: ``seven_o``, ``swap_on_five``
-and ``swap_hands_wild`` (RULES.md 4, 4b "Seven-O", "Swap on five", "Swap Hands
-wild").
+and ``swap_hands_wild`` (docs/rules.md#rule-seven_o, docs/rules.md#rule-swap_on_five,
+docs/rules.md#rule-swap_hands_wild).
 
 Seven-O: after a 7 the player swaps hands with a player of its choice; after a 0
 every hand moves to the next player in the direction of play; a 7 or 0 that

@@ -1,6 +1,8 @@
 """Scenario tests of the table house rules: ``color_rotation``, ``draw_ten``,
 ``downpour``, ``wd4_challenge_takeback``, ``uno_in_center`` and ``silent_twos``
-(RULES.md 2, 3, 4, 4b "Colour rotation", "Draw ten", "Draw ten on zeros").
+(docs/rules.md#rule-color_rotation, docs/rules.md#rule-draw_ten,
+docs/rules.md#rule-downpour, docs/rules.md#rule-wd4_challenge_takeback,
+docs/rules.md#rule-uno_in_center, docs/rules.md#rule-silent_twos).
 
 Colour rotation: a Wild or Wild Draw Four from a hand sets the next colour of
 red -> blue -> green -> yellow -> red clockwise, the previous one counter-clockwise;

@@ -1,9 +1,9 @@
 """Validation of house-rule combinations (rules.py ``_check_combinations`` and the
-deck checks; RULES.md 1, 4, 4b, 6).
+deck checks; docs/rules.md#combinations-that-are-refused, docs/rules.md#rule-deck).
 
 Every impossible combination is refused with a ``UnosimError`` whose one-line
 message names the key; on the command line that is exit status 2 and one line on
-stderr. The presets of RULES.md 6 all resolve.
+stderr. The presets (docs/rules.md#presets) all resolve.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Whole matches (simulate/match_nb.py, runs/match.py, ``run --mode match``).
 
 The compiled match loop is checked match by match against a plain-Python loop
-written from RULES.md section 5 that calls the same compiled ``play_round``:
+written from docs/matches.md#scoring that calls the same compiled ``play_round``:
 seating, dealer rotation, every scoring method, the end of a match and the
 tie-break must agree exactly. Then the properties the issue asks for: a match
 ends exactly when the target is reached, and the scores add up.
@@ -40,7 +40,8 @@ def seats(names=MIXED):
 
 
 def reference_match(rules, seat_list, seed, m, max_rounds=1000):
-    """One match in plain Python, from the rule book, around the compiled play_round."""
+    """One match in plain Python, from the rules as docs/matches.md#scoring states them,
+    around the compiled play_round."""
     T = game_template(rules, seat_list)
     G = T.copy()
     RNG = np.zeros(8, np.uint64)

@@ -1,4 +1,5 @@
-"""Scenario tests of the official rules (RULES.md sections 1, 2, 3, 4b and 9).
+"""Scenario tests of the official rules (docs/rules.md#the-game-in-brief, the keys' entries
+in docs/rules.md#every-key, and the counters of docs/metrics.md#per-round).
 
 Each test crafts a state through the Python ``Game`` API, applies one move (a few
 for the sequences) and checks the exact result: whose move it is, the phase, the
@@ -538,7 +539,8 @@ def test_both_piles_empty_draw_yields_nothing_and_the_turn_passes():
     assert (g.actor, g.phase, g.top) == (1, "turn", "r4")
     assert hand(g, 0) == ["g7"]
     assert g.draw_pile() == [] and g.discard_pile() == ["r4"]
-    # trying to draw was the player's turn (RULES.md 9: a turn is acting in order)
+    # trying to draw was the player's turn (docs/metrics.md#per-round: a turn is acting
+    # in order)
     assert g.counters() == counters(turns=1)
 
 

@@ -1,4 +1,5 @@
-"""Scenario tests of progressive stacking (RULES.md 4 "stacking" rows, 4b, 6, 9).
+"""Scenario tests of progressive stacking (docs/rules.md#rule-stacking,
+docs/rules.md#rule-stack_cards, docs/rules.md#presets, docs/metrics.md#per-round).
 
 ``resolve(["stacking"])`` is progressive stacking with ``stack_cards=same``: a Draw
 Two goes on a Draw Two of any colour, a Wild Draw Four on a Wild Draw Four (legal

@@ -7,7 +7,8 @@ every hidden thing changed (the opponents' cards and the draw pile dealt anew
 from the same cards, the card stream of the generator, the hand-derived
 ``HC_LACKS`` bits, a stale drawn card, the bluff flag, the card a trading
 partner chose); the search must make the same decision and leave its generator
-in the same state. Every phase of RULES.md section 7 must come up.
+in the same state. Every kind of decision the rules leave to a player
+(docs/rules.md#the-game-in-brief, "Decisions") must come up.
 """
 
 from __future__ import annotations
@@ -136,7 +137,7 @@ def test_search_never_peeks_in_any_phase():
         games = 24 if busy else 6 if players == 2 else 4
         searched += _play_twinned("search:rollouts=6", variants, players, games, rnd, seen,
                                   came)
-    # every decision phase of RULES.md section 7 came up, and those with real choices
+    # every decision phase (docs/rules.md#the-game-in-brief) came up, and those with real choices
     # were searched (a jump-in is always taken; a challenge of a player the table infers
     # held none of the colour is pruned)
     assert {L.PH_TURN, L.PH_DRAWN, L.PH_CHALLENGE, L.PH_PENALTY, L.PH_SKIP, L.PH_JUMP,

@@ -179,7 +179,8 @@ def test_a_draw_turn_without_the_colour_shows_the_seat_lacks_it():
 def test_what_the_table_saw_does_not_depend_on_hidden_cards(hand, drawn):
     # a draw that is not played looks the same to the table whether the hand held the
     # colour (a draw by choice) or the drawn card was playable and kept: the bits a
-    # strategy reads are a function of the public history alone (DESIGN.md)
+    # strategy reads are a function of the public history alone
+    # (docs/strategies.md#seen-to-lack)
     g = craft("random", hand, draw=(drawn,) * 20)
     g.apply("draw")
     if g.phase == "drawn":

@@ -1,4 +1,5 @@
-"""``unosim skill``: the skill edge of RULES.md 9b, its intervals, pairing and verdicts."""
+"""``unosim skill``: the skill edge (docs/metrics.md#skill-edge), its intervals, pairing
+and verdicts."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Tournaments: exact seat rotation, reproducibility, the figures, and the
-strategy effects the sources describe (RULES.md section 8)."""
+strategy effects the sources describe (the built-ins of docs/strategies.md)."""
 
 from __future__ import annotations
 
@@ -207,7 +207,7 @@ def test_mean_place_under_elimination():
     assert sum(row["place_mean"] for row in s["results"]) == pytest.approx(6.0)
 
 
-# ---------------------------------------------------------------- effects (RULES.md 8)
+# ------------------------------------------------------- effects (docs/strategies.md)
 
 
 def test_holding_wilds_beats_uniform_random_play_at_four_players():
