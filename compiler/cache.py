@@ -1,11 +1,13 @@
 """Whether Numba's cache holds a kernel's machine code for this machine, read from
 Numba's own index file.
 
-A marker of our own beside the cache says only that some copy of the sources was
-compiled once; Numba keys its cache on the source file's path and stamp and on the
-CPU, so the same engine installed twice (``pip install .``, then ``pip install -e
-.``) compiles again with the marker present. Reading the index answers the question
-Numba will ask: is there an entry for this source, this bytecode and this CPU.
+A marker of our own beside the cache would say only that some copy of the sources
+was compiled once; Numba keys its cache on a locator's folder and source stamp and on
+the CPU. Reading the index answers the question Numba will ask: is there an entry
+for this stamp, this bytecode and this CPU. For the engine the locator is the
+project's (compiler/locator.py: the folder is the module's name, the stamp the engine
+fingerprint), so the same engine installed twice (``pip install .``, then ``pip
+install -e .``) finds its kernels; other files keep Numba's locators, keyed by path.
 """
 
 from __future__ import annotations

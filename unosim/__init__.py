@@ -3,14 +3,16 @@
 Importing the package fixes a writable Numba cache directory before any kernel is
 compiled: when the package lives in an unwritable site-packages, Numba's
 ``cache=True`` otherwise fails with "no locator available". The directory is
-named after a hash of the compiled sources, because Numba checks only the
-timestamp of the file that defines a function, not of the functions it calls
-from other modules: a changed step function would otherwise run stale code.
+named after a hash of the compiled sources (``ENGINE``: every module that holds
+cached kernels and every module they import constants from), because Numba checks
+only the file that defines a function, not the functions and constants it takes
+from other modules: a changed step function would otherwise run stale code. The
+project's cache locator (compiler/locator.py) files the engine's kernels under
+that folder by module name, so a reinstall of the same sources finds them.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import sys
@@ -22,21 +24,29 @@ __version__ = "0.3.0"
 SCHEMA_VERSION = 1
 
 
+def _locate(name: str) -> Path | None:
+    """The folder of the subpackage ``unosim.<name>`` (an editable install keeps it
+    in the checkout's top-level folder), or None."""
+    try:
+        spec = importlib.util.find_spec(f"{__name__}.{name}")
+    except (ImportError, ValueError):
+        return None
+    places = getattr(spec, "submodule_search_locations", None)
+    return Path(next(iter(places))) if places else None
+
+
+def _scan_store() -> Path:
+    """Where the last scan of the package is kept (compiler/fingerprint.py)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "unosim"
+
+
 def _source_hash() -> str:
-    here = Path(__file__).resolve().parent
-    h = hashlib.sha1()
-    for pkg in ("simulate", "strategies"):
-        try:
-            folder = Path(importlib.util.find_spec(f"unosim.{pkg}").origin).parent
-        except (AttributeError, ImportError, TypeError):
-            folder = here.parent / pkg
-        names = {"jit.py", "layout.py", "cards.py"}
-        for f in sorted(folder.glob("*.py")):
-            if not (f.name.endswith("_nb.py") or f.name in names):
-                continue
-            h.update(f.name.encode())
-            h.update(f.read_bytes())
-    return h.hexdigest()[:12]
+    """The fingerprint of every module compiled into a cached kernel and of the
+    modules whose constants they freeze (compiler/fingerprint.py finds them)."""
+    from unosim.compiler.fingerprint import fingerprint
+
+    return fingerprint(Path(__file__).resolve().parent, __name__, _locate, _scan_store())
 
 
 #: the engine fingerprint: the hash of the compiled sources (it names the Numba cache

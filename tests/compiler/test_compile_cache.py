@@ -1,6 +1,7 @@
 """compiler/cache.py reads Numba's own index: a kernel is cached only for the source
-file, bytecode and CPU it was compiled from (the same engine at another path, as after
-``pip install .`` then ``pip install -e .``, is not)."""
+stamp, bytecode and CPU it was compiled from. Outside the package Numba's locator also
+keys on the file's path (a file elsewhere is not cached); the engine's own locator does
+not (tests/compiler/test_engine_cache.py)."""
 
 from __future__ import annotations
 
