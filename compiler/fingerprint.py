@@ -30,11 +30,15 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # this module runs at every import of unosim: typing costs there
+    from collections.abc import Callable
+    from typing import Any
+
+    #: the folder of a top-level subpackage (``"simulate"``) of the package, or None
+    Locate = Callable[[str], Path | None]
 
 #: the Numba decorators that take ``cache=``
 JIT_NAMES = frozenset({"njit", "jit", "vectorize", "guvectorize", "cfunc", "generated_jit",
@@ -43,9 +47,6 @@ JIT_NAMES = frozenset({"njit", "jit", "vectorize", "guvectorize", "cfunc", "gene
 SCAN_VERSION = "1"
 #: a scan is stored for the quick check only if no file changed in the last 2 s
 RECENT_NS = 2_000_000_000
-
-#: the folder of a top-level subpackage (``"simulate"``) of the package, or None
-Locate = Callable[[str], "Path | None"]
 
 
 def _head(node: Any) -> list[str] | None:
@@ -353,6 +354,8 @@ def _modules(root: Path, top: str, locate: Locate,
     folders = {top: root}
     files: dict[str, Path] = {}
     _walk(root, top, files)
+    import re
+
     mention = re.compile(_MENTION % re.escape(top).encode())
     from_top = re.compile(_FROM % re.escape(top).encode())
     asked: set[str] = set()
@@ -518,6 +521,8 @@ def fingerprint(root: Path, top: str = "unosim", locate: Locate | None = None,
             summaries = stored["summaries"]
     except (OSError, ValueError, KeyError, AttributeError):
         pass
+    import time
+
     now = time.time_ns()
     found = scan(root, top, locate, summaries)
     folders = [str(f) for f in found["folders"].values()]

@@ -14,8 +14,9 @@ the fingerprint (compiler/fingerprint.py), hence the folder. Other libraries'
 kernels keep Numba's locators: ``from_function`` declines every file that is not
 a module of the package.
 
-simulate/jit.py installs it (every kernel module imports the decorators there), so
-it is in place before the first kernel is defined.
+simulate/jit.py installs it with ``unosim.ENGINE`` (every kernel module imports the
+decorators there), so it is in place before the first kernel is defined. It imports
+nothing of the project, so that the engine may import it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from numba.core import caching, config
 
 #: the package whose modules this locator serves
 PACKAGE = "unosim"
+#: the engine fingerprint the stamps carry (``install`` sets it: ``unosim.ENGINE``)
+_engine: list[str] = []
 
 
 @functools.cache
@@ -64,17 +67,16 @@ class EngineCacheLocator(caching._CacheLocator):
         return self._cache_path
 
     def get_source_stamp(self) -> Any:
-        from unosim import ENGINE
-
         st = os.stat(self._py_file)
-        return ("unosim-engine", ENGINE, _content(self._py_file, st.st_size, st.st_mtime_ns))
+        return ("unosim-engine", _engine[-1],
+                _content(self._py_file, st.st_size, st.st_mtime_ns))
 
     def get_disambiguator(self) -> str:
         return str(self._lineno)
 
     @classmethod
     def from_function(cls, py_func: Any, py_file: str) -> EngineCacheLocator | None:
-        if not config.CACHE_DIR or not os.path.isfile(py_file):
+        if not _engine or not config.CACHE_DIR or not os.path.isfile(py_file):
             return None
         module = _is_package_module(py_func, py_file)
         if module is None:
@@ -93,8 +95,10 @@ def _impl_classes() -> list[type]:
             if c is not None and hasattr(c, "_locator_classes")]
 
 
-def install() -> bool:
-    """Put the locator first in Numba's list (once); whether it is there."""
+def install(engine: str) -> bool:
+    """Put the locator first in Numba's list (once), stamping with the fingerprint
+    ``engine``; whether it is there."""
+    _engine.append(engine)
     impls = _impl_classes()
     for impl in impls:
         if EngineCacheLocator not in impl._locator_classes:

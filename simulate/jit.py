@@ -23,10 +23,11 @@ from typing import Any, NamedTuple
 
 from numba import njit, types
 
+from unosim import ENGINE
 from unosim.compiler.locator import install as _install_locator
 
 # before the first kernel: the engine's kernels are cached by fingerprint, not by path
-_install_locator()
+_install_locator(ENGINE)
 
 _kernel = njit(_nrt=False, cache=True)
 kernel_inline = njit(_nrt=False, cache=True, inline="always")

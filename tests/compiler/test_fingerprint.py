@@ -26,8 +26,9 @@ MISSED_BEFORE = {"unosim.runs.entries_nb", "unosim.env.vector_nb", "unosim.env.p
 KERNEL_MODULES = {"unosim.runs.entries_nb", "unosim.env.vector_nb",
                   "unosim.simulate.step_nb", "unosim.simulate.feel_nb",
                   "unosim.strategies.search_nb", "unosim.simulate.moves"}
-#: a reports module, a command and the package's own __init__: compiled into nothing
-NOT_COMPILED = ["unosim.reports.compare", "unosim.commands.run", "unosim"]
+#: a reports module, a command, the command line and a study: compiled into nothing
+NOT_COMPILED = ["unosim.reports.compare", "unosim.commands.run", "unosim.cli",
+                "unosim.studies.compare"]
 LONG_AGO = 1_000_000_000  # a time stamp in 2001: far from "recently written"
 
 
