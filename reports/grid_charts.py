@@ -16,7 +16,8 @@ from matplotlib import colormaps
 from matplotlib.figure import Figure
 
 from unosim.reports.charts import _figure
-from unosim.reports.sweep import KINDS, LABELS, SweepResult, cell, shown_metrics
+from unosim.reports.numbers import decimals_for
+from unosim.reports.sweep import KINDS, LABELS, SweepResult, shown_metrics
 
 BLUE = "#0072B2"
 
@@ -68,9 +69,32 @@ def _line(r: SweepResult, metric: str) -> Figure:
     return fig
 
 
+def heatmap_decimals(halves: list[float], metric: str) -> int:
+    """One precision for every cell of a heatmap: the decimals the narrowest interval
+    needs (its half-width in the chart's unit), so no cell hides its uncertainty and
+    no two cells beside each other read at different precisions (``40 ±1`` beside
+    ``42.4 ±1.0``). Rates keep at least one decimal, as in the table."""
+    known = [h for h in halves if math.isfinite(h) and h > 0]
+    dec = decimals_for(min(known)) if known else decimals_for(0.0)
+    return max(1, dec) if KINDS[metric] in ("rate", "pp") else dec
+
+
+def _cell_text(mean: float, half: float, metric: str, dec: int) -> str:
+    """``mean`` over ``±half`` at ``dec`` decimals, in the chart's unit."""
+    kind = KINDS[metric]
+    if not math.isfinite(half):  # no interval: the value alone
+        return _cell_text(mean, 0.0, metric, dec).split("\n")[0]
+    if kind == "pp":
+        return f"{mean:+.{dec}f} pp\n±{half:.{dec}f}"
+    if kind == "rate":
+        return f"{mean:.{dec}f}%\n±{half:.{dec}f}"
+    return f"{mean:.{dec}f}\n±{half:.{dec}f}"
+
+
 def _heatmap(r: SweepResult, metric: str) -> Figure:
     a, b = r.dims
     grid = np.full((len(a.values), len(b.values)), np.nan)
+    halves = np.full(grid.shape, np.nan)
     text = [["refused"] * len(b.values) for _ in a.values]
     sc = _scale(metric)
     for p, st in zip(r.points, r.stats, strict=True):
@@ -78,11 +102,14 @@ def _heatmap(r: SweepResult, metric: str) -> Figure:
         s = (st or {}).get(metric)
         if st is None:
             continue
-        if s is None or not math.isfinite(s["mean"]):
+        if s is None or s["n"] == 0 or not math.isfinite(s["mean"]):
             text[i][j] = "n/a"
             continue
         grid[i, j] = s["mean"] * sc
-        text[i][j] = cell(s, metric).replace(" ±", "\n±")
+        halves[i, j] = (s["ci_high"] - s["ci_low"]) / 2 * sc
+    dec = heatmap_decimals([float(h) for h in halves[np.isfinite(grid)]], metric)
+    for i, j in zip(*np.nonzero(np.isfinite(grid)), strict=True):
+        text[i][j] = _cell_text(float(grid[i, j]), float(halves[i, j]), metric, dec)
     w = max(5.5, 1.0 + 1.05 * len(b.values))
     h = max(3.5, 1.2 + 0.62 * len(a.values))
     fig, (ax,) = _figure(w, h)

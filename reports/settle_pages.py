@@ -29,6 +29,8 @@ COLOURS = {"TRUE": "#009E73", "FALSE": "#D55E00", "NO REAL DIFFERENCE": "#0072B2
 PAIRED_STUDIES = ("compare", "tournament", "skill")
 #: a card's size in inches at DPI: 1200 x 675 pixels
 CARD_IN = (8.0, 4.5)
+#: what a filled dot means, as on the compare chart of differences
+FILLED = "filled: the interval excludes 0"
 DPI = 150
 
 
@@ -40,14 +42,16 @@ def card_figure(v: Verdict) -> Figure:
     fig.text(0.04, 0.93, "\n".join(textwrap.wrap(f"“{v.sentence}”", 62)[:2]),
              fontsize=15, fontweight="bold", va="top", color="#222222")
     head = v.verdict + (" (partial)" if v.partial else "")
-    fig.text(0.04, 0.72, head, fontsize=34 if len(head) <= 10 else 22,
+    fig.text(0.04, 0.765, head, fontsize=34 if len(head) <= 10 else 22,
              fontweight="bold", va="top", color=colour)
-    fig.text(0.96, 0.70, "\n".join(textwrap.wrap(v.about, 48)[:3]), fontsize=8,
+    fig.text(0.96, 0.75, "\n".join(textwrap.wrap(v.about, 48)[:3]), fontsize=8,
              ha="right", va="top", color="#444444")
     ax = fig.add_axes((0.22, 0.30, 0.72, 0.25))
     _draw_effects(ax, v, colour)
-    fig.text(0.04, 0.572, textwrap.shorten(chart_caption(v), 175), fontsize=7.5,
-             va="bottom", color="#333333", gid="caption")
+    # two lines: what the dot and its fill are, then the bar, line and band
+    caption = textwrap.wrap(textwrap.shorten(chart_caption(v), 230), 118)
+    fig.text(0.04, 0.565, "\n".join(caption), fontsize=7.5, va="bottom", color="#333333",
+             gid="caption", linespacing=1.3)
     detail = "; ".join(cell_text(v, c) for c in v.cells) if len(v.cells) == 1 else (
         f"{len(v.cells)} places")
     fig.text(0.04, 0.16, textwrap.shorten(
@@ -81,7 +85,7 @@ def chart_caption(v: Verdict) -> str:
     """The words above the card's chart: what the dot, bar, line and band are."""
     level = v.confidence.split(" (")[0]
     band = " · shaded: ±margin, too small to matter" if v.margin > 0 else ""
-    return (f"dot: the effect, {effect_words(v)} · bar: its interval, {level} · "
+    return (f"dot: the effect, {effect_words(v)} ({FILLED}) · bar: its interval, {level} · "
             f"line: 0{band}")
 
 
@@ -95,8 +99,10 @@ def _draw_effects(ax: Any, v: Verdict, colour: str) -> None:
         x, lo, hi = c.effect * v.scale, c.low * v.scale, c.high * v.scale
         if all(math.isfinite(t) for t in (x, lo, hi)):
             ax.plot([lo, hi], [y, y], color=col, linewidth=4, solid_capstyle="butt")
-            ax.plot([x], [y], "o", color="white", markeredgecolor=col, markersize=8,
-                    markeredgewidth=2)
+            # filled when the interval excludes 0, hollow when it holds 0 (FILLED)
+            face = col if lo > 0 or hi < 0 else "white"
+            ax.plot([x], [y], "o", color=col, markerfacecolor=face, markeredgecolor=col,
+                    markersize=8, markeredgewidth=2, gid=mark_id("dot"))
     ax.axvline(0, color=ZERO_COLOUR, linewidth=1, gid=mark_id("zero"))
     if v.margin > 0:
         m = v.margin * v.scale

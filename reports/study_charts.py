@@ -31,18 +31,30 @@ def _interval_bars(ax: Any, labels: list[str], values: list[float],
 
 
 def tournament_figure(s: dict[str, Any]) -> Figure:
-    """Each entrant's win rate with its 95% interval, its fair share marked (from
-    the tournament's JSON summary), in rank order."""
+    """Each entrant's win rate with its 95% interval against its fair share (from the
+    tournament's JSON summary), in rank order. The fair share is a reference line with
+    its label on it: one line through every row when the entrants share one fair share,
+    else a labelled stroke through each row."""
     rows = sorted(s["results"], key=lambda r: r["rank"])
     fig, (ax,) = _figure(7.0, 1.6 + 0.45 * len(rows))
     _interval_bars(ax, [r["strategy"] for r in rows], [r["win_rate"] for r in rows],
                    [r["win_rate_ci95"] for r in rows], 100)
     ys = list(range(len(rows)))[::-1]
-    ax.scatter([100 * r["fair_share"] for r in rows], ys, marker="|", s=300, color=GREY,
-               label="fair share", zorder=3)
-    ax.set_xlabel("win rate (%), 95% interval")
+    fairs = [100 * r["fair_share"] for r in rows]
+    if len(set(fairs)) == 1:
+        ax.axvline(fairs[0], color=GREY, linestyle="--", linewidth=1, zorder=1,
+                   gid="fair-share")
+        ax.set_ylim(-0.6, len(rows) - 0.1)  # room above the top row for the label
+        ax.text(fairs[0], len(rows) - 0.45, f" fair share {fairs[0]:.3g}%", color=GREY,
+                fontsize=8, ha="left", va="center", gid="fair-share-label")
+    else:
+        for y, f in zip(ys, fairs, strict=True):
+            ax.plot([f, f], [y - 0.35, y + 0.35], color=GREY, linestyle="--", linewidth=1,
+                    zorder=1, gid="fair-share")
+            ax.text(f, y + 0.3, f" fair share {f:.3g}%", color=GREY, fontsize=7,
+                    ha="left", va="center", gid="fair-share-label")
+    ax.set_xlabel("win rate (%), 95% interval; dashed: fair share")
     ax.set_title(f"Tournament: {s['players']} players, variant {s['variant']}")
-    ax.legend(loc="best", fontsize=8, frameon=False)
     fig.text(0.01, 0.01, f"n = {s['games']:,} games, seed {s['seed']}", fontsize=8,
              color=GREY)
     return fig

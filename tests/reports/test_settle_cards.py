@@ -53,15 +53,17 @@ def test_places_share_one_axis_that_holds_zero():
 def test_the_caption_says_what_the_bar_is():
     v = verdict([Cell("", 3.0, 2.5, 3.6, 1000, 1, "TRUE")], margin=1.0)
     cap = chart_caption(v)
-    assert cap == ("dot: the effect, stacking − official, paired on the same deals · bar: "
-                   "its interval, 95% over 3 looks · line: 0 · shaded: ±margin, too small "
-                   "to matter")
-    assert [t.get_text() for t in card_figure(v).texts if t.get_gid() == "caption"] == [cap]
+    assert cap == ("dot: the effect, stacking − official, paired on the same deals (filled: "
+                   "the interval excludes 0) · bar: its interval, 95% over 3 looks · line: 0 · "
+                   "shaded: ±margin, too small to matter")
+    shown = [t.get_text() for t in card_figure(v).texts if t.get_gid() == "caption"]
+    assert [" ".join(s.split("\n")) for s in shown] == [cap]  # on two lines, all of it
     stated = verdict([Cell("", 0.03, 0.02, 0.04, 1000, 1, "TRUE")], margin=0.0,
                      about="seat 0 win rate, official, against the fair share, 4 players, "
                            "random in every seat")
-    assert chart_caption(stated) == ("dot: the effect, the figure − the fair share · bar: its "
-                                     "interval, 95% over 3 looks · line: 0")
+    assert chart_caption(stated) == ("dot: the effect, the figure − the fair share (filled: the "
+                                     "interval excludes 0) · bar: its interval, 95% over 3 "
+                                     "looks · line: 0")
 
 
 def test_the_page_inlines_the_card_with_its_caption():
@@ -69,3 +71,24 @@ def test_the_page_inlines_the_card_with_its_caption():
     page = settle_html([v], settle_summary([v], 1, False, 0.0, "paired intervals"))
     assert "data:image/png;base64," in page
     assert "bar: its interval, 95% over 3 looks" in page
+
+
+@pytest.mark.parametrize("low,high,filled", [(2.5, 3.6, True), (-3.6, -2.5, True),
+                                             (-0.5, 3.0, False), (0.0, 3.0, False)])
+def test_a_filled_dot_means_the_interval_excludes_zero(low, high, filled):
+    """As on the compare chart of differences (filled: the interval excludes 0), whatever
+    the verdict: a dot is filled with its colour, or hollow (white) when 0 is inside."""
+    from matplotlib.colors import to_hex
+
+    from unosim.reports.differences import WHAT
+
+    v = verdict([Cell("", (low + high) / 2, low, high, 1000, 1, "TRUE")], margin=1.0)
+    ax = card_figure(v).axes[0]
+    dots = [ln for ln in ax.lines if (ln.get_gid() or "").startswith("dot-")]
+    assert len(dots) == 1 and dots[0].get_marker() == "o"
+    edge = to_hex(dots[0].get_markeredgecolor())
+    face = to_hex(dots[0].get_markerfacecolor())
+    assert edge != "#ffffff"
+    assert face == (edge if filled else "#ffffff")
+    assert "filled: the interval excludes 0" in chart_caption(v)
+    assert "filled: the interval excludes 0" in WHAT
