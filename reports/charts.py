@@ -322,7 +322,8 @@ def fig_feel(cmp: Any) -> Figure:
         ax.grid(axis="y", alpha=0.3)
     if axes:
         axes[0].legend(title="variant", loc="best", fontsize=7)
-    fig.suptitle(f"How the round unfolds (game feel, {DOCS_URL}metrics/)\n{n_text(cmp)} · "
+    fig.suptitle(f"How the round unfolds (game feel, {DOCS_URL}metrics.html#game-feel)\n"
+                 f"{n_text(cmp)} · "
                  "rounds with a winner · dots: mean or rate · bars: each variant's own 95% CI · "
                  "axes from 0")
     return fig

@@ -431,7 +431,7 @@ class Comparison:
         if feel:
             lines.append("")
             lines.append("How the round unfolds: Verdicts (paired, 95% confidence intervals; "
-                         f"game feel as defined at {DOCS_URL}metrics/)")
+                         f"game feel as defined at {DOCS_URL}metrics.html#game-feel)")
             lines += [f"  {v}" for v in feel]
         lines.append("")
         capped = []

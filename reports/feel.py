@@ -109,7 +109,7 @@ def _cluster_mean_se(s: int, ss: int, sn: int, nn: int, n: int, clusters: int
 def feel_lines(s: dict[str, Any]) -> list[str]:
     """The "How the round unfolds" section of a run's table."""
     n = s["feel_rounds"]
-    lines = [f"How the round unfolds (game feel, defined at {DOCS_URL}metrics/; "
+    lines = [f"How the round unfolds (game feel, defined at {DOCS_URL}metrics.html#game-feel; "
              f"{n:,} rounds with a winner, "
              f"{s['feel_rounds_capped']:,} capped left out)"]
     for m in FEEL_METRICS:
