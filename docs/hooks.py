@@ -10,6 +10,9 @@
   text, its usage and a table of its options with their real defaults (what
   ``unosim COMMAND --help`` says; see ``cli_reference_markdown``).
 
+The notebook links to the other pages by absolute URL (so that the downloaded
+``.ipynb`` keeps working links); on its page ``site_relative`` makes them relative again.
+
 The API pages are rendered by mkdocstrings; ``griffe_docstrings.py`` turns the
 docstrings' reST (``>>>`` examples, ``:class:`` roles) into Markdown first.
 """
@@ -249,3 +252,25 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     if "<!-- cli-reference -->" in markdown:
         markdown = markdown.replace("<!-- cli-reference -->", cli_reference_markdown())
     return markdown
+
+
+def site_relative(html: str, site_url: str) -> str:
+    """``html`` with every link to a page of the published site (``site_url`` and a
+    path) made relative: ``https://.../unosim/rules.html#rule-stacking`` becomes
+    ``rules.html#rule-stacking``, the site root ``index.html``.
+
+    The notebook links to the other pages by absolute URL, so that its links work in the
+    downloaded ``.ipynb`` as well; on the site itself they point at the pages beside it,
+    so that a site built from a checkout works from disk and before it is published, and
+    the site's link check reads them."""
+    if not site_url:
+        return html
+    base = site_url if site_url.endswith("/") else site_url + "/"
+    return re.sub(r'href="' + re.escape(base) + r'([^"]*)"',
+                  lambda m: f'href="{m.group(1) or "index.html"}"', html)
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    if page.file.src_uri.endswith(".ipynb"):
+        html = site_relative(html, config.get("site_url") or "")
+    return html

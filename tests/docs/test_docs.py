@@ -404,3 +404,230 @@ def test_completion_is_declared_once_in_options():
         cmd = cli.get_command(click.Context(cli), name)
         p = next(x for x in cmd.params if x.name == param)
         assert p._custom_shell_complete in (opt.complete_variant, opt.complete_strategy), name
+
+
+# ----------------------------------------------------- what a newcomer reads first
+
+#: every page of the site, as the nav lists it (the notebook included)
+NAV_PAGES = re.findall(r"^\s*- (?:[^:\n]+: )?([\w./-]+\.(?:md|ipynb))\s*$",
+                       (ROOT / "mkdocs.yml").read_text(), re.MULTILINE)
+
+
+def _help_commands() -> list[str]:
+    """The commands `unosim --help` lists, read from its Commands section."""
+    out = CliRunner().invoke(cli, ["--help"]).output
+    return re.findall(r"^  ([a-z][\w-]*)\s", out.split("\nCommands:\n", 1)[1], re.MULTILINE)
+
+
+def _readme_section(title: str) -> str:
+    text = (ROOT / "README.md").read_text()
+    return text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_readme_lists_every_command():
+    """Every command `unosim --help` lists has its row in the README's table (the
+    listing commands share one: `unosim variants`, `rules`, `strategies`)."""
+    commands = _help_commands()
+    assert len(commands) >= 15 and "play" in commands and "run" in commands
+    rows = [line for line in _readme_section("Commands").splitlines() if line.startswith("| `")]
+    table = "\n".join(rows)
+    missing = [c for c in commands
+               if not re.search(rf"`unosim \[?{re.escape(c)}\b|, `{re.escape(c)}`", table)]
+    assert missing == [], f"commands missing from the README's table: {missing}"
+
+
+def test_readme_links_every_guide():
+    """Every page of the site, each command's guide, the notebook and the changelog
+    (as CHANGELOG.md) included, is linked from the README."""
+    assert len(NAV_PAGES) >= 30 and "a-house-rule-question.ipynb" in NAV_PAGES
+    text = (ROOT / "README.md").read_text()
+    linked = set(re.findall(r"https://github\.com/unosim/unosim/blob/main/docs/([\w./-]+)", text))
+    if "https://github.com/unosim/unosim/blob/main/CHANGELOG.md" in text:
+        linked.add("changelog.md")
+    missing = [p for p in NAV_PAGES if p not in linked]
+    assert missing == [], f"pages the README does not link: {missing}"
+
+
+def test_every_page_is_in_the_nav():
+    """The README's list is checked against the nav; no page is left out of the nav."""
+    assert sorted({p.name for p in PAGES} - set(NAV_PAGES)) == []
+
+
+def test_install_page_lists_every_extra():
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    text = (DOCS / "install.md").read_text()
+    assert len(extras) >= 7
+    for extra in extras:
+        assert f'pip install "unosim[{extra}]"' in text, f"install.md: how to install {extra}"
+        assert f"| `{extra}` |" in text, f"install.md: the table of extras lacks {extra}"
+
+
+def test_install_says_how_to_install_before_it_is_on_an_index():
+    """unosim is not published yet: the first install command a reader meets, on the
+    README, the home page and the install page, is the clone."""
+    clone = "git clone https://github.com/unosim/unosim && cd unosim"
+    for path in (ROOT / "README.md", DOCS / "index.md", DOCS / "install.md"):
+        text = path.read_text()
+        first = re.search(r"pip install [^\n]*", text).start()
+        assert clone in text[:first], f"{path.name}: the clone comes before any pip install"
+
+
+def test_the_docs_home_leads_to_play_rl_the_strategy_guide_and_the_notebook():
+    text = (DOCS / "index.md").read_text()
+    assert "`unosim play`" in text
+    for page in ("play.md", "reinforcement-learning.md", "write-a-strategy.md",
+                 "a-house-rule-question.ipynb", "install.md"):
+        assert f"]({page})" in text, page
+
+
+# ------------------------------------------------ links to the published site
+
+#: the documentation site; the code prints links into it (DOCS_URL)
+SITE_URL = "https://unosim.github.io/unosim/"
+#: what follows the site URL in a link: a page, maybe an anchor
+_URL_PATH = r"([^\s\"'`<>;,)}\]]*)"
+#: the folders whose code can print or write a link (help, reports, charts, errors)
+CODE = ("unosim", "reports", "studies", "simulate", "strategies", "runs", "compiler",
+        "checks")
+
+
+def _printed_docs_urls() -> list[tuple[str, str]]:
+    """(file, what follows the site URL) for every link to the documentation site in
+    the code: ``{DOCS_URL}page.html#anchor`` in an f-string, ``DOCS_URL + "page"``, or
+    the URL written out."""
+    found = []
+    for folder in CODE:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            text, rel = path.read_text(encoding="utf-8"), str(path.relative_to(ROOT))
+            for pattern in (r"\{DOCS_URL\}" + _URL_PATH, r"DOCS_URL\s*\+\s*f?[\"']" + _URL_PATH,
+                            re.escape(SITE_URL) + _URL_PATH):
+                found += [(rel, m.group(1)) for m in re.finditer(pattern, text)]
+    return found
+
+
+def _slug(heading: str) -> str:
+    """The anchor Python-Markdown's toc gives a heading (its default slugify)."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFKD", heading).encode("ascii", "ignore").decode()
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def _page_anchors(name: str) -> set[str]:
+    """The anchors page ``name`` (docs/NAME.md, or the notebook) has on the site: its
+    headings' and the ones given by hand, with the generated parts (rule keys, CLI
+    reference) filled in as docs/hooks.py fills them."""
+    path = DOCS / name
+    if name.endswith(".ipynb"):
+        import json
+
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    else:
+        text = path.read_text(encoding="utf-8")
+        hooks = _hooks()
+        for marker, make in (("<!-- rule-keys -->", hooks.rule_keys_markdown),
+                             ("<!-- presets -->", hooks.presets_markdown),
+                             ("<!-- cli-reference -->", hooks.cli_reference_markdown)):
+            if marker in text:
+                text = text.replace(marker, make())
+    text = re.sub(r"^(```|~~~).*?^\1", "", text, flags=re.DOTALL | re.MULTILINE)
+    ids = set(re.findall(r"\{\s*#([\w-]+)", text)) | set(re.findall(r'\bid="([\w-]+)"', text))
+    for heading in re.findall(r"^#{1,6}\s+(.+?)\s*(?:\{[^}]*\})?\s*$", text, re.MULTILINE):
+        ids.add(_slug(heading))
+    return ids
+
+
+def _docs_target_problem(target: str) -> str | None:
+    """Why ``SITE_URL + target`` is not a page (and anchor) the site builds, or None.
+
+    The site builds docs/NAME.md (or NAME.ipynb) as NAME.html (``use_directory_urls:
+    false``), and copies the notebook itself beside it for download."""
+    page, _, anchor = target.partition("#")
+    if page in ("", "index.html"):
+        name = "index.md"
+    elif page.endswith(".html"):
+        stem = page.removesuffix(".html")
+        name = f"{stem}.md" if (DOCS / f"{stem}.md").exists() else f"{stem}.ipynb"
+    elif page.endswith(".ipynb"):
+        name = page
+    else:
+        return f"{target!r}: the site has no such path (its pages are NAME.html)"
+    if "/" in name or not (DOCS / name).exists():
+        return f"{target!r}: no page docs/{name}"
+    if anchor and anchor not in _page_anchors(name):
+        return f"{target!r}: docs/{name} has no anchor #{anchor}"
+    return None
+
+
+def test_the_docs_url_is_the_sites():
+    """The URL the code prints is the site's (mkdocs.yml) and the package's
+    (pyproject.toml), and the site's pages are files (NAME.html), as the links assume."""
+    from unosim.common import DOCS_URL
+
+    mkdocs = (ROOT / "mkdocs.yml").read_text()
+    assert DOCS_URL == SITE_URL
+    assert re.search(r"^site_url: (\S+)$", mkdocs, re.MULTILINE).group(1) == DOCS_URL
+    assert re.search(r"^use_directory_urls: false$", mkdocs, re.MULTILINE)
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]
+    assert urls["Documentation"] == DOCS_URL
+
+
+def test_every_docs_url_the_code_prints_is_a_page_of_the_site():
+    found = _printed_docs_urls()
+    assert ("reports/feel.py", "metrics.html#game-feel") in found
+    assert ("unosim/cli.py", "") in found
+    problems = [f"{rel}: {p}" for rel, target in found
+                if (p := _docs_target_problem(target))]
+    assert problems == []
+
+
+def test_every_docs_url_in_the_pages_is_a_page_of_the_site():
+    """Links to the site written out in the pages and the README (a report's output
+    shown on a page prints one), and in the notebook."""
+    found = []
+    for path in [*SOURCES, *DOCS.glob("*.ipynb")]:
+        found += [(path.name, t) for t in re.findall(re.escape(SITE_URL) + _URL_PATH,
+                                                     path.read_text(encoding="utf-8"))]
+    assert any(name == "run.md" for name, _ in found)
+    problems = [f"{name}: {p}" for name, target in found
+                if (p := _docs_target_problem(target))]
+    assert problems == []
+
+
+def test_a_dead_docs_url_is_caught():
+    assert _docs_target_problem("metrics.html#game-feel") is None
+    assert _docs_target_problem("rules.html#rule-stacking") is None  # generated
+    assert _docs_target_problem("a-house-rule-question.html#what-we-found") is None
+    assert _docs_target_problem("") is None and _docs_target_problem("index.html") is None
+    for dead in ("metrics/", "metrics", "metrics.html#no-such-anchor", "nope.html",
+                 "rules.html#rule-no_such_key", "metrics.md"):
+        assert _docs_target_problem(dead), dead
+
+
+def test_the_notebooks_links_work_when_downloaded():
+    """The downloaded .ipynb has no site around it: its links to the other pages are
+    absolute (the site turns them back into relative ones, docs/hooks.py)."""
+    import json
+
+    for path in DOCS.glob("*.ipynb"):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        links = re.findall(r"\]\(([^)\s]+)\)", text)
+        assert links, path.name
+        relative = [u for u in links if not re.match(r"https?://", u)]
+        assert relative == [], f"{path.name}: links that break once downloaded: {relative}"
+
+
+def test_the_site_turns_absolute_links_relative():
+    hooks = _hooks()
+    html = ('<a href="https://unosim.github.io/unosim/rules.html#rule-stacking">r</a>'
+            '<a href="https://unosim.github.io/unosim/">home</a>'
+            '<a href="https://github.com/unosim/unosim">repo</a>')
+    assert hooks.site_relative(html, SITE_URL) == (
+        '<a href="rules.html#rule-stacking">r</a><a href="index.html">home</a>'
+        '<a href="https://github.com/unosim/unosim">repo</a>')
+    assert hooks.site_relative(html, SITE_URL.rstrip("/")) == hooks.site_relative(html,
+                                                                                  SITE_URL)
