@@ -10,7 +10,10 @@ Seating (``lineups``), with k strategies at a table of n players:
   pair in both seat orders;
 * k < n: the table is filled by cycling through the strategies (A B A B ...), in
   all n rotations; a strategy then holds several seats, and its fair share of
-  wins is the share of seats it holds.
+  wins is the share of seats it holds. When n is not a multiple of k (3 strategies
+  at 4 seats), the cycle starts from each strategy in turn (A B C A, B C A B,
+  C A B C), so each holds the extra seat equally often and every strategy fills the
+  same number of seat-games (``studies.tournament.fewer_bases``).
 
 With a field (``--field F``): each listed strategy holds one seat and F every other
 seat, the listed strategy's seat rotated through all n seats (n lineups per listed
@@ -41,14 +44,16 @@ and head to head. The entrants are ranked by win rate over fair share (then mean
 place, then label; ``ranked_by`` names it); ``--format json`` lists them in the order
 given (the field last), each with its ``rank``, and the table sorts them by rank.
 Where net points or head to head order a pair the other way, ``disagreements`` says
-so, and whether beyond noise (``tournament_order``).
+so, and whether beyond noise (``tournament_order``), each figure per seat: head to head
+there is seat for seat (``seat_for_seat``), not an entrant's best of several seats.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -99,8 +104,12 @@ def seating_note(k: int, n: int, seating: str, n_lineups: int, field: str | None
         what = (f"every set of {n} of the {k} strategies, "
                 + ("each in all its cyclic rotations" if seating == "rotations"
                    else "each in every order"))
-    else:
+    elif n % k == 0:
         what = (f"{n} seats filled by cycling through the {k} strategies, "
+                + ("in all rotations" if seating == "rotations" else "in every order"))
+    else:
+        what = (f"{n} seats filled by cycling through the {k} strategies from each in "
+                "turn, so each holds the extra seats equally often, "
                 + ("in all rotations" if seating == "rotations" else "in every order"))
     return (f"{n_lineups} lineups: {what}; every strategy plays every seat equally often, "
             "and every lineup plays the same deals (duplicate format)")
@@ -112,6 +121,9 @@ class Totals:
 
     k: int
     n: int
+    #: the lineups that will be played, when known: each pair's common denominator
+    #: (``pair_den``) is then fixed before the first round (see ``_add_pairs``)
+    table: InitVar[list[tuple[int, ...]] | None] = None
     games: np.ndarray = field(init=False)  # rounds the strategy played
     wins: np.ndarray = field(init=False)
     seat_rounds: np.ndarray = field(init=False)  # seat-rounds not capped
@@ -122,9 +134,11 @@ class Totals:
     h2h: np.ndarray = field(init=False)  # [a, b] sum of (a ahead of b: 1, tie: 0.5)
     h2h_sq: np.ndarray = field(init=False)
     h2h_n: np.ndarray = field(init=False)
-    # [a, b] paired per round: sum (and sum of squares) of c_b * (a's points) - c_a *
-    # (b's points), c_s the seats strategy s holds (pair_den = c_a * c_b), so the
-    # difference of the points per seat is a mean per round, in integers
+    # [a, b] paired per round: sum (and sum of squares) of f * (c_b * (a's points) -
+    # c_a * (b's points)), c_s the seats strategy s holds at that table and f =
+    # pair_den / (c_a * c_b), pair_den a common multiple of c_a * c_b over the lineups
+    # (1 when every entrant holds one seat), so the difference of the points per seat is
+    # a mean per round, in integers, even when who holds two seats changes by lineup
     pair: dict[str, np.ndarray] = field(init=False)
     pair_sq: dict[str, np.ndarray] = field(init=False)
     pair_den: np.ndarray = field(init=False)
@@ -132,8 +146,14 @@ class Totals:
     # order, paired on the same rounds (``ordering``)
     win_pair: np.ndarray = field(init=False)
     win_pair_sq: np.ndarray = field(init=False)
+    # [a, b] head to head seat for seat: per round, f * the sum over a's seats and b's
+    # seats of 2 (a's seat ahead) or 1 (a tie), so the share of seat pairs a won is
+    # seat_h2h / (2 pair_den) a round: like with like when an entrant holds several
+    # seats (``h2h`` counts its best-placed seat)
+    seat_h2h: np.ndarray = field(init=False)
+    seat_h2h_sq: np.ndarray = field(init=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, table: list[tuple[int, ...]] | None) -> None:
         k = self.k
         self.games = np.zeros(k, np.int64)
         self.wins = np.zeros(k, np.int64)
@@ -149,6 +169,15 @@ class Totals:
         self.pair_den = np.zeros((k, k), np.int64)
         self.win_pair = np.zeros((k, k), np.int64)
         self.win_pair_sq = np.zeros((k, k), np.int64)
+        self.seat_h2h = np.zeros((k, k), np.int64)
+        self.seat_h2h_sq = np.zeros((k, k), np.int64)
+        for lineup in table or []:
+            if len(set(lineup)) == len(lineup):  # one seat each: 1, set as it is played
+                continue
+            lu = np.asarray(lineup)
+            for a, b in itertools.permutations(sorted(set(lineup)), 2):
+                c = int((lu == a).sum()) * int((lu == b).sum())
+                self.pair_den[a, b] = math.lcm(int(self.pair_den[a, b]) or 1, c)
 
     @property
     def fair(self) -> np.ndarray:
@@ -159,7 +188,7 @@ class Totals:
         """Add ``other``'s rounds (every sum is exact: integers, or floats holding
         integers and halves, so the order of merging does not matter)."""
         for name in ("games", "wins", "seat_rounds", "seat_counts", "h2h", "h2h_sq",
-                     "h2h_n", "win_pair", "win_pair_sq"):
+                     "h2h_n", "win_pair", "win_pair_sq", "seat_h2h", "seat_h2h_sq"):
             getattr(self, name)[...] += getattr(other, name)
         self.capped += other.capped
         for m in METRICS:
@@ -224,7 +253,7 @@ def add_records(t: Totals, lineup: tuple[int, ...], rec: np.ndarray, rules: Rule
             x = arr[ok][:, mine]
             t.sums[key][s] += float(x.sum())
             t.sumsq[key][s] += float((x * x).sum())
-    _add_pairs(t, lu, ok, won, rec, n, taken)
+    _add_pairs(t, lu, ok, won, rec, n, taken, rank)
     # head to head: each strategy's best-placed seat
     best = np.full((m, t.k), np.inf)
     for s in set(lineup):
@@ -242,27 +271,38 @@ def add_records(t: Totals, lineup: tuple[int, ...], rec: np.ndarray, rules: Rule
 
 
 def _add_pairs(t: Totals, lu: np.ndarray, ok: np.ndarray, won: np.ndarray, rec: np.ndarray,
-               n: int, taken: bool) -> None:
-    """Fold the paired per-round points of every pair of strategies at the table."""
+               n: int, taken: bool, rank: np.ndarray) -> None:
+    """Fold the paired per-round points, wins and seat-for-seat head to head of every
+    pair of strategies at the table, each scaled to the pair's common denominator."""
     wp = rec[ok, L.G_WINNER_POINTS].astype(np.int64)[:, None]
     pts = rec[ok, L.G_POINTS : L.G_POINTS + n].astype(np.int64)
     w = won[ok]
     got = np.where(w, wp, 0)
     vals = {"points_won": got, "net_points": got - (np.where(~w, pts, 0) if taken else 0)}
+    rk = rank[ok]
     present = sorted(set(int(x) for x in lu))
     for a in present:
         for b in present:
             if a == b:
                 continue
             ca, cb = int((lu == a).sum()), int((lu == b).sum())
-            t.pair_den[a, b] = ca * cb
+            if t.pair_den[a, b] == 0:  # one seat each, or the lineups not given
+                t.pair_den[a, b] = ca * cb
+            f, rest = divmod(int(t.pair_den[a, b]), ca * cb)
+            if rest:
+                raise ValueError(f"lineup {lu.tolist()} is not among the tournament's: give "
+                                 "Totals its table")
             for key, x in vals.items():
-                d = cb * x[:, lu == a].sum(1) - ca * x[:, lu == b].sum(1)
+                d = f * (cb * x[:, lu == a].sum(1) - ca * x[:, lu == b].sum(1))
                 t.pair[key][a, b] += int(d.sum())
                 t.pair_sq[key][a, b] += int((d * d).sum())
-            d = cb * w[:, lu == a].sum(1).astype(np.int64) - ca * w[:, lu == b].sum(1)
+            d = f * (cb * w[:, lu == a].sum(1).astype(np.int64) - ca * w[:, lu == b].sum(1))
             t.win_pair[a, b] += int(d.sum())
             t.win_pair_sq[a, b] += int((d * d).sum())
+            ra, rb = rk[:, lu == a][:, :, None], rk[:, lu == b][:, None, :]
+            d = f * (2 * (ra < rb).sum((1, 2)) + (ra == rb).sum((1, 2))).astype(np.int64)
+            t.seat_h2h[a, b] += int(d.sum())
+            t.seat_h2h_sq[a, b] += int((d * d).sum())
 
 
 def paired_points(t: Totals, key: str, a: int, b: int) -> tuple[float, float, int]:
@@ -313,14 +353,27 @@ def _ci(total: float, total_sq: float, count: int) -> tuple[float, float, float]
     return mean, mean - Z95 * se, mean + Z95 * se
 
 
-def _pair_stats(t: Totals, a: int, b: int) -> dict[str, tuple[float, float]]:
+def seat_for_seat(t: Totals, a: int, b: int) -> tuple[float, float]:
+    """(mean, standard error) of the share of seat pairs in which ``a``'s seat finished
+    ahead of ``b``'s (ties half), per round: head to head like with like, where the
+    table's head to head counts an entrant in several seats by its best-placed one. When
+    both hold one seat in every lineup it is that head to head, to the last digit."""
+    den = 2 * (int(t.pair_den[a, b]) or 1)
+    return mean_se(float(t.seat_h2h[a, b]) / den, float(t.seat_h2h_sq[a, b]) / den ** 2,
+                   int(t.h2h_n[a, b]))
+
+
+def _pair_stats(t: Totals, a: int, b: int) -> dict[str, Any]:
     """Mean and standard error of win rate, net points and head to head of ``a``
-    against ``b``, each paired on the same rounds (``tournament_order``)."""
+    against ``b``, each per seat and paired on the same rounds (``tournament_order``);
+    ``seat_for_seat`` when either held several seats at some table."""
     win, win_se, _ = paired_wins(t, a, b)
     pts, pts_se, _ = paired_points(t, "net_points", a, b)
-    ahead, ahead_se = mean_se(float(t.h2h[a, b]), float(t.h2h_sq[a, b]), int(t.h2h_n[a, b]))
-    return {"win_rate": (win, win_se), "net_points": (pts, pts_se),
-            "head_to_head": (ahead, ahead_se)}
+    out: dict[str, Any] = {"win_rate": (win, win_se), "net_points": (pts, pts_se),
+                           "head_to_head": seat_for_seat(t, a, b)}
+    if int(t.pair_den[a, b]) > 1:
+        out["seat_for_seat"] = True
+    return out
 
 
 def summarize_tournament(r: TournamentResult) -> dict[str, Any]:
@@ -462,6 +515,9 @@ def render_tournament(s: dict[str, Any]) -> str:
     if s.get("field") is not None and len(labels) > 2:
         lines.append("  (-: never at one table; each strategy meets only the field, on the "
                      "same deals)")
+    if any(sum(r["seat_counts"]) > r["games"] for r in res):
+        lines.append("  (an entrant in several seats counts as ahead when its best-placed "
+                     "seat is; where the figures disagree, head to head is seat for seat)")
     if "disagreements" in s:
         lines += render_disagreements(s)
     lines.append("")

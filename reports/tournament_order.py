@@ -8,7 +8,12 @@ met at a table, ranked a above b, each figure is read on the same rounds (paired
 
 * win rate: a's wins per seat minus b's;
 * net points: a's net points per seat and round minus b's;
-* head to head: the share of rounds a finished ahead of b (ties half).
+* head to head: the share of rounds a finished ahead of b (ties half), seat for seat:
+  where a or b holds several seats (a field, fewer strategies than seats) it is the
+  share of the pairs (a's seat, b's seat) in which a's seat finished ahead, so that
+  five seats of a field are not pooled against one (the table's head to head counts
+  an entrant by its best-placed seat, and a field's five seats beat one seat however
+  well it plays). With one seat each the two are the same.
 
 A pair is listed when net points or head to head put b ahead (its estimate on b's
 side); each figure is marked *beyond noise* when its 95% interval excludes a tie
@@ -59,22 +64,26 @@ def pair_line(d: dict[str, Any]) -> str:
         parts.append(f"on net points ({-d['net_points']['diff']:+.2f} a seat and round, "
                      f"{_state(d['net_points'])})")
     if d["head_to_head"]["contrary"]:
-        parts.append(f"in head to head ({100 * (1 - d['head_to_head']['ahead']):.2f}% of "
-                     f"rounds, {_state(d['head_to_head'])})")
+        h = d["head_to_head"]
+        share = f"{100 * (1 - h['ahead']):.2f}%"
+        of = (f"seat for seat ({share} of seat pairs" if h.get("seat_for_seat")
+              else f"({share} of rounds")
+        parts.append(f"in head to head {of}, {_state(h)})")
     win = d["win_rate"]
     how = "tied" if win["diff"] <= 0 else _state(win)
     return f"{a} ranks above {b} by win rate ({how}), but {b} is ahead " + " and ".join(parts)
 
 
 #: (mean, standard error) of each figure for a pair (a, b), paired on the same rounds
-PairStats = Callable[[int, int], dict[str, tuple[float, float]]]
+PairStats = Callable[[int, int], dict[str, Any]]
 
 
 def disagreements(stats: PairStats, met: Callable[[int, int], bool], labels: list[str],
                   rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every pair that met, ranked a above b, that net points or head to head order
     the other way, by rank; ``stats(a, b)`` gives each figure's mean and standard
-    error under the keys ``win_rate``, ``net_points``, ``head_to_head``."""
+    error, per seat, under the keys ``win_rate``, ``net_points``, ``head_to_head``
+    (and ``seat_for_seat``: true where a or b held several seats)."""
     order = sorted(range(len(rows)), key=lambda i: rows[i]["rank"])
     out = []
     for i, a in enumerate(order):
@@ -85,6 +94,8 @@ def disagreements(stats: PairStats, met: Callable[[int, int], bool], labels: lis
             d: dict[str, Any] = {"above": labels[a], "below": labels[b]}
             for key, tie in (("win_rate", 0.0), ("net_points", 0.0), ("head_to_head", 0.5)):
                 d[key] = _figure(*st[key], tie)
+            if st.get("seat_for_seat"):  # said only where it differs from the table's
+                d["head_to_head"]["seat_for_seat"] = True
             contrary = [k for k in ("net_points", "head_to_head") if d[k]["contrary"]]
             if not contrary:
                 continue

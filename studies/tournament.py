@@ -63,7 +63,12 @@ def lineups(k: int, n: int, seating: str = "rotations", field: bool = False
         return [base[i:] + base[:i] for i in range(len(base))]
 
     if k <= n:
-        return orders(tuple(i % k for i in range(n)))
+        table = [lu for base in fewer_bases(k, n) for lu in orders(base)]
+        if len(table) > MAX_LINEUPS:
+            raise UnosimError(f"--seating {seating}: {k} strategies at {n}-player tables make "
+                              f"{len(table):,} lineups (at most {MAX_LINEUPS:,}); use "
+                              "rotations")
+        return table
     count = math.comb(k, n) * (math.factorial(n) if seating == "permutations" else n)
     if count > MAX_LINEUPS:
         raise UnosimError(f"{k} strategies at {n}-player tables make {count:,} lineups "
@@ -72,6 +77,18 @@ def lineups(k: int, n: int, seating: str = "rotations", field: bool = False
     for combo in itertools.combinations(range(k), n):
         out.extend(orders(combo))
     return out
+
+
+def fewer_bases(k: int, n: int) -> list[tuple[int, ...]]:
+    """The tables that seat ``k <= n`` strategies at ``n`` seats, before rotation: the
+    strategies cycled from the first (A B C A), and, when ``n`` is not a multiple of
+    ``k``, cycled from each strategy in turn (B C A B, C A B C), so that each takes its
+    turn at the extra seats and every strategy fills the same number of seat-games.
+    With ``k == n`` or ``n`` a multiple of ``k`` one table is already fair, and the
+    lineups (so the games a seed gives) are those of a single cycle."""
+    if n % k == 0:
+        return [tuple(i % k for i in range(n))]
+    return [tuple((j + i) % k for i in range(n)) for j in range(k)]
 
 
 def planned_games(k: int, n: int, seating: str, games: int, field: bool = False) -> int:
@@ -85,7 +102,7 @@ def tournament_range(tables: list[Table], table: list[tuple[int, ...]], k: int, 
     """The task of a tournament: games ``start .. start + n`` in every lineup
     (``tables[i]`` holds the seats of ``table[i]``; ``table[i][s]`` is the index of
     the strategy in seat s), so a stop keeps the same games in every lineup."""
-    totals = Totals(k, tables[0].players)
+    totals = Totals(k, tables[0].players, table)
     for t, lineup in zip(tables, table, strict=True):
         for first in range(start, start + n, batch):
             rec = np.zeros((min(batch, start + n - first), L.N_G), np.int32)
@@ -149,7 +166,7 @@ class TournamentStudy(Study):
         return backend.task_games(batch)
 
     def fresh(self) -> Totals:
-        return Totals(len(self.strategies), self.n)
+        return Totals(len(self.strategies), self.n, self.table)
 
     def tasks(self, step: int) -> Any:
         inner = min(default_batch(ROUND), step)

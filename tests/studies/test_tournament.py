@@ -35,6 +35,8 @@ def test_every_strategy_plays_every_seat_equally_often(k, n, seating):
     for s in range(k):
         counts = {seat_counts[(s, seat)] for seat in range(n)}
         assert len(counts) == 1 and counts != {0}, (s, counts)
+    # and every strategy the same number of seats in all: equal fair shares
+    assert len({seat_counts[(s, 0)] for s in range(k)}) == 1
     if k >= n:
         # every pair of strategies meets equally often, every lineup seats n different ones
         pairs = Counter(frozenset(p) for lu in table for p in itertools.combinations(lu, 2))
@@ -50,11 +52,37 @@ def test_k_equal_n_is_the_cyclic_rotations():
     assert sorted(lineups(3, 2)) == [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
 
 
+def test_fewer_strategies_than_seats_take_turns_at_the_extra_seat():
+    """3 strategies at 4 seats: A B C A, then B C A B, then C A B C, each rotated, so no
+    strategy holds two seats in every lineup; a multiple (2 at 4) needs one cycle."""
+    assert lineups(3, 4) == [(0, 1, 2, 0), (1, 2, 0, 0), (2, 0, 0, 1), (0, 0, 1, 2),
+                             (1, 2, 0, 1), (2, 0, 1, 1), (0, 1, 1, 2), (1, 1, 2, 0),
+                             (2, 0, 1, 2), (0, 1, 2, 2), (1, 2, 2, 0), (2, 2, 0, 1)]
+    assert lineups(2, 4) == [(0, 1, 0, 1), (1, 0, 1, 0), (0, 1, 0, 1), (1, 0, 1, 0)]
+    doubled = Counter(next(x for x in set(lu) if lu.count(x) == 2) for lu in lineups(3, 4))
+    assert doubled == {0: 4, 1: 4, 2: 4}
+    assert len(lineups(2, 3, "permutations")) == 6  # A A B and A B B, 3 orders each
+
+
+def test_three_strategies_at_four_players_have_equal_fair_shares():
+    r = run_tournament(resolve(), strats("offensive", "defensive", "attacker"), 1200,
+                       seed=3, workers=1)
+    s = summarize_tournament(r)
+    assert len(r.lineups) == 12 and s["games_per_lineup"] == 100 and s["seat_rotation_exact"]
+    for row in s["results"]:
+        assert row["games"] == 1200 and row["seat_counts"] == [400] * 4
+        assert row["fair_share"] == pytest.approx(1 / 3)
+    assert sum(row["wins"] for row in s["results"]) + s["capped"] == 1200
+    assert "from each in turn, so each holds the extra seats equally often" in s["seating_note"]
+
+
 def test_too_many_lineups_and_bad_input_are_errors():
     with pytest.raises(UnosimError, match="--field"):
         lineups(1, 4)
     with pytest.raises(UnosimError):
         lineups(9, 9, "permutations")
+    with pytest.raises(UnosimError, match="141,120 lineups"):
+        lineups(7, 8, "permutations")
     with pytest.raises(UnosimError, match="at least one"):
         lineups(0, 4, field=True)
     with pytest.raises(UnosimError, match="--seating permutations does not apply"):
