@@ -1,9 +1,11 @@
 """The ``unosim`` command line: the click group, which loads each command from its
-module in unosim/commands/ when it is called, and ``main``, which turns bad input into
-one line and exit code 2.
+module in unosim/commands/ when it is called, and ``main``, the one guarded entry of
+every command.
 
-Bad input never shows a traceback: every usage or rule error is printed as one
-line, ``unosim: error: ...``, with exit code 2.
+No command shows a traceback: bad input is one line ``unosim: error: ...`` with exit
+code 2; an unexpected failure is one line too (``unosim: error: internal error: ...``,
+exit code 1; ``UNOSIM_DEBUG=1`` prints the traceback first); Ctrl-C is one line with
+what was kept, exit code 130 (143 after SIGTERM). docs/reliability.md lists them.
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ import errno
 import importlib
 import os
 import sys
+from typing import Any
 
 import click
 
 from unosim import __version__
 from unosim.common import WriteFailed, forget_written
 from unosim.errors import UnosimError, did_you_mean
+from unosim.interrupt import StopNow
 from unosim.runs.stopping import Stopped
 
 #: command name -> "module:function" under unosim/commands/ (loaded on first use, so
@@ -103,66 +107,175 @@ def cli() -> None:
     """
 
 
+#: exit status of bad input (a usage error, a rule, a file, the machine refusing a file)
+EXIT_BAD_INPUT = 2
+#: exit status of an unexpected failure inside unosim: a bug, said in one line too
+EXIT_INTERNAL = 1
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: one-line errors with exit code 2, never a traceback for bad input;
-    130 after Ctrl-C, 143 after SIGTERM (a run prints its partial report first)."""
+    """Entry point, the one guarded entry of every command: bad input is one line
+    ``unosim: error: ...`` and exit code 2; any other exception is one line too
+    (exit code 1, ``UNOSIM_DEBUG=1`` adds the traceback); Ctrl-C anywhere is one line
+    saying what is kept and how to resume, exit code 130 (143 after SIGTERM)."""
     import signal
     import threading
 
     from unosim import interrupt
+    from unosim.resuming import locked_out_dirs
 
     interrupt.reset()
     interrupt.watch_compiles()
     forget_written()
+    locked_out_dirs(forget=True)
     old: dict[int, object] = {}
     if threading.current_thread() is threading.main_thread():
         # outside a run's batches (start-up, compiling, writing) a stop raises
         # KeyboardInterrupt, as Python's Ctrl-C does, and is noted (see below)
         for sig in (signal.SIGINT, signal.SIGTERM):
             old[sig] = signal.signal(sig, interrupt.terminate_as_interrupt)
+    hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable
     try:
-        rv = cli.main(args=argv, prog_name="unosim", standalone_mode=False)
+        code = _guarded(argv)
+    finally:
+        from unosim.resuming import release_out_locks
+
+        release_out_locks()
+        sys.unraisablehook = hook
+        for sig, handler in old.items():
+            if argv is None and sig == signal.SIGINT:
+                # the process is about to exit: a Ctrl-C now would raise inside
+                # Python's shutdown (a traceback, then the command's own status)
+                handler = signal.SIG_IGN
+            signal.signal(sig, handler)  # type: ignore[arg-type]
+    sys.exit(code)
+
+
+def _unraisable(info: Any) -> None:
+    """A stop that lands in a finalizer is swallowed there by Python, which prints its
+    traceback; it is noted (``interrupt.last_signal``) and the command ends as
+    interrupted, so the traceback says nothing the last line does not."""
+    if isinstance(info.exc_value, KeyboardInterrupt | StopNow):
+        return
+    sys.__unraisablehook__(info)
+
+
+def _invoke(argv: list[str] | None) -> Any:
+    """Run the command line, as ``click``'s ``main`` does, but leaving every exception
+    to :func:`_guarded` (click turns Ctrl-C into its own "Aborted!")."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    cli._main_shell_completion({}, "unosim", None)  # exits when the shell completes
+    try:
+        with cli.make_context("unosim", args) as ctx:
+            return cli.invoke(ctx)
+    except click.exceptions.Exit as e:  # --help, --version
+        return e.exit_code
+
+
+def _line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _guarded(argv: list[str] | None) -> int:
+    """The exit status of the command line, every failure said in one line."""
+    from unosim import interrupt
+
+    try:
+        rv = _invoke(argv)
     except SystemExit as e:
         if e.code == interrupt.EXIT_INTERRUPTED:
-            sys.exit(interrupt.exit_code())  # a partial result: 130, or 143 after SIGTERM
+            return interrupt.exit_code()  # a partial result: 130, or 143 after SIGTERM
         raise
     except interrupt.StopNow:
         click.echo("unosim: stopped at once by a second signal; the report of this run is "
                    "lost, but a checkpoint kept in --out stays (finish it with --resume)",
                    err=True)
-        sys.exit(interrupt.exit_code())
-    except click.exceptions.Abort:
-        click.echo("unosim: aborted", err=True)
-        sys.exit(interrupt.exit_code())
+        return interrupt.exit_code()
+    except (KeyboardInterrupt, Stopped, click.exceptions.Abort):
+        # a signal outside a run's batches, or a run stopped before any task finished
+        click.echo(f"unosim: interrupted{_kept()}", err=True)
+        return interrupt.exit_code()
     except click.ClickException as e:
-        click.echo(f"unosim: error: {e.format_message()}".replace("\n", " "), err=True)
-        sys.exit(2)
+        click.echo(f"unosim: error: {_line(e.format_message())}", err=True)
+        return EXIT_BAD_INPUT
     except UnosimError as e:
-        click.echo(f"unosim: error: {e}".replace("\n", " "), err=True)
-        sys.exit(2)
+        click.echo(f"unosim: error: {_line(str(e))}", err=True)
+        return EXIT_BAD_INPUT
     except WriteFailed as e:  # a file no command step explained further
         from unosim.output import cannot_write
 
-        click.echo(f"unosim: error: {cannot_write(e)}".replace("\n", " "), err=True)
-        sys.exit(2)
+        click.echo(f"unosim: error: {_line(str(cannot_write(e)))}", err=True)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # the reader of stdout went away (`unosim rules | head`): nothing to say to it
+        _quiet_stdout()
+        return EXIT_INTERNAL
     except OSError as e:
-        # the machine refused (a full disk, a read-only mount, no permission): one line
         if e.errno not in ENVIRONMENT_ERRNOS:
-            raise
+            return _internal(e)
+        # the machine refused (a full disk, a read-only mount, no permission): one line
         where = f"{e.filename}: " if e.filename else ""
         click.echo(f"unosim: error: {where}{os.strerror(e.errno)}", err=True)
-        sys.exit(2)
-    except (KeyboardInterrupt, Stopped):  # a signal outside a run, or a run stopped empty
-        click.echo("unosim: interrupted", err=True)
-        sys.exit(interrupt.exit_code())
-    except Exception:
+        return EXIT_BAD_INPUT
+    except Exception as e:  # noqa: BLE001 - the one guard: any failure is one line
         # a stop that lands inside Numba's compiler (in a callback from LLVM, where the
         # KeyboardInterrupt is swallowed) surfaces as the compiler's own error
-        if interrupt.last_signal is None:
-            raise
-        click.echo("unosim: interrupted", err=True)
-        sys.exit(interrupt.exit_code())
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)  # type: ignore[arg-type]
-    sys.exit(rv if isinstance(rv, int) else 0)
+        if interrupt.last_signal is not None:
+            click.echo(f"unosim: interrupted{_kept()}", err=True)
+            return interrupt.exit_code()
+        return _internal(e)
+    except BaseException as e:  # noqa: BLE001 - GeneratorExit and the like, raised by code
+        return _internal(e)
+    if interrupt.last_signal is not None:
+        # a stop swallowed where Python cannot raise it (a finalizer): the command ran
+        # to its end, so what it printed and wrote is complete
+        click.echo("unosim: interrupted as the command ended; its output above and its "
+                   "files are complete", err=True)
+        return interrupt.exit_code()
+    return rv if isinstance(rv, int) else 0
+
+
+def _internal(e: BaseException) -> int:
+    """An exception no check expected: one line naming it (the traceback with
+    ``UNOSIM_DEBUG=1``), exit code 1."""
+    if os.environ.get("UNOSIM_DEBUG", "") not in ("", "0"):
+        import traceback
+
+        traceback.print_exception(e)
+    what = _line(f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)
+    if len(what) > 400:
+        what = what[:400] + " ..."
+    hint = ("" if os.environ.get("UNOSIM_DEBUG", "") not in ("", "0") else
+            "; run it again with UNOSIM_DEBUG=1 for the traceback")
+    click.echo(f"unosim: error: internal error: {what} (this is a bug in unosim: please "
+               f"report it with the command line{hint})", err=True)
+    return EXIT_INTERNAL
+
+
+def _kept() -> str:
+    """What a stop outside a run's batches leaves: the checkpoint of an ``--out`` this
+    command was using, and the command that finishes it."""
+    from unosim.resuming import locked_out_dirs
+
+    try:
+        from unosim.studies import checkpoints
+
+        for folder in locked_out_dirs():
+            held = checkpoints.unfinished(folder)
+            if held is not None:
+                held = held or "run"
+                return (f"; the checkpoint in {folder / 'checkpoint.json'} stays: finish it "
+                        f"with `unosim {held} --resume {folder}`")
+    except Exception:  # noqa: BLE001 - the line must still be printed
+        pass
+    return ""
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe: stdout goes nowhere, so Python's exit flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -315,12 +315,16 @@ def resolve_rules(variant: tuple[str, ...], rule: tuple[str, ...] | list[str],
 
 
 def prepare_out(out: str | None) -> Path | None:
-    """The ``--out`` folder, made and probed for writing before any game is played."""
+    """The ``--out`` folder, made, held for this command alone and probed for writing
+    before any game is played."""
     if out is None:
         return None
+    from unosim.resuming import lock_out
+
     p = Path(out)
     try:
         p.mkdir(parents=True, exist_ok=True)
+        lock_out(p)  # one command at a time in a folder
         probe = p / ".unosim-write-test"
         probe.write_text("")
         probe.unlink()

@@ -100,13 +100,18 @@ def checkpoint_note(keep: Any, command: str, complete: bool) -> str:
 
 @contextmanager
 def report_files(out_dir: Path, keep: Any = None, command: str = "",
-                 partial: bool = False) -> Iterator[None]:
+                 partial: bool = False, again: str = "") -> Iterator[None]:
     """Write the files of a report already printed, all of them or none
     (:class:`~unosim.common.FileSet`); a failure is one error line that says the
-    report above stands and how to get the files."""
+    report above stands and how to get the files (``again``: how, for a command
+    without a checkpoint)."""
     try:
-        with FileSet(out_dir):
+        with FileSet(out_dir) as files:
             yield
+            with stops_noted():  # renamed into place all together, not cut halfway
+                files.commit()
+    except KeyboardInterrupt:  # Ctrl-C while writing: the set is not written, nothing half
+        interrupted_writing(out_dir, keep, command, partial, again)
     except WriteFailed as e:
         failed = keep.failed if keep is not None else None
         if failed is not None:  # the play had stopped on a file already: that is the error
@@ -117,7 +122,58 @@ def report_files(out_dir: Path, keep: Any = None, command: str = "",
         report = ("the report above shows what finished before the stop, only its files "
                   "failed" if partial else "the report above is complete, only its files "
                   "failed")
-        raise cannot_write(e, report, checkpoint_note(keep, command, not partial)) from None
+        raise cannot_write(e, report, checkpoint_note(keep, command, not partial)
+                           or (f"free some space, then {again}" if again else "")) from None
+
+
+@contextmanager
+def stops_noted() -> Iterator[None]:
+    """While a set of files is renamed into place (a moment): Ctrl-C or SIGTERM is
+    noted, not raised, so the set is never left half renamed; the command then ends
+    as usual and says that it was stopped as it ended (``cli.main``)."""
+    import signal
+    import threading
+
+    from unosim import interrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig in old:
+        signal.signal(sig, lambda signum, frame: interrupt._note(signum))
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def interrupted_writing(out_dir: Path, keep: Any, command: str, partial: bool,
+                        again: str = "") -> None:
+    """Ctrl-C (or SIGTERM) while the files of a report already printed were being
+    written: none of them was (``FileSet``), the folder keeps what it held; the
+    checkpoint is brought up to date when there is one, so ``--resume`` writes them
+    without playing again. One line, exit code 130 (143)."""
+    import sys
+
+    from unosim import interrupt
+
+    report = ("the report above shows what finished before the stop"
+              if partial else "the report above is complete")
+    how = again or "run the command again to write them"
+    if keep is not None and keep.folder is not None and keep.failed is None:
+        try:
+            keep.save()
+            how = (f"`unosim {command} --resume {keep.folder}` writes them without playing "
+                   "again")
+        except (WriteFailed, KeyboardInterrupt):
+            if keep.kept():
+                how = (f"`unosim {command} --resume {keep.folder}` writes them, playing "
+                       "again only the games after its last checkpoint")
+    click.echo(f"unosim: interrupted while writing the files of {out_dir}: none was written "
+               f"and the folder keeps what it held before; {report}; {how}", err=True)
+    sys.exit(interrupt.exit_code())
 
 
 def play_keeping_records(saver: Any, keep: Any, play: Callable[[], Any]

@@ -17,6 +17,7 @@ games played since the last checkpoint.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -70,15 +71,80 @@ def _opts(ctx: click.Context, kept: tuple[str, ...]) -> set[str]:
     return {o for p in ctx.command.params if p.name in kept for o in p.opts}
 
 
+# ---------------------------------------------------------------- one command per folder
+
+#: the --out folders this process holds: resolved path -> (the path given, descriptor)
+_locks: dict[Path, tuple[Path, int]] = {}
+#: every --out folder this command held, as given (kept after release, for the last line)
+_held: list[Path] = []
+
+
+def lock_out(folder: Path, option: str = "--out") -> None:
+    """Hold ``folder`` for this command until it ends (:func:`release_out_locks`): an
+    exclusive ``flock`` on the folder itself, so two commands started at the same
+    instant into one ``--out`` cannot both write there (the second is refused in one
+    line, before it plays). The lock goes with the process: a crash or ``kill -9``
+    leaves nothing to clean up. A file system without locks is not refused."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no flock
+        return
+    key = folder.resolve()
+    if key in _locks:
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return  # not a folder (yet): the command's own checks say what is wrong
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise UnosimError(f"{option} {folder}: another unosim command is using this folder "
+                          "right now; wait for it to end, or give another folder") from None
+    except OSError:
+        os.close(fd)  # locks not supported there (some network file systems)
+        return
+    _locks[key] = (folder, fd)
+    _held.append(folder)
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:  # also when the command runs without main (click's test runner)
+        ctx.find_root().call_on_close(release_out_locks)
+
+
+def locked_out_dirs(forget: bool = False) -> list[Path]:
+    """The ``--out`` folders this command held, as given (``forget``: start afresh)."""
+    held = list(_held)
+    if forget:
+        _held.clear()
+    return held
+
+
+def release_out_locks() -> None:
+    """Let other commands use the folders again (the CLI calls this when a command ends)."""
+    while _locks:
+        _, (_, fd) = _locks.popitem()
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
 def start(ctx: click.Context, command: str, params: dict[str, Any],
           body: Callable[..., Any]) -> Any:
     """Run ``body(**params, saved=..., stages=...)``: the options as given, or, with
-    ``--resume DIR``, those of the checkpoint in DIR (with the stages it finished)."""
+    ``--resume DIR``, those of the checkpoint in DIR (with the stages it finished).
+    The folder is held first, so a command still playing into it is told from one
+    that stopped."""
     from unosim.studies import checkpoints
 
     resume_dir = params.pop("resume_dir", None)
+    if resume_dir is not None and Path(resume_dir).is_dir():
+        lock_out(Path(resume_dir), "--resume")
     if resume_dir is None:
         out = params.get("out")
+        if out is not None and Path(out).is_dir():
+            lock_out(Path(out))
         held = checkpoints.unfinished(Path(out)) if out is not None else None
         if held is not None:
             held = held or command
