@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -283,6 +285,9 @@ def open_study(setup: TuneSetup, storage: str, study_name: str,
     optuna = require_optuna()
     check_storage(storage, study_name)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
+    new_file = _sqlite_file(storage)
+    if new_file is not None and new_file.exists():
+        new_file = None  # an existing database is never removed
     for attempt in range(6):
         try:
             store = optuna.storages.RDBStorage(storage)
@@ -296,9 +301,10 @@ def open_study(setup: TuneSetup, storage: str, study_name: str,
                 # one won, open it again
                 time.sleep(0.2 * (attempt + 1))
                 continue
-            msg = " ".join(str(e).split())[:200]
-            raise UnosimError(f"--storage {storage}: cannot open it ({type(e).__name__}: "
-                              f"{msg})") from None
+            if new_file is not None and new_file.is_file() and new_file.stat().st_size == 0:
+                new_file.unlink()  # the empty file a full disk left: not a database
+            raise UnosimError(f"--storage {storage}: cannot open it ({storage_failure(e)})"
+                              ) from None
     old = study.user_attrs.get("setup")
     if setup.table.seed is None:
         if old is not None:
@@ -325,6 +331,77 @@ def open_study(setup: TuneSetup, storage: str, study_name: str,
         raise UnosimError(f"study {study_name!r} in {storage} was made with another setup "
                           f"({', '.join(diff)} differ); use another --study name")
     return study
+
+
+def _sqlite_file(storage: str) -> Path | None:
+    """The file of an SQLite storage URL, or None."""
+    try:
+        from sqlalchemy.engine import make_url
+
+        url = make_url(storage)
+    except Exception:  # noqa: BLE001 - not a URL: open_study says why
+        return None
+    if url.get_backend_name() != "sqlite" or not url.database:
+        return None
+    return Path(url.database)
+
+
+def storage_failure(e: BaseException) -> str:
+    """What the database said, in one line: the innermost error of the chain (the
+    driver's, e.g. "OperationalError: database or disk is full") without SQLAlchemy's
+    statement and its "Background on this error" link."""
+    root = e
+    seen = {id(e)}
+    while True:
+        nxt = getattr(root, "orig", None) or root.__cause__ or root.__context__
+        if nxt is None or id(nxt) in seen:
+            break
+        seen.add(id(nxt))
+        root = nxt
+    text = str(root).split("\n")[0]
+    for cut in ("[SQL:", "(Background on this error"):
+        text = text.split(cut)[0]
+    text = " ".join(text.split()).strip()
+    if len(text) > 200:
+        text = text[:200] + " ..."
+    return f"{type(root).__name__}: {text}" if text else type(root).__name__
+
+
+def is_storage_failure(e: BaseException) -> bool:
+    """An error of the study's database (SQLAlchemy's, the driver's, or Optuna's
+    storage error around them), not of the play."""
+    import sqlite3
+
+    kinds: list[type] = [sqlite3.Error]
+    try:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        kinds.append(SQLAlchemyError)
+    except ImportError:
+        pass
+    try:
+        from optuna.exceptions import StorageInternalError
+
+        kinds.append(StorageInternalError)
+    except ImportError:
+        pass
+    return isinstance(e, tuple(kinds))
+
+
+@contextmanager
+def storage_errors(storage: str) -> Iterator[None]:
+    """A study whose database fails while it runs (a full disk, a lost server): one
+    line, saying that the trials told before it stay in the study."""
+    try:
+        yield
+    except Exception as e:
+        if not is_storage_failure(e):
+            raise
+        raise UnosimError(f"--storage {storage}: cannot write the study any more "
+                          f"({storage_failure(e)}); the trials finished before are kept "
+                          "there (the one playing may show as running); free some space or "
+                          "fix the storage, then the same command continues the study"
+                          ) from None
 
 
 def make_objective(setup: TuneSetup, study: Any,
@@ -499,12 +576,25 @@ def _optimize(study: Any, objective: Callable[[Any], float | None], trials: int)
 def run_study(setup: TuneSetup, storage: str, study_name: str, trials: int,
               on_trial: Callable[[], None] | None = None,
               draw_seed: Callable[[], int] | None = None) -> tuple[Any, TuneResult]:
-    """Run ``trials`` more trials (Ctrl-C keeps the finished ones), then re-evaluate."""
+    """Run ``trials`` more trials (Ctrl-C keeps the finished ones), then re-evaluate;
+    ``trials=0`` adds none and reports the study as it stands (the same deals, so the
+    same report). A database that fails on the way is one line, the trials kept."""
+    with storage_errors(storage):
+        return _run_study(setup, storage, study_name, trials, on_trial, draw_seed)
+
+
+def _run_study(setup: TuneSetup, storage: str, study_name: str, trials: int,
+               on_trial: Callable[[], None] | None,
+               draw_seed: Callable[[], int] | None) -> tuple[Any, TuneResult]:
     from unosim.strategies.registry import tuned_weights
 
     t0 = time.perf_counter()
     study = open_study(setup, storage, study_name, draw_seed)
     before = trial_counts(study)
+    if trials == 0 and before["complete"] + before["skipped"] == 0:
+        raise UnosimError(f"--trials 0 reports the study as it stands, and study "
+                          f"{study_name!r} in {storage} has no finished trial yet; give "
+                          "--trials N")
     if before["trials"] == 0:  # a new study starts from the strategy's own defaults
         start = (tuned_weights(setup.table.players) if setup.strategy == "tuned"
                  else {k: p.default for k, (_, _, p) in setup.space.items()})

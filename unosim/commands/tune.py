@@ -27,8 +27,9 @@ from unosim.interrupt import StopSignals
 @opt.rule
 @click.option("--mode", type=click.Choice(["round", "match"]), default="round",
               show_default=True, help="Maximise the share of rounds won, or of matches.")
-@click.option("--trials", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
-              help="Trials to add to the study.")
+@click.option("--trials", type=click.IntRange(0, 1_000_000), default=100, show_default=True,
+              help="Trials to add to the study; 0 adds none and reports the study as it "
+                   "stands (the same report again, e.g. to write --out files that failed).")
 @click.option("--games-per-trial", "games_text", default="2e5", show_default=True,
               help="Games a trial plays if it is not pruned (over all seat rotations; "
                    "rounded up to whole rungs); the re-evaluation plays as many per "
@@ -67,7 +68,9 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
         from unosim.output import report_files
         from unosim.reports import tune as files
 
-        with report_files(out_dir, None, "tune", report.partial):
+        with report_files(out_dir, None, "tune", report.partial, again=(
+                "the same command with --trials 0 writes them from the study without "
+                "adding a trial")):
             files.write_files(report.history, report.to_dict(), out_dir)
     if report.partial:
         click.echo("unosim: interrupted; the finished trials are kept in the study (the "
