@@ -26,6 +26,8 @@ keep).
 
 from __future__ import annotations
 
+import math
+import numbers
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -91,6 +93,136 @@ def _names(names: Words) -> tuple[str, ...]:
     return (names,) if isinstance(names, str) else tuple(names)
 
 
+# ---------------------------------------------------------------- argument checks
+# Every function checks its arguments first, by name, so a wrong type is one
+# UnosimError naming the argument, not a TypeError from deep inside the study.
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool | np.bool_)
+
+
+def _int(lo: int | None = None, hi: int | None = None, none: bool = True
+         ) -> Callable[[str, Any], None]:
+    def check(name: str, v: Any) -> None:
+        if v is None and none:
+            return
+        span = ("" if lo is None else f" within {lo}..{hi}" if hi is not None
+                else f" of {lo} or more")
+        if not _is_int(v) or (lo is not None and v < lo) or (hi is not None and v > hi):
+            raise UnosimError(f"{name} must be a whole number{span}"
+                              f"{' or None' if none else ''}, got {v!r}")
+    return check
+
+
+def _str(none: bool = False) -> Callable[[str, Any], None]:
+    def check(name: str, v: Any) -> None:
+        if v is None and none:
+            return
+        if not isinstance(v, str):
+            raise UnosimError(f"{name} must be a string{' or None' if none else ''}, "
+                              f"got {v!r}")
+    return check
+
+
+def _choice(*choices: str) -> Callable[[str, Any], None]:
+    def check(name: str, v: Any) -> None:
+        if not isinstance(v, str) or v not in choices:
+            raise UnosimError(f"{name} must be one of {', '.join(choices)}, got {v!r}")
+    return check
+
+
+def _flag(name: str, v: Any) -> None:
+    if not isinstance(v, bool | np.bool_):
+        raise UnosimError(f"{name} must be True or False, got {v!r}")
+
+
+def _words(name: str, v: Any) -> None:
+    """A name, or a list of names (None: none)."""
+    if v is None or isinstance(v, str):
+        return
+    if isinstance(v, Iterable) and not isinstance(v, bytes | Mapping):
+        bad = [x for x in v if not isinstance(x, str)]
+        if not bad:
+            return
+        raise UnosimError(f"{name} must be a name or a list of names, got {bad[0]!r} in it")
+    raise UnosimError(f"{name} must be a name or a list of names, got {v!r}")
+
+
+def _assignments(name: str, v: Any) -> None:
+    """``{"k": v}``, ``["k=v"]`` or ``"k=v"`` (None: none)."""
+    if v is None or isinstance(v, str):
+        return
+    if isinstance(v, Mapping):
+        for k, x in v.items():
+            if not isinstance(k, str) and not _is_int(k):
+                raise UnosimError(f"{name} keys must be names or seat numbers, got {k!r}")
+            if not isinstance(x, str | numbers.Number | bool | list | tuple | range):
+                raise UnosimError(f"{name}[{k!r}] must be a value such as 5 or 'true', "
+                                  f"got {x!r}")
+        return
+    if isinstance(v, Iterable) and not isinstance(v, bytes):
+        bad = [x for x in v if not isinstance(x, str)]
+        if not bad:
+            return
+        raise UnosimError(f"{name} must be a dict or a list of 'KEY=VALUE' strings, got "
+                          f"{bad[0]!r} in it")
+    raise UnosimError(f"{name} must be a dict or a list of 'KEY=VALUE' strings, got {v!r}")
+
+
+def _count(name: str, v: Any) -> None:
+    """Games: a whole number, or text such as ``"1e6"``."""
+    if isinstance(v, str) or _is_int(v):
+        return
+    if isinstance(v, float) and math.isfinite(v) and v == int(v):
+        return
+    raise UnosimError(f"{name} must be a whole number or text such as '1e6', got {v!r}")
+
+
+def _number(name: str, v: Any) -> None:
+    if v is None or isinstance(v, str) or (
+            isinstance(v, numbers.Real) and not isinstance(v, bool | np.bool_)):
+        return
+    raise UnosimError(f"{name} must be a number, got {v!r}")
+
+
+def _counts(name: str, v: Any) -> None:
+    """Player counts: ``"2..6"``, ``"2,4"``, a count or a list of counts."""
+    if v is None or isinstance(v, str) or _is_int(v):
+        return
+    if isinstance(v, Iterable) and not isinstance(v, bytes | Mapping):
+        bad = [x for x in v if not _is_int(x)]
+        if not bad:
+            return
+        raise UnosimError(f"{name} must be player counts such as '2..6' or [2, 4], got "
+                          f"{bad[0]!r} in it")
+    raise UnosimError(f"{name} must be player counts such as '2..6' or [2, 4], got {v!r}")
+
+
+#: the check of every argument, by name (a function's own checks may follow)
+_CHECKS: dict[str, Callable[[str, Any], None]] = {
+    "variant": _words, "variants": _words, "claims": _words, "strategies": _words,
+    "strategy_file": _words, "rule": _assignments, "seat": _assignments,
+    "param": _assignments, "games": _count, "games_per_trial": _count,
+    "players": _int(2, 10), "seed": _int(0), "workers": _int(1), "game": _int(0, none=False),
+    "target_score": _int(1, opt.MAX_TARGET), "max_rounds": _int(1, 1_000_000),
+    "trials": _int(0, 1_000_000, none=False), "strategy": _str(), "field": _str(none=True),
+    "scheduler": _str(none=True), "storage": _str(), "study": _str(none=True),
+    "against": _str(),
+    "mode": _choice("round", "match"), "backend": _choice("local", "dask"),
+    "seating": _choice("rotations", "permutations"), "sampler": _choice("tpe", "cmaes"),
+    "keep_games": _flag, "progress": _flag, "all": _flag, "alpha": _number,
+}
+
+
+def _check(args: dict[str, Any], **own: Callable[[str, Any], None]) -> None:
+    """Check the arguments a function was given (``own``: checks that differ)."""
+    for name, value in args.items():
+        check = own.get(name) or _CHECKS.get(name)
+        if check is not None:
+            check(name, value)
+
+
 def _prepare(seed: int | None, strategy_file: Words, legacy: dict[str, Any] | None = None
              ) -> int:
     """Load the strategy files, refuse unknown keywords, and fix the seed."""
@@ -139,6 +271,7 @@ def _legacy(rule: Assignments, seat: Assignments, kwargs: dict[str, Any]
 def rules_for(variant: Words = "official", rule: Assignments = None,
               players: int | None = None) -> Rules:
     """The resolved rule set of a variant with overrides (as ``unosim rules`` shows it)."""
+    _check(locals())
     return opt.resolve_rules(_variant(variant), _assign(rule), players)
 
 
@@ -156,7 +289,9 @@ def simulate(variant: Words = "official", games: int | str = 10_000, *,
     ``.games`` holds one row per game (columns ``game`` and the record's fields, for
     the seats at the table) unless ``keep_games=False``: rows are kept in memory, so
     for very many games use the command's ``--save-games`` instead."""
+    _check(locals())
     rule, seat = _legacy(rule, seat, kwargs)
+    _check({"rule": rule, "seat": seat})
     seed = _prepare(seed, strategy_file, kwargs)
     variants = _variant(variant)
     count = opt.parse_games(str(games))
@@ -213,7 +348,9 @@ def comparison(variants: Words = ("official", "stacking"), games: int | str = 10
                scheduler: str | None = None, strategy_file: Words = None,
                progress: bool = False, **kwargs: Any) -> Comparison:
     """The full :class:`~unosim.reports.compare.Comparison` behind :func:`compare`."""
+    _check(locals())
     rule, seat = _legacy(rule, seat, kwargs)
+    _check({"rule": rule, "seat": seat})
     seed = _prepare(seed, strategy_file, kwargs)
     count = opt.parse_games(str(games))
     extra = (*_assign(rule), *opt.target_override(target_score, mode))
@@ -258,6 +395,7 @@ def settle(claims: Words = (), *, all: bool = False, games: int | str | None = N
     """``unosim settle``: claims of the catalogue by name, claim files (``.toml``), or
     ``all=True`` for the whole catalogue; each gets its verdict. ``.verdicts`` holds
     them, ``.plot(NAME)`` a claim's card."""
+    _check(locals())
     from unosim.commands.settle import play_claims
 
     seed = _prepare(seed, strategy_file)
@@ -275,6 +413,7 @@ def tournament(strategies: Words, *, field: str | None = None, players: int | No
                strategy_file: Words = None, progress: bool = False) -> TournamentReport:
     """``unosim tournament``: strategies head to head, every seat played equally often
     (``field=``: each against that strategy in every other seat)."""
+    _check(locals())
     from unosim.commands.tournament import play_tournament
 
     seed = _prepare(seed, strategy_file)
@@ -295,6 +434,7 @@ def skill(variants: Words, *, strategy: str, field: str | None = None,
           progress: bool = False) -> SkillReport:
     """``unosim skill``: the skill edge of ``strategy`` against ``field`` (random by
     default) under each variant, paired differences from the first."""
+    _check(locals())
     from unosim.commands.skill import play_skill
 
     seed = _prepare(seed, strategy_file)
@@ -311,6 +451,7 @@ def sweep(*, variant: Words = None, rule: Assignments = None,
           strategy_file: Words = None, progress: bool = False) -> SweepReport:
     """``unosim sweep``: one or two rule keys (or the player count) over their values:
     ``rule={"hand_size": "5..9"}`` or ``{"hand_size": [5, 7, 9]}``, ``players="2..6"``."""
+    _check(locals(), players=_counts)
     from unosim.commands.sweep import play_sweep
 
     seed = _prepare(seed, strategy_file)
@@ -326,6 +467,7 @@ def atlas(*, players: str | Iterable[int] = "2,4,6", games: int | str = 100_000,
           strategy_file: Words = None, progress: bool = False) -> AtlasReport:
     """``unosim atlas``: every preset against official at each player count
     (``strategy="none"`` leaves the skill edge out)."""
+    _check(locals(), players=_counts)
     from unosim.commands.atlas import play_atlas
 
     seed = _prepare(seed, strategy_file)
@@ -344,12 +486,9 @@ def tune(strategy: str, *, param: Assignments = None, against: str = "random",
     (``param={"bluff": "0..1"}``); ``.study`` is the Optuna study. As the command, the
     study lives in ``storage`` and the same name continues it; without a seed, a new
     study draws one and a continued one keeps its own."""
+    _check(locals())
     from unosim.commands.tune import play_tune
 
-    if sampler not in ("tpe", "cmaes") or mode not in ("round", "match"):
-        raise UnosimError("sampler must be tpe or cmaes, mode round or match")
-    if not 1 <= int(trials) <= 1_000_000:
-        raise UnosimError(f"trials must be within 1..1000000, got {trials}")
     _prepare(0, strategy_file)
     return _play(lambda: play_tune(strategy, _assign(param), against, players,
                                    _variant(variant), _assign(rule), mode, int(trials),
@@ -362,6 +501,7 @@ def replay(*, seed: int, game: int, players: int | None = None, variant: Words =
            strategy_file: Words = None) -> ReplayReport:
     """``unosim replay``: game ``game`` of the run with ``seed``, move by move;
     ``.moves()`` has one row per decision."""
+    _check(locals(), seed=_int(0, none=False))
     from unosim.commands.replay import render_replay
     from unosim.commands.replay import replay as play_one
 
