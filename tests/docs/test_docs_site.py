@@ -140,6 +140,17 @@ def test_the_notebook_page_shows_its_charts_and_outputs(site):
     assert f'href="{NOTEBOOK}"' in (site / "python.html").read_text(encoding="utf-8")
 
 
+def test_the_notebook_page_links_to_the_pages_beside_it(site):
+    """The notebook's links are absolute (they work in the downloaded .ipynb); on its
+    page they point at the pages of this site, so that the site works from disk and
+    before it is published (link_problems then checks each one)."""
+    raw = (site / NOTEBOOK).read_text(encoding="utf-8")
+    article = raw[raw.index("<article"):raw.index("</article>")]
+    assert 'href="rules.html#rule-stacking"' in article
+    assert 'href="a-house-rule-question.ipynb"' in article
+    assert "unosim.github.io" not in article
+
+
 def test_console_blocks_wrap(site):
     css = (site / "stylesheets" / "extra.css").read_text(encoding="utf-8")
     assert "pre-wrap" in css
@@ -288,3 +299,72 @@ def test_search_finds_a_page_from_disk(site, browser):
           poll();
         })""")
     assert found > 0, "search found nothing from file://"
+
+
+#: in a page, every character of a code block that a copy button covers (the button
+#: sits in the block's top right corner; a long first line ran under it)
+UNDER_COPY_BUTTON = """JSON.stringify((() => {
+  const hits = [];
+  for (const b of document.querySelectorAll('article .md-code__button, article clipboard-copy')) {
+    const box = b.closest('.CodeMirror') || b.closest('pre') || b.parentElement;
+    const pre = b.closest('pre') || box.querySelector('pre');
+    const br = b.getBoundingClientRect();
+    if (!pre || br.width === 0) continue;
+    const walk = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) {
+      const t = walk.currentNode.textContent;
+      for (let i = 0; i < t.length; i++) {
+        if (!t[i].trim()) continue;
+        const r = document.createRange();
+        r.setStart(walk.currentNode, i);
+        r.setEnd(walk.currentNode, i + 1);
+        for (const q of r.getClientRects())
+          if (q.right > br.left && q.left < br.right && q.bottom > br.top && q.top < br.bottom)
+            hits.push(pre.innerText.slice(0, 40) + ' ... ' + t.slice(Math.max(0, i - 8), i + 8));
+      }
+    }
+  }
+  return hits;
+})())"""
+
+#: in a page, every code block that scrolls sideways instead of wrapping
+SCROLLS_SIDEWAYS = """JSON.stringify(Array.from(document.querySelectorAll('article *')).filter(e =>
+    e.scrollWidth - e.clientWidth > 1 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX)
+    && e.querySelector('pre, code') && !e.querySelector('table'))
+  .map(e => e.innerText.slice(0, 60)))"""
+
+
+@needs_browser
+@pytest.mark.parametrize("width", [700, 1000, 1400])
+def test_no_copy_button_covers_code(site, width):
+    """At a phone's, a laptop's and a wide window's width, the copy button of a code
+    block covers no character: on settle (a command and its comment on one line), the
+    notebook (its code cells have a button of their own) and the install page."""
+    b = Browser(EXE, width=width)
+    try:
+        for page in ("settle.html", NOTEBOOK, "install.html"):
+            uri = (site / page).resolve().as_uri()
+            assert b.evaluate(uri, "document.querySelectorAll('article pre').length") > 0
+            assert json.loads(b.evaluate(uri, UNDER_COPY_BUTTON)) == [], (page, width)
+    finally:
+        b.close()
+
+
+@needs_browser
+def test_the_notebook_code_wraps(site):
+    """A long line of a notebook's code cell wraps, as on the other pages, instead of
+    scrolling sideways with its end out of sight (1000 pixels: a laptop)."""
+    b = Browser(EXE, width=1000)
+    try:
+        uri = (site / NOTEBOOK).resolve().as_uri()
+        assert json.loads(b.evaluate(uri, SCROLLS_SIDEWAYS)) == []
+        # the check can fail: unwrapped, some line of the page's code is too long
+        unwrapped = b.evaluate(uri, """Array.from(document.querySelectorAll(
+            'article .jupyter-wrapper pre')).filter(p => {
+              p.style.whiteSpace = 'pre';
+              const over = p.scrollWidth - p.clientWidth > 1;
+              p.style.whiteSpace = '';
+              return over; }).length""")
+        assert unwrapped > 0, "no line of the notebook's code is that long: test it narrower"
+    finally:
+        b.close()
