@@ -245,6 +245,7 @@ def replay_command(ctx: click.Context, file: str | None, seed: int | None, game:
             replay_played(Path(file), game, fmt)
             return
         if game is None:
+            _check_file(Path(file))  # a file that is not one says so, not "needs --game"
             raise UnosimError("replay FILE needs --game K, the game's index in the file")
         replay_from_file(ctx, Path(file), game, variant, fmt)
         return
@@ -257,6 +258,19 @@ def replay_command(ctx: click.Context, file: str | None, seed: int | None, game:
     seats = opt.seats_for(rules["players"], strategy, seat)
     r = replay(rules, seats, seed, game)
     click.echo(render_json(r) if fmt == "json" else render_replay(r, variant_label(variant)))
+
+
+def _check_file(path: Path) -> None:
+    """What is wrong with a FILE that is not a file of ``unosim play``: missing, empty,
+    or not a file of --save-games (its reader's one line)."""
+    from unosim.reports.saved_games import read_game
+
+    if not path.exists():
+        raise UnosimError(f"{path}: no such file")
+    if path.is_file() and path.stat().st_size == 0:
+        raise UnosimError(f"{path}: an empty file; replay reads the files of --save-games "
+                          "and of unosim play --save")
+    read_game(path, 0)
 
 
 #: the options a file of --save-games answers itself (with FILE they are refused)
