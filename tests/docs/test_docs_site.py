@@ -151,6 +151,18 @@ def test_the_notebook_page_links_to_the_pages_beside_it(site):
     assert "unosim.github.io" not in article
 
 
+def test_the_home_page_table_leads_to_every_kind_of_job(site):
+    """The home page's table of jobs (one table: a blank line inside it made the last
+    rows a paragraph of pipes) links the table, the RL environment, the strategy guide
+    and the notebook."""
+    raw = (site / "index.html").read_text(encoding="utf-8")
+    tables = re.findall(r"<table>.*?</table>", raw, re.S)
+    assert len(tables) == 1
+    for page in ("run", "play", "write-a-strategy", "reinforcement-learning", NOTEBOOK[:-5]):
+        assert f'href="{page}.html"' in tables[0], page
+    assert "| |" not in text_of(raw)
+
+
 def test_console_blocks_wrap(site):
     css = (site / "stylesheets" / "extra.css").read_text(encoding="utf-8")
     assert "pre-wrap" in css
