@@ -69,13 +69,18 @@ def save(path: Path, s: Sitting, variant: str, command: str) -> None:
                        encoding="utf-8")
         os.replace(tmp, path)
     except OSError as e:
+        # a full disk fails halfway through the temporary file: leave none behind
+        # (the file itself still holds the rounds saved before)
+        tmp.unlink(missing_ok=True)
         raise UnosimError(f"cannot save the game in {path}: {e.strerror or e}") from None
 
 
 def read(path: Path) -> dict[str, Any]:
-    """The file's content, checked: a file of another kind, a damaged one or one
-    another engine wrote is refused in one line."""
-    from unosim import ENGINE
+    """The file's content, checked: a file of another kind, a damaged one, one of
+    another layout (``schema_version``) or one another engine wrote is refused in one
+    line. Another ``unosim_version`` with the same engine is not: the replay checks
+    the round against the file anyway (the command says which version wrote it)."""
+    from unosim import ENGINE, SCHEMA_VERSION
 
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -85,6 +90,9 @@ def read(path: Path) -> dict[str, Any]:
         raise UnosimError(f"{path}: not a file of unosim play (not JSON: {e})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise UnosimError(f"{path}: not a file of unosim play")
+    if doc.get("schema_version") != SCHEMA_VERSION:
+        raise UnosimError(f"{path}: written with file layout {doc.get('schema_version')}, "
+                          f"this unosim reads layout {SCHEMA_VERSION}")
     if doc.get("engine") != ENGINE:
         raise UnosimError(
             f"{path}: written by unosim {doc.get('unosim_version')} with engine "

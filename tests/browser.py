@@ -5,6 +5,7 @@ open the HTML pages as a person's browser would and check what they show."""
 from __future__ import annotations
 
 import base64
+import codecs
 import contextlib
 import json
 import os
@@ -41,9 +42,138 @@ LISTEN = """(() => {
         window.__received += typeof e.data === "string" ? e.data
           : decoder.decode(e.data, {stream: true});
       });
+      const url = new URL(args[0], location.href);
+      window.__size = [+url.searchParams.get("width"), +url.searchParams.get("height")];
+    }
+    send(data) {
+      try {
+        const m = JSON.parse(data);
+        if (m[0] === "resize") window.__size = [m[1].width, m[1].height];
+      } catch (e) {}
+      return super.send(data);
     }
   };
 })();"""
+
+
+#: a control sequence of a terminal: CSI (with its parameters), OSC/DCS/APC strings, or
+#: one character after ESC
+ESCAPE = re.compile(r"\x1b\[([0-9;?<>=]*)([ -/]*)([@-~])|\x1b[\]PX^_].*?(?:\x1b\\|\x07)|\x1b.",
+                    re.S)
+
+
+class Screen:
+    """The text a terminal shows after the output of a Textual app: enough of a
+    terminal to read what textual-serve sends a page (the app moves the cursor,
+    ``CSI row;col H``, before each run of text, and erases with ``CSI K``/``CSI J``);
+    colours and modes are skipped."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.cells = [[" "] * width for _ in range(height)]
+        self.row = self.col = 0
+
+    def feed(self, text: str) -> None:
+        pos = 0
+        for m in ESCAPE.finditer(text):
+            self._put(text[pos:m.start()])
+            pos = m.end()
+            final = m.group(3)
+            if final is None or m.group(2) or (m.group(1) or "").startswith("?"):
+                continue
+            args = [int(a) if a.isdigit() else 0 for a in (m.group(1) or "").split(";")]
+            if final in "Hf":
+                self.row = max(args[0], 1) - 1
+                self.col = (max(args[1], 1) if len(args) > 1 else 1) - 1
+            elif final == "K":
+                line = self.cells[self.row] if self.row < self.height else []
+                lo, hi = {0: (self.col, self.width), 1: (0, self.col + 1)}.get(
+                    args[0], (0, self.width))
+                for c in range(lo, min(hi, len(line))):
+                    line[c] = " "
+            elif final == "J" and args[0] == 2:
+                self.cells = [[" "] * self.width for _ in range(self.height)]
+        self._put(text[pos:])
+
+    def _put(self, text: str) -> None:
+        for ch in text:
+            if ch == "\n":
+                self.row += 1
+            elif ch == "\r":
+                self.col = 0
+            elif ch >= " ":
+                if self.row < self.height and self.col < self.width:
+                    self.cells[self.row][self.col] = ch
+                self.col += 1
+
+    def lines(self) -> list[str]:
+        return ["".join(line).rstrip() for line in self.cells]
+
+
+def socket_screen(url: str, needles: tuple[str, ...], width: int = 120, height: int = 40,
+                  keys: str = "", timeout: float = 60.0,
+                  then: Any = None, before: list[str] | None = None) -> list[str]:
+    """Open the WebSocket of a page textual-serve serves (``url``), as the page's own
+    script does but without a browser (aiohttp's client, which textual-serve brings):
+    a terminal ``width`` x ``height``; wait until the screen shows every one of
+    ``needles`` (its lines then are put in ``before``, if given), type ``keys`` one by
+    one, and return the lines shown. ``then()``, if given, is called while the socket
+    is still open (to stop the server, say)."""
+    import asyncio
+
+    import aiohttp
+
+    ws_url = url.replace("http://", "ws://").rstrip("/") + f"/ws?width={width}&height={height}"
+    screen = Screen(width, height)
+    decode = codecs.getincrementaldecoder("utf-8")("replace").decode
+
+    async def read_until(ws: Any, done: Any, end: float) -> None:
+        while not done():
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{url} never showed {needles}: "
+                                   f"{chr(10).join(screen.lines())}")
+            try:
+                msg = await ws.receive(timeout=left)
+            except TimeoutError:
+                continue
+            if msg.type == aiohttp.WSMsgType.BINARY:
+                screen.feed(decode(msg.data))
+            elif msg.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSE,
+                              aiohttp.WSMsgType.ERROR):
+                raise RuntimeError(f"{url} closed the socket: "
+                                   f"{chr(10).join(screen.lines())}")
+
+    async def run() -> list[str]:
+        end = time.monotonic() + timeout
+        async with aiohttp.ClientSession() as session, session.ws_connect(ws_url) as ws:
+            await ws.send_json(["resize", {"width": width, "height": height}])
+
+            def shown() -> bool:
+                text = "\n".join(screen.lines())
+                return all(n in text for n in needles)
+
+            await read_until(ws, shown, end)
+            if before is not None:
+                before.extend(screen.lines())
+            for key in keys:
+                await ws.send_json(["stdin", key])
+                settle = time.monotonic() + 1.5
+                await read_until_quiet(ws, settle)
+            if then is not None:
+                then()
+            return screen.lines()
+
+    async def read_until_quiet(ws: Any, until: float) -> None:
+        while (left := until - time.monotonic()) > 0:
+            try:
+                msg = await ws.receive(timeout=left)
+            except TimeoutError:
+                return
+            if msg.type == aiohttp.WSMsgType.BINARY:
+                screen.feed(decode(msg.data))
+
+    return asyncio.run(run())
 
 
 def find_browser() -> str | None:
@@ -145,9 +275,22 @@ class Browser:
         text, without escape sequences, and a screenshot of the page), after typing
         ``keys`` one by one. The terminal draws on a canvas, so the text is read
         from the socket, as the page got it."""
+        raw, _, png = self.terminal_raw(url, needles, timeout, keys)
+        return ESCAPE.sub(" ", raw), png
+
+    def terminal_raw(self, url: str, needles: tuple[str, ...], timeout: float = 60.0,
+                     keys: str = "") -> tuple[str, tuple[int, int], bytes]:
+        """As ``terminal``: (everything the page was sent, escape sequences and all,
+        the terminal's size in columns and rows, the screenshot)."""
         target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})[
             "sessionId"]
+
+        def received() -> str:
+            return self.call("Runtime.evaluate", {
+                "expression": "window.__received || ''", "returnByValue": True},
+                session)["result"].get("value") or ""
+
         try:
             self.call("Page.enable", {}, session)
             self.call("Page.addScriptToEvaluateOnNewDocument", {"source": LISTEN}, session)
@@ -155,11 +298,7 @@ class Browser:
             end = time.monotonic() + timeout
             text = ""
             while time.monotonic() < end:
-                got = self.call("Runtime.evaluate", {
-                    "expression": "window.__received || ''", "returnByValue": True},
-                    session)["result"].get("value") or ""
-                text = re.sub(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[PX^_].*?\x1b\\|\x1b.", " ",
-                              got)
+                text = ESCAPE.sub(" ", received())
                 if all(n in text for n in needles):
                     break
                 time.sleep(0.25)
@@ -175,9 +314,13 @@ class Browser:
                 time.sleep(1.0)
             time.sleep(1.0)  # the last frame drawn on the canvas
             shot = self.call("Page.captureScreenshot", {"format": "png"}, session)["data"]
+            raw = received()
+            size = self.call("Runtime.evaluate", {
+                "expression": "window.__size || [0, 0]", "returnByValue": True},
+                session)["result"]["value"]
         finally:
             self.call("Target.closeTarget", {"targetId": target})
-        return text, base64.b64decode(shot)
+        return raw, (int(size[0]), int(size[1])), base64.b64decode(shot)
 
     def close(self) -> None:
         self.proc.kill()
@@ -201,16 +344,17 @@ def not_blank(png: bytes) -> None:
 
 
 @contextlib.contextmanager
-def serving(argv: list[str], cwd: str | None = None, timeout: float = 30.0
-            ) -> Iterator[str]:
+def serving(argv: list[str], cwd: str | None = None, timeout: float = 30.0,
+            env: dict[str, str] | None = None) -> Iterator[str]:
     """Run ``python -m unosim ARGV --port P`` (a command that serves pages) on a free
-    port P until the block ends; yields its address."""
+    port P until the block ends, with ``env`` added to the environment; yields its
+    address."""
     with socket.socket() as s:
         s.bind(("localhost", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "unosim", *argv, "--port", str(port)],
                             cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
     try:
         end = time.monotonic() + timeout
         while True:

@@ -56,31 +56,37 @@ def test_save_never_overwrites_another_file(capsys, tmp_path, monkeypatch):
     other = tmp_path / "notes.json"
     other.write_text("{}")
     assert_one_line_error(*invoke(capsys, ["play", "--save", str(other)]), "not a file of")
-    monkeypatch.chdir(tmp_path)
-    assert save_path(None, 7).name == "unosim-play-7.json"
-    (tmp_path / "unosim-play-7.json").write_text("{}")
-    assert save_path(None, 7).name == "unosim-play-7-2.json"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    first = save_path(None, 7)
+    assert first == tmp_path / "data" / "unosim" / "play" / "unosim-play-7.json"
+    # the name is taken as soon as it is chosen: a second table of the seed (another
+    # page of --serve) takes the next one
+    assert first.is_file() and save_path(None, 7).name == "unosim-play-7-2.json"
+    assert save_path(None, 7).name == "unosim-play-7-3.json"
 
 
 def test_serve_starts_the_same_command_for_each_page(capsys, monkeypatch):
     pytest.importorskip("textual")
+    import os
     import shlex
 
     import unosim.play.serve as serve
 
-    served: list[tuple[str, int]] = []
-    monkeypatch.setattr(serve, "serve", lambda command, port: served.append((command, port)))
+    served: list[tuple[list[str], int]] = []
+    monkeypatch.setattr(serve, "serve", lambda argv, port: served.append((argv, port)))
     argv = ["play", "--variant", "stacking", "--seat", "1=random", "--seat", "2=search",
             "--match", "--seed", "3", "--save", "t.json", "--serve", "--port", "8123"]
     code, _, err = invoke(capsys, argv)
     assert code == 0, err
-    [(command, port)] = served
+    [(words, port)] = served
     assert port == 8123
-    words = shlex.split(command)
     assert words[1:4] == ["-m", "unosim", "play"]
     assert sorted(" ".join(words[4:]).split(" --")) == sorted(
         "--variant stacking --seat 1=random --seat 2=search --match --seed 3 --save t.json"
         .split(" --"))
+    # the shell line textual-serve runs: the table itself (exec), told the server's id
+    line = shlex.split(serve.table_command(words))
+    assert line[:2] == [f"{serve.SERVER_ENV}={os.getpid()}", "exec"] and line[2:] == words
 
 
 def test_the_command_saves_each_round_and_names_the_file(capsys, tmp_path, monkeypatch):

@@ -5,6 +5,9 @@ the same table in a browser (textual-serve)."""
 
 from __future__ import annotations
 
+import os
+import re
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,14 +37,58 @@ class _Points(click.ParamType):
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a whole number of points", param, ctx)
         if not 1 <= points <= opt.MAX_TARGET:
-            self.fail(f"{points} is not within 1..{opt.MAX_TARGET}", param, ctx)
+            self.fail(POINTS_RANGE.format(points), param, ctx)
         return points
+
+
+POINTS_RANGE = "{} points: the points must be 1.." + str(opt.MAX_TARGET)
+
+
+class _PlayCommand(click.Command):
+    """``--match`` takes its POINTS optionally, so click reads ``--match -5`` (and
+    ``--match=-5``) as the option ``-5``: a negative number is refused as points."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for k, arg in enumerate(args):
+            flag, eq, value = arg.partition("=")
+            if flag == "--match" and not eq and k + 1 < len(args):
+                value = args[k + 1]
+            if flag == "--match" and re.fullmatch(r"-\d+", value):
+                raise UnosimError(f"--match: {POINTS_RANGE.format(value)}")
+        return super().parse_args(ctx, args)
+
 
 #: the options --serve passes on to each table it serves, not to itself
 _SERVE_ONLY = ("serve", "port")
 
 
-@click.command(short_help="Play rounds or a match in the terminal against the strategies.")
+#: the values of the options that do not reach the command (--strategy-file, which
+#: loads the plug-ins as it is read), kept for ``served_args``
+_UNEXPOSED = "unosim.play.unexposed"
+
+
+def _kept(decorator: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """An option of options.py whose value the command does not receive (it acts as
+    it is read), with its value kept all the same: the command line a saved file
+    records and --serve repeats must name it."""
+
+    def apply(f: Any) -> Any:
+        f = decorator(f)
+        option = f.__click_params__[-1]
+        act = option.callback
+
+        def keep(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+            ctx.meta.setdefault(_UNEXPOSED, {})[param.name] = value
+            return act(ctx, param, value) if act else value
+
+        option.callback = keep
+        return f
+
+    return apply
+
+
+@click.command(cls=_PlayCommand,
+               short_help="Play rounds or a match in the terminal against the strategies.")
 @opt.players
 @opt.variant
 @opt.rule
@@ -49,14 +96,15 @@ _SERVE_ONLY = ("serve", "port")
 @opt.seed
 @opt.hint_rollouts
 @opt.training
-@opt.strategy_file
+@_kept(opt.strategy_file)
 @click.option("--match", "match", type=_Points(), is_flag=False, flag_value=RULES_TARGET,
               default=None, metavar="[POINTS]",
               help="Play a match: rounds until the rules' scoring ends it at POINTS "
                    "(default: the rule target_score, 500 in the official rules).")
 @click.option("--save", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Save each finished round in FILE, for `unosim replay FILE` (default: "
-                   "unosim-play-SEED.json in this folder, never overwriting another).")
+                   "unosim-play-SEED.json in the folder $XDG_DATA_HOME/unosim/play, or "
+                   "~/.local/share/unosim/play, never overwriting another).")
 @click.option("--call-uno", "call_uno", is_flag=True,
               help="Call UNO yourself: press c (or !) before the move that leaves you one "
                    "card; without the call it counts as forgotten, and the rules "
@@ -89,10 +137,16 @@ def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
     if ctx.get_parameter_source("port") is click.core.ParameterSource.COMMANDLINE \
             and not serve:
         raise UnosimError("--port goes with --serve")
+    rules_target = match_rule(match, rule)
+    if save is not None:
+        check_save(save)
     if serve:
+        check_table(players, variant, (*rule, *rules_target), seat)
         serve_table(ctx, port)
         return
-    rules_target = match_rule(match, rule)
+    from unosim.play.serve import SERVER_ENV
+
+    server = os.environ.pop(SERVER_ENV, None)
     table, labels, title = make_table(players, variant, (*rule, *rules_target), seat, seed,
                                       match is not None, call_uno)
     path = save_path(save, table.seed)
@@ -102,7 +156,13 @@ def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
     if hint_rollouts is not None:
         table.hint_rollouts = hint_rollouts
     app = PlayApp(table, labels, title, training=training, saved_to=str(path))
-    failure = app.run()
+    if server is not None and server.isdigit():
+        watch_server(app, int(server))
+    try:
+        failure, stopped = run_app(app)
+    finally:
+        if save is None and not table.played:
+            path.unlink(missing_ok=True)  # the name reserved (save_path), never used
     if app.return_code == 2:
         raise UnosimError(str(failure))
     done = [r.index for r in table.played]
@@ -111,6 +171,52 @@ def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
                    f"unosim replay {path} --game {done[-1]}")
     if not table.over and table.moves:
         click.echo(f"round {table.round} was left unfinished: it is not saved")
+    if stopped is not None:
+        click.echo(f"unosim: stopped by {signal.Signals(stopped).name}", err=True)
+        raise SystemExit(128 + stopped)
+
+
+def run_app(app: Any) -> tuple[Any, int | None]:
+    """Run the app until it ends: (what it returned, the stop signal that ended it or
+    None). SIGTERM, SIGHUP (the terminal closed) and SIGINT end it as q does, so the
+    command still names the file of the rounds it finished."""
+    import asyncio
+
+    got: list[int] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not running yet or any more: a stop as anywhere else
+            raise KeyboardInterrupt from None
+        got.append(signum)
+        loop.call_soon_threadsafe(app.exit)
+
+    stops = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+    old = {s: signal.signal(s, stop) for s in stops}
+    try:
+        out = app.run()
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+    return out, (got[0] if got else None)
+
+
+def watch_server(app: Any, server: int) -> None:
+    """A table served in a browser ends when the server that started it is gone (it
+    was stopped, or killed): without this the table would go on as an orphan, its
+    input closed, spinning on it. It quits as q does, or at once if that hangs."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)
+        os._exit(128 + signal.SIGTERM)
+
+    threading.Thread(target=watch, name="unosim-served-by", daemon=True).start()
 
 
 def match_rule(match: int | str | None, rule: tuple[str, ...]) -> tuple[str, ...]:
@@ -123,6 +229,18 @@ def match_rule(match: int | str | None, rule: tuple[str, ...]) -> tuple[str, ...
     return (f"target_score={match}",)
 
 
+def check_table(players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
+                seat: tuple[str, ...]) -> tuple[Any, list[Any]]:
+    """The rules and seats the options give, checked (no table is dealt yet)."""
+    rules = opt.resolve_rules(variant, rule, players)
+    n = int(rules["players"])
+    seats = opt.seats_for(n, DEFAULT_OPPONENT, seat)
+    if any(item.partition("=")[0].strip() == "0" for item in seat):
+        raise UnosimError("--seat 0: seat 0 is yours; give the opponents seats 1.."
+                          f"{n - 1}")
+    return rules, seats
+
+
 def make_table(players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
                seat: tuple[str, ...], seed: int | None, match: bool = False,
                call_uno: bool = False) -> tuple:
@@ -130,12 +248,8 @@ def make_table(players: int | None, variant: tuple[str, ...], rule: tuple[str, .
     from unosim.play.table import Table
     from unosim.runs.variants import variant_label
 
-    rules = opt.resolve_rules(variant, rule, players)
+    rules, seats = check_table(players, variant, rule, seat)
     n = int(rules["players"])
-    seats = opt.seats_for(n, DEFAULT_OPPONENT, seat)
-    if any(item.partition("=")[0].strip() == "0" for item in seat):
-        raise UnosimError("--seat 0: seat 0 is yours; give the opponents seats 1.."
-                          f"{n - 1}")
     seed = opt.pick_seed(seed, announce=False)
     labels = ["you", *(s.label() for s in seats[1:])]
     kind = " · a match" if match else ""
@@ -143,24 +257,64 @@ def make_table(players: int | None, variant: tuple[str, ...], rule: tuple[str, .
             f"{variant_label(variant)} · {n} players{kind}")
 
 
-def save_path(save: str | None, seed: int) -> Path:
-    """``--save FILE`` (its folder must exist), or a new file here named after the seed."""
-    if save is not None:
-        path = Path(save)
-        if not path.parent.is_dir():
-            raise UnosimError(f"--save {save}: no folder {path.parent}")
-        from unosim.runs.played_file import is_played_file
+def save_folder() -> Path:
+    """Where rounds are saved without --save: a folder of the user's data
+    ($XDG_DATA_HOME/unosim/play, else ~/.local/share/unosim/play), never the folder the
+    command runs in, which in a clone of unosim is the repository."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    root = Path(base) if os.path.isabs(base) else Path.home() / ".local" / "share"
+    return root / "unosim" / "play"
 
-        if path.exists() and not is_played_file(path):
-            raise UnosimError(f"--save {save}: the file exists and is not a file of "
-                              "unosim play; give another name")
-        return path
-    path = Path(f"unosim-play-{seed}.json")
-    k = 2
-    while path.exists():
-        path = Path(f"unosim-play-{seed}-{k}.json")
-        k += 1
-    return path
+
+def check_save(save: str) -> None:
+    """``--save FILE``, checked before any table opens: its folder exists and takes a
+    new file, and FILE is new or a file of ``unosim play`` (which it replaces)."""
+    path = Path(save)
+    if not path.parent.is_dir():
+        raise UnosimError(f"--save {save}: no folder {path.parent}")
+    from unosim.runs.played_file import is_played_file
+
+    if path.exists() and not is_played_file(path):
+        raise UnosimError(f"--save {save}: the file exists and is not a file of "
+                          "unosim play; give another name")
+    _check_writable(path.parent, f"--save {save}")
+
+
+def _check_writable(folder: Path, what: str) -> None:
+    import tempfile
+
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".unosim-play-", suffix=".tmp")
+    except OSError as e:
+        raise UnosimError(f"{what}: cannot write in {folder} ({e.strerror or e})") from None
+    os.close(fd)
+    os.unlink(name)
+
+
+def save_path(save: str | None, seed: int) -> Path:
+    """``--save FILE`` (checked by ``check_save``), or a new file in ``save_folder()``
+    named after the seed, made empty now: another table of the same seed, served
+    beside this one, takes the next name (the command removes it if no round ends)."""
+    if save is not None:
+        return Path(save)
+    folder = save_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UnosimError(f"cannot make the folder {folder} for the rounds played "
+                          f"({e.strerror or e}): name a file with --save FILE") from None
+    k = 1
+    while True:
+        path = folder / (f"unosim-play-{seed}.json" if k == 1 else
+                         f"unosim-play-{seed}-{k}.json")
+        try:
+            with path.open("x"):
+                return path
+        except FileExistsError:
+            k += 1
+        except OSError as e:
+            raise UnosimError(f"cannot save the rounds played in {folder} "
+                              f"({e.strerror or e}): name a file with --save FILE") from None
 
 
 def saver_for(path: Path, variant: tuple[str, ...], ctx: click.Context
@@ -185,7 +339,8 @@ def served_args(ctx: click.Context) -> list[str]:
                 ctx.get_parameter_source(p.name) is not click.core.ParameterSource.COMMANDLINE:
             continue
         flag = max(p.opts, key=len)
-        value = ctx.params[p.name]
+        value = ctx.params[p.name] if p.expose_value else \
+            ctx.meta.get(_UNEXPOSED, {}).get(p.name, ())
         if p.name == "match" and value == RULES_TARGET:
             out.append(flag)
         elif p.is_flag:
@@ -200,10 +355,8 @@ def served_args(ctx: click.Context) -> list[str]:
 
 def serve_table(ctx: click.Context, port: int) -> None:
     """Serve ``unosim play`` with the same options on localhost (textual-serve)."""
-    import shlex
     import sys
 
     from unosim.play.serve import serve
 
-    command = shlex.join([sys.executable, "-m", "unosim", "play", *served_args(ctx)])
-    serve(command, port)
+    serve([sys.executable, "-m", "unosim", "play", *served_args(ctx)], port)

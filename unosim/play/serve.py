@@ -1,17 +1,69 @@
 """``unosim play --serve``: the same table in a browser, served on localhost by
-textual-serve, which starts the command anew (a fresh table) for each page opened."""
+textual-serve, which starts the command anew (a fresh table) for each page opened.
+
+Each table is told the server's process id (``SERVER_ENV``) and ends when the server
+is gone, however it ended: a table whose server died would otherwise run on with
+its input closed (commands/play.py ``watch_server``)."""
 
 from __future__ import annotations
+
+import errno
+import os
+import shlex
+import socket
 
 from unosim.errors import UnosimError
 
 EXTRA = "unosim play --serve needs textual-serve: pip install 'unosim[play]'"
+#: where a served table finds the process id of the server that started it
+SERVER_ENV = "UNOSIM_PLAY_SERVER"
 
 
-def serve(command: str, port: int, host: str = "localhost") -> None:
-    """Serve ``command`` (a shell command line that opens the table) until Ctrl+C."""
+def table_command(argv: list[str]) -> str:
+    """The shell command line textual-serve runs for each page: ``argv`` told this
+    process's id, through ``exec`` so the table's parent is this process, not a shell."""
+    return f"{SERVER_ENV}={os.getpid()} exec {shlex.join(argv)}"
+
+
+def serve(argv: list[str], port: int, host: str = "localhost") -> None:
+    """Serve the table ``argv`` opens (a command line) until Ctrl+C or SIGTERM; a port
+    another program holds is refused in one line before anything is served."""
     try:
         from textual_serve.server import Server
     except ImportError:
         raise UnosimError(EXTRA) from None
-    Server(command, host=host, port=port, title="unosim play").serve()
+    check_port(host, port)
+    try:
+        Server(table_command(argv), host=host, port=port, title="unosim play").serve()
+    except OSError as e:  # taken between the check and the server's own bind
+        if e.errno != errno.EADDRINUSE:
+            raise
+        raise UnosimError(in_use(host, port)) from None
+
+
+def check_port(host: str, port: int) -> None:
+    """Bind ``host:port`` as the server will (every address of ``host``, the address
+    reused as aiohttp does): one line, exit code 2, if another program holds it."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise UnosimError(f"cannot serve on {host}: {e.strerror}") from None
+    for family, kind, proto, _, address in infos:
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                s.bind(address)
+            except OSError as e:
+                if e.errno == errno.EADDRINUSE:
+                    raise UnosimError(in_use(host, port)) from None
+                if e.errno != errno.EADDRNOTAVAIL:  # an address this machine lacks
+                    raise UnosimError(f"cannot serve on {host}:{port}: "
+                                      f"{e.strerror or e}") from None
+
+
+def in_use(host: str, port: int) -> str:
+    return (f"--port {port}: another program is serving on {host}:{port}; choose "
+            "another port with --port")
