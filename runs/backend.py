@@ -12,6 +12,7 @@ runs on Dask with no code of its own for it. Dask is an optional extra
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -218,10 +219,13 @@ def connect(address: str | None, task_games: int = DEFAULT_TASK_GAMES) -> DaskBa
             return DaskBackend(Client(address, timeout="10s"), task_games)
         except (OSError, TimeoutError) as e:
             raise UnosimError(f"--scheduler {address}: cannot connect ({e})") from None
-    # worker processes run Numba single-threaded: Dask already uses every core
+    # worker processes run Numba single-threaded: Dask already uses every core; the
+    # cluster's own log lines (a failed task's block, heartbeats and ports at shutdown)
+    # stay quiet, since every failure reaches the user as the command's one line
     cluster = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1,
                            processes=True, dashboard_address=None,
-                           env={"NUMBA_NUM_THREADS": "1"})
+                           env={"NUMBA_NUM_THREADS": "1"}, silence_logs=logging.CRITICAL)
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)  # here too, at its close
     return DaskBackend(Client(cluster), task_games)
 
 
