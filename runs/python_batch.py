@@ -10,9 +10,11 @@ them over processes as it does any batch.
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -28,12 +30,14 @@ from unosim.simulate.round_nb import ILLEGAL, NEW_ROUND, OVER, READ_EVENTS, reco
 from unosim.simulate.step_nb import score_hands
 from unosim.strategies.plugins import PluginError, chooser_for, python_seats
 from unosim.strategies.python import (
-    DECISION_BUDGET,
     MOVE_CODES,
+    Event,
     EventLog,
     PythonStrategy,
     View,
+    decision_budget,
     decode,
+    heard_by,
 )
 from unosim.strategies.registry import SeatStrategy
 
@@ -77,6 +81,7 @@ class _Seat:
         self.observe: Callable[[Any], Any] | None = None
 
     def new_round(self) -> None:
+        """A fresh player for the round (a class's constructor runs here)."""
         self.player = self.strategy.player(self.values)
         if self.strategy.is_class:
             self.choose = self.player.choose
@@ -86,12 +91,90 @@ class _Seat:
             self.observe = None
 
 
-class _TooSlow(Exception):
-    pass
+class _TooSlow(BaseException):
+    """Raised inside a strategy's call when it has used its CPU budget (not an
+    Exception, so that a strategy's ``except Exception`` does not swallow it)."""
 
 
-def _alarm(signum: int, frame: Any) -> None:
-    raise _TooSlow
+#: stop signals (SIGINT, SIGTERM) that reached this process while a batch was
+#: guarded: a KeyboardInterrupt out of a strategy is Ctrl-C only when one came
+_SIGNALS = [0]
+
+
+class _Guard:
+    """What watches a strategy's calls: its CPU budget, and which stop signals came.
+
+    The budget is the strategy's own CPU time (``time.thread_time``), never the wall
+    clock: a process suspended (Ctrl-Z, SIGSTOP) or starved on a loaded machine uses
+    none, so an honest strategy is never stopped for time. On the main thread a
+    profiling timer (SIGPROF, the process's CPU time) interrupts a call that runs on
+    past the budget; elsewhere the time is checked when the call returns. A strategy that
+    waits (sleeps, reads input) uses no CPU: Ctrl-C stops it."""
+
+    def __init__(self, active: bool) -> None:
+        self.budget = decision_budget()
+        self.active = active
+        self.armed = False
+        self.t0 = 0.0
+        self._old: dict[int, Any] = {}
+
+    def __enter__(self) -> _Guard:
+        if self.active:
+            self._old[signal.SIGPROF] = signal.signal(signal.SIGPROF, self._expired)
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                old = signal.getsignal(sig)
+                if old is not None:
+                    self._old[sig] = signal.signal(sig, _counting(old))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.active:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+        self._old.clear()
+
+    @property
+    def counts_signals(self) -> bool:
+        return signal.SIGINT in self._old
+
+    def start(self) -> None:
+        self.t0 = time.thread_time()
+        if self.active and self.budget > 0:
+            self.armed = True
+            signal.setitimer(signal.ITIMER_PROF, self.budget)
+
+    def stop(self) -> float:
+        """The CPU seconds the call used."""
+        self.armed = False
+        if self.active and self.budget > 0:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+        return time.thread_time() - self.t0
+
+    def _expired(self, signum: int, frame: Any) -> None:
+        if not self.armed:
+            return
+        left = self.budget - (time.thread_time() - self.t0)
+        if left > 0:  # the process's other threads used some of it: wait for the rest
+            signal.setitimer(signal.ITIMER_PROF, max(left, 0.001))
+            return
+        self.armed = False
+        raise _TooSlow
+
+
+def _counting(old: Any) -> Callable[[int, Any], Any]:
+    """``old``, the handler of a stop signal, after counting the signal."""
+
+    def handler(signum: int, frame: Any) -> Any:
+        _SIGNALS[0] += 1
+        if callable(old):
+            return old(signum, frame)
+        if old == signal.SIG_DFL:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+        return None
+
+    return handler
 
 
 def python_batch(seats: list[SeatStrategy], seed: int | None = None,
@@ -106,8 +189,7 @@ def python_batch(seats: list[SeatStrategy], seed: int | None = None,
     def run_batch(template: np.ndarray, key: Any, start: int, *rest: Any) -> None:
         max_rounds, out = (rest[0], rest[1]) if match else (0, rest[0])
         table = _Table(template, advance, players, seats, checked, seed, match)
-        old = signal.signal(signal.SIGALRM, _alarm) if table.timer else None
-        try:
+        with table.guard:
             cached = advance in tiers.entry_points(tiers.PYTHON_SEATS.name)
             with first_use(tiers.PYTHON_SEATS.name if cached else tiers.PLUGINS.name,
                            lambda: [advance]):
@@ -121,10 +203,6 @@ def python_batch(seats: list[SeatStrategy], seed: int | None = None,
                 else:
                     table.play_round(0, None)
                     record_round(table.G, score_hands(table.G), out, i)
-        finally:
-            if table.timer:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, old)
 
     return run_batch
 
@@ -154,7 +232,7 @@ class _Table:
         self.seed = seed
         self.unit = "match" if match else "game"
         self.g = 0
-        self.timer = threading.current_thread() is threading.main_thread()
+        self.guard = _Guard(threading.current_thread() is threading.main_thread())
 
     def where(self) -> str:
         return _where(self.g, self.seed, self.unit)
@@ -192,15 +270,19 @@ class _Table:
         here = {s: self.players[(s + off) % n_players] for s in range(n_players)
                 if (s + off) % n_players in self.players}
         mask = sum(1 << s for s in here)
-        seats = PythonSeats(here, G, RNG, self.log, self.where, self.timer)
-        n, m = self.advance(G, RNG, NEW_ROUND, mask, 0, self.checked)
+        seats = PythonSeats(here, G, RNG, self.log, self.where, self.guard)
+        # the deal alone: every seat counts as Python, so the engine stops at the first
+        # decision with no move played, and new_game sees the hands as dealt
+        n, m = self.advance(G, RNG, NEW_ROUND, (1 << n_players) - 1, 0, self.checked)
+        seats.deal(scores)
+        n, m = self.advance(G, RNG, -1, mask, seats.margin, self.checked)
         while True:
             seats.hear()
             if n >= 0:
                 code = seats.decide(n, scores)
-                n, m = self.advance(G, RNG, code, mask, seats.read, self.checked)
+                n, m = self.advance(G, RNG, code, mask, seats.margin, self.checked)
             elif n == READ_EVENTS:
-                n, m = self.advance(G, RNG, -1, mask, seats.read, self.checked)
+                n, m = self.advance(G, RNG, -1, mask, seats.margin, self.checked)
             elif n == OVER:
                 return
             else:
@@ -212,54 +294,95 @@ class _Table:
 
 class PythonSeats:
     """The Python seats of one round (by seat): each new player gets the deal
-    (``new_game``), every public event (``observe``) before its next decision, and
-    its decisions (``choose``), checked. ``Game`` asks them the same way."""
+    (``new_game``), then every event it hears (``observe``: the public ones and its
+    own private ones, in the order they happened) before its next decision, and its
+    decisions (``choose``), checked. ``Game`` asks them the same way."""
 
     def __init__(self, here: dict[int, _Seat], G: np.ndarray, RNG: np.ndarray,
-                 log: EventLog, where: Callable[[], str], timer: bool) -> None:
+                 log: EventLog, where: Callable[[], str], guard: _Guard | bool) -> None:
         self.here = here
         self.G = G
         self.RNG = RNG
         self.log = log
         self.where = where
-        self.timer = timer
+        self.guard = guard if isinstance(guard, _Guard) else _Guard(False)
         self.read = 0
         self.fresh = True
         log.clear()
-        for p in here.values():
-            p.new_round()
-        self.hooked = [p for p in here.values() if p.observe is not None]
+        for q, p in here.items():
+            self.ask(q, p, lambda _, p=p: p.new_round(), None)
+        self.hooked = [(q, p) for q, p in here.items() if p.observe is not None]
 
-    def hear(self, scores: tuple[int, ...] | None = None) -> None:
-        """Hand the events written since the last call to the seats that listen."""
+    @property
+    def margin(self) -> int:
+        """What ``advance`` is told was read: ahead of ``read`` by half the ring, so
+        it hands back once a quarter of the ring is unread, leaving the rest for the
+        events of one move (a long draw writes one private event a card)."""
+        return self.read + L.EV_CAP // 2
+
+    def _take(self) -> list[Event]:
         written = int(self.G[L.OFF_EV_N])
         if written <= self.read:
-            return
+            return []
+        if written - self.read > L.EV_CAP:
+            raise PluginError(f"one move made more than {L.EV_CAP} events, more than the "
+                              f"event ring holds, in {self.where()}")
         rows = self.log.take(self.G, self.read, written)
         self.read = written
-        if self.fresh:
+        return [decode(*r.tolist()) for r in rows]
+
+    def deal(self, scores: tuple[int, ...] | None = None) -> None:
+        """Right after the deal, before anyone moved: ``new_game`` with each seat's
+        hand as dealt (a first Draw Two's cards are not in it yet: they come as the
+        deal's events), then the deal's events."""
+        events = self._take()
+        self.fresh = False
+        got = Counter(e.seat for e in events if e.kind == "got")
+        for q, p in self.here.items():
+            hook = getattr(p.player, "new_game", None)
+            if hook is None:
+                continue
+            live = View(self.G, self.RNG, q, 0, self.log, p.values, scores)
+            left = Counter(live.hand)  # in card order, as the hand is
+            left.subtract(e.card for e in events if e.kind == "got" and e.seat == q)
+            dealt = (tuple(c for c, k in left.items() for _ in range(k)),
+                     tuple(c - got[s] for s, c in enumerate(live.counts)))
+            self.ask(q, p, hook, View(self.G, self.RNG, q, 0, self.log, p.values, scores,
+                                      dealt))
+        self._tell(events)
+
+    def hear(self, scores: tuple[int, ...] | None = None) -> None:
+        """Hand the events written since the last call to the seats that listen (a
+        seat first asked after the deal, in ``Game``, gets ``new_game`` then)."""
+        events = self._take()
+        if self.fresh and events:
             self.fresh = False
             for q, p in self.here.items():
                 hook = getattr(p.player, "new_game", None)
                 if hook is not None:
-                    self.ask(p, hook, View(self.G, self.RNG, q, 0, self.log, p.values, scores))
-        for p in self.hooked:
-            for r in rows:
-                self.ask(p, p.observe, decode(*r.tolist()))
+                    self.ask(q, p, hook, View(self.G, self.RNG, q, 0, self.log, p.values,
+                                              scores))
+        self._tell(events)
+
+    def _tell(self, events: list[Event]) -> None:
+        for q, p in self.hooked:
+            for e in events:
+                if heard_by(e, q):
+                    self.ask(q, p, p.observe, e)
 
     def decide(self, n: int, scores: tuple[int, ...] | None = None) -> int:
         """The move of the seat to act, whose ``n`` legal moves ``legal_moves`` wrote."""
         q = int(self.G[L.S_ACTOR])
         p = self.here[q]
         view = View(self.G, self.RNG, q, n, self.log, p.values, scores)
-        move = self.ask(p, p.choose, view)
+        move = self.ask(q, p, p.choose, view)
         code = MOVE_CODES.get(move) if isinstance(move, str) else None
         if code is None or move not in view.legal:
             raise PluginError(_bad_move(p, move, view, self.where()))
         return code
 
-    def ask(self, p: _Seat, fn: Callable[[Any], Any], arg: Any) -> Any:
-        return _ask(p, fn, arg, self.where(), self.timer)
+    def ask(self, q: int, p: _Seat, fn: Callable[[Any], Any], arg: Any) -> Any:
+        return _ask(p, q, fn, arg, self.where, self.guard)
 
 
 def python_seats_of(seats: list[SeatStrategy]) -> dict[int, _Seat]:
@@ -267,31 +390,39 @@ def python_seats_of(seats: list[SeatStrategy]) -> dict[int, _Seat]:
     return {q: _Seat(s) for q, s in enumerate(seats) if (python_seats(seats) >> q) & 1}
 
 
-def _ask(s: _Seat, fn: Callable[[Any], Any], arg: Any, where: str, timer: bool) -> Any:
-    """Call the strategy; an exception, or a decision over the budget, becomes one
-    line naming the strategy and what replays the game."""
-    t0 = time.perf_counter()
+def _ask(s: _Seat, q: int, fn: Callable[[Any], Any], arg: Any, where: Callable[[], str],
+         guard: _Guard) -> Any:
+    """Call the strategy of seat ``q``. Whatever it raises (SystemExit and
+    KeyboardInterrupt included: only a stop signal that reached the process is
+    Ctrl-C), and a call over the CPU budget, is one line naming the strategy, the
+    seat and what replays the game."""
+    signals = _SIGNALS[0]
     try:
-        if timer:
-            signal.setitimer(signal.ITIMER_REAL, DECISION_BUDGET * 2)
-        out = fn(arg)
+        guard.start()
+        try:
+            out = fn(arg)
+        finally:
+            used = guard.stop()
     except _TooSlow:
-        raise PluginError(f"strategy {s.label} took more than {DECISION_BUDGET * 2:g} s over "
-                          f"one call in {where}") from None
-    except PluginError:
-        raise
-    except Exception as e:  # noqa: BLE001 - the user's code
+        raise PluginError(f"strategy {s.label} at seat {q} used more than "
+                          f"{guard.budget:g} s of CPU time in one call ({_BUDGET_HINT}) in "
+                          f"{where()}") from None
+    except BaseException as e:  # noqa: BLE001 - the user's code, whatever it raises
+        if _SIGNALS[0] != signals or (isinstance(e, KeyboardInterrupt)
+                                      and not guard.counts_signals):
+            raise  # a real Ctrl-C or SIGTERM: the run stops as it does for any
         from unosim.strategies.plugins import first_line
 
-        raise PluginError(f"strategy {s.label} raised {first_line(e)} in "
-                          f"{where}") from None
-    finally:
-        if timer:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-    if time.perf_counter() - t0 > DECISION_BUDGET:
-        raise PluginError(f"strategy {s.label} took {time.perf_counter() - t0:.1f} s over "
-                          f"one call (budget {DECISION_BUDGET:g} s) in {where}")
+        raise PluginError(f"strategy {s.label} at seat {q} raised {first_line(e)} in "
+                          f"{where()}") from None
+    if guard.budget > 0 and used > guard.budget:
+        raise PluginError(f"strategy {s.label} at seat {q} used {used:.1f} s of CPU time "
+                          f"in one call (budget {guard.budget:g} s; {_BUDGET_HINT}) in "
+                          f"{where()}")
     return out
+
+
+_BUDGET_HINT = "UNOSIM_DECISION_BUDGET=SECONDS sets the budget, 0 none"
 
 
 def _where(g: int, seed: int | None, unit: str = "game") -> str:

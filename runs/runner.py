@@ -134,9 +134,15 @@ def play_records(rules: Rules, seats: list[SeatStrategy], seed: int, start: int,
 
 
 def warm(table: Table, mode: str | Mode, seed: int) -> float:
-    """Compile (or load from cache) the table's kernel; the seconds it took."""
+    """Compile (or load from cache) the table's kernel; the seconds it took. A table
+    with a Python seat compiles without playing a game: a strategy with side effects
+    sees each game of the run once."""
+    from unosim.strategies.plugins import python_seats
+
+    rows = 0 if python_seats(table.seats) else 1
     t0 = time.perf_counter()
-    play_batch_into(table, mode, seed, 0, np.zeros((1, modes.of(mode).width), np.int32), 1, 1)
+    play_batch_into(table, mode, seed, 0, np.zeros((rows, modes.of(mode).width), np.int32),
+                    1, 1)
     return time.perf_counter() - t0
 
 

@@ -1,11 +1,17 @@
-"""The public event stream, written by the step functions. Compiled.
+"""The event stream, written by the step functions. Compiled.
 
 Every seat sees the same things happen: a card played, cards drawn (how many, not
 which), a challenge and its outcome, an UNO call, a swap. The step functions say
 so with ``emit`` where it happens, and the table writes it to G's event ring only
 while ``RF_EVENTS`` is on (a seat observes: a strategy's observe hook, a Python
 strategy, the RL environment, ``unosim play``), so a table that nobody watches
-pays one test per emission. Nothing emitted may depend on a card nobody saw:
+pays one test per emission.
+
+One kind is private: ``got``, a card that came into a seat's hand unseen by the
+others (drawn, or received in a trade), one event per card in the order they
+came. The readers of the ring hand it to that seat alone (the Python seats'
+driver and views, the compiled plug-ins' watcher); the built-ins never read it.
+Every other event is public, and nothing public may depend on a card nobody saw:
 what a seat is asked privately (a jump-in it declines, a Skip it does not pass
 on, the card it gives in a trade) is never an event.
 """

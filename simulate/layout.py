@@ -469,6 +469,16 @@ class EventT(NamedTuple):
     takeback: int = 10  # a caught Wild Draw Four went back to its owner
     out: int = 11  # the seat played its last card: a = place (elimination) or 1
     reshuffle: int = 12  # the discards but the top became the draw pile: a = cards
+    # private, heard by the seat itself only: a card came into its hand that the others
+    # did not see, a = the card, b = a GotHow; one per card, in the order they came
+    got: int = 13
+
+
+class GotHowT(NamedTuple):
+    """How a card came into a hand (``b`` of a private ``got`` event)."""
+
+    draw: int = 0  # drawn (its public draw event follows the cards it counts)
+    trade: int = 1  # received in a trade on a 5
 
 
 class DrawReasonT(NamedTuple):
@@ -482,6 +492,7 @@ class DrawReasonT(NamedTuple):
 
 Event = EventT()
 DrawReason = DrawReasonT()
+GotHow = GotHowT()
 
 # ---- moves ----
 # A play is its card type, a wild's with the colour it names (moves.with_colour); the

@@ -195,6 +195,7 @@ def _draw_card(G, RNG, p):
     _hand_add(G, p, t)
     G[hu(p, L.HC_LACKS)] = 0  # a card the table did not see: nothing is known to be lacking
     G[at(L.OFF_PUB + p)] = 0
+    emit(G, Event.got, p, t, L.GotHow.draw)  # private: to p alone
     return t
 
 
@@ -860,6 +861,8 @@ def _give_chosen(G, RNG, p, t):
     _hand_remove(G, p, t)
     _hand_add(G, p, G[L.S_GIVE])
     _hand_add(G, giver, t)
+    emit(G, Event.got, p, G[L.S_GIVE], L.GotHow.trade)  # private: each to its receiver
+    emit(G, Event.got, giver, t, L.GotHow.trade)
     G[hu(p, L.HC_LACKS)] = 0  # each side got a card the table did not see
     G[hu(giver, L.HC_LACKS)] = 0
     G[L.OFF_PUB + p] = 0

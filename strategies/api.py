@@ -20,9 +20,11 @@ zeroed at each deal), and returns one legal move, an integer.
 
 Beside ``NAME`` the file may define ``NAME_observe(G, seat, kind, who, a, b)``,
 called for every public event (``EV_*``: who did it, and what ``a`` and ``b`` hold
-is in ``layout.EventT``) before any seat decides, and ``NAME_new_game(G, seat)``,
-called at each deal. Only tables with such a seat record events, so the others pay
-nothing for them. A strategy may instead be plain Python (docs: Write a strategy).
+is in ``layout.EventT``) and for the seat's own private ones (``EV_GOT``: a card it
+drew or was traded, ``a`` the card, one per card in the order they came) before any
+seat decides, and ``NAME_new_game(G, seat)``, called at each deal. Only tables
+with such a seat record events, so the others pay nothing for them. A strategy may
+instead be plain Python (docs: Write a strategy).
 
 What is being decided is ``G[api.S_PHASE]``; together the phases cover every
 decision the rule book leaves to the players (the docs' Strategies page):
@@ -39,6 +41,7 @@ decision the rule book leaves to the players (the docs' Strategies page):
 | PH_TARGET | whom to swap (7, Swap Hands) or trade (5) with | ``MV_TARGET + seat``, ``MV_PASS`` |
 | PH_GIVE | which card to give in a trade on a 5 | ``MV_GIVE + t`` |
 
+``MV_TARGET + q`` names seat ``q`` itself (seats count from 0, not from the actor).
 A card is its type ``t`` (``unosim.simulate.cards``: colour * 13 + rank, wilds
 from 52); a wild is played as ``with_colour(t, colour)``, which names the colour (colours
 0..3 = red, yellow, green, blue). Bluffing is playing a Wild Draw Four while
@@ -188,6 +191,10 @@ EV_COLOUR = L.Event.colour
 EV_TAKEBACK = L.Event.takeback
 EV_OUT = L.Event.out
 EV_RESHUFFLE = L.Event.reshuffle
+#: private: only the seat ``who`` hears it (a = the card, b = GOT_DRAW or GOT_TRADE)
+EV_GOT = L.Event.got
+GOT_DRAW = L.GotHow.draw
+GOT_TRADE = L.GotHow.trade
 #: the words of a seat's memory (``memory``)
 MEM_WORDS = L.MEM_WORDS
 

@@ -143,11 +143,37 @@ def load_plugin(spec: str) -> Plugin:
                               f"{first_line(e)}") from None
     if not hasattr(module, name):
         found = sorted(k for k, v in vars(module).items()
-                       if callable(v) and not k.startswith("_")
-                       and getattr(v, "__module__", mod_name) == mod_name)
+                       if not k.startswith("_") and looks_like_strategy(k, v, mod_name))
         hint = f" (strategies there: {', '.join(found)})" if found else ""
         raise PluginError(f"--strategy-file {spec}: {path_text} has no {name!r}{hint}")
     return make_plugin(getattr(module, name), name, spec, module, f"--strategy-file {spec}")
+
+
+def looks_like_strategy(name: str, obj: Any, module: str) -> bool:
+    """Whether a name the file defines is listed as a strategy when the one asked for
+    is missing: a compiled function of two arguments ``(G, rng)`` that is not a hook
+    (``NAME_observe``, ``NAME_new_game``), a class with ``choose``, or a plain
+    function whose one argument is named ``view``. Helpers are left out."""
+    import inspect
+
+    if getattr(obj, "__module__", module) != module:
+        return False
+    if isinstance(obj, Dispatcher):
+        if name.endswith(tuple(f"_{h}" for h in HOOKS)):
+            return False
+        obj = obj.py_func
+        want = 2
+    elif inspect.isclass(obj):
+        return callable(getattr(obj, "choose", None))
+    elif inspect.isfunction(obj):
+        want = 1
+    else:
+        return False
+    try:
+        params = list(inspect.signature(obj).parameters)
+    except (TypeError, ValueError):
+        return False
+    return len(params) == want and (want == 2 or params[0] == "view")
 
 
 def make_plugin(obj: Any, name: str, source: str, module: Any, where: str) -> Plugin:
@@ -238,6 +264,8 @@ def chooser(fns: list[Any], watch_builtins: bool = False) -> Any:
              "        a = G[e + 2]",
              "        b = G[e + 3]",
              "        for q in range(players):",
+             "            if kind == L.Event.got and q != who:",
+             "                continue  # a private event: its own seat's alone",
              "            sid = G[L.OFF_STRAT + q]",
              "            if kind == L.Event.deal:",
              "                for j in range(L.MEM_WORDS):",
@@ -253,7 +281,7 @@ def chooser(fns: list[Any], watch_builtins: bool = False) -> Any:
                 w.append(f"                _observe{k}(G, np.int64(q), kind, who, a, b)")
             w.append("                continue")
         if watch_builtins:
-            w += [f"            if sid < {B.PLUGIN_BASE}:",
+            w += [f"            if sid < {B.PLUGIN_BASE} and kind != L.Event.got:",
                   "                builtin_observe(sid, G, np.int64(q), kind, who, a, b)"]
         w.append("    G[L.OFF_EV_READ] = n")
         exec(compile("\n".join(w), "<unosim plug-in watcher>", "exec"), ns)  # noqa: S102

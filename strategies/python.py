@@ -4,9 +4,10 @@
 A Python strategy is a function ``NAME(view) -> move`` or a class with
 ``choose(view)`` and, if it wants them, ``new_game(view)`` and ``observe(event)``.
 A move is one of ``view.legal``, the texts ``Game`` uses (``r5``, ``wild:green``,
-``draw``, ``pass``, ``take``, ``challenge``, ``accept``, ``target:2``, ...). The
-view holds what the seat knows and nothing else: its own hand, every seat's card
-count, the table's public state and the round's public events. A class is made
+``draw``, ``pass``, ``take``, ``challenge``, ``accept``, ``target:2`` (an absolute
+seat number), ...). The view holds what the seat knows and nothing else: its own
+hand, every seat's card count, the table's public state, the round's public events
+and its own private ones (``got``: the cards it drew or was traded). A class is made
 afresh for every round, so a round never depends on the rounds before it and the
 same seed gives the same games however the rounds are split.
 
@@ -18,6 +19,7 @@ also gets them as attributes) and ``unosim tune`` searches their ranges.
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -30,16 +32,37 @@ from unosim.simulate.cards import COLOURS, TYPE_SLOTS, WILD, card_name
 from unosim.simulate.moves import PHASES, move_name, parse_move, with_colour
 from unosim.simulate.rng_nb import chance, probability_threshold, rand_below
 
-#: seconds a Python strategy may take over one decision
-DECISION_BUDGET = 1.0
+#: CPU seconds one call of a Python strategy may use (its own thread's time, so a
+#: suspended process or a loaded machine never counts); UNOSIM_DECISION_BUDGET sets
+#: another, 0 none (docs: Write a strategy)
+DECISION_BUDGET = 10.0
+
+
+def decision_budget() -> float:
+    """The budget of one call: ``UNOSIM_DECISION_BUDGET`` when set, else
+    ``DECISION_BUDGET``."""
+    raw = os.environ.get("UNOSIM_DECISION_BUDGET", "").strip()
+    if not raw:
+        return DECISION_BUDGET
+    try:
+        v = float(raw)
+    except ValueError:
+        v = -1.0
+    if not 0 <= v < float("inf"):
+        raise UnosimError(f"UNOSIM_DECISION_BUDGET must be seconds (0: no limit), got "
+                          f"{raw!r}")
+    return v
 
 
 class Event(NamedTuple):
-    """One public event: what every seat saw happen (docs: Write a strategy).
+    """One event: what every seat saw happen, or (``got``) what its own seat alone
+    saw (docs: Write a strategy).
 
     ``kind`` is one of deal, flip, play, draw, keep, challenge, uno, swap, rotate,
-    colour, takeback, out, reshuffle; ``seat`` who did it (-1: the table); ``card``
-    the card played or turned (a wild with the colour it named); ``count`` cards
+    colour, takeback, out, reshuffle, and the private got (a card that came into the
+    seat's own hand: drawn, or received in a trade; ``how`` says which); ``seat`` who
+    did it (-1: the table); ``card`` the card played, turned or got (a wild played
+    with the colour it named); ``count`` cards
     drawn, reshuffled, or the place of a seat that went out; ``other`` the seat
     challenged or swapped with (-1: none); ``how`` the detail: the phase a card was
     played in (turn, drawn, penalty, skip, jump), why cards were drawn (turn,
@@ -57,6 +80,9 @@ class Event(NamedTuple):
 
 KINDS = L.Event._fields
 DRAW_REASONS = L.DrawReason._fields
+GOT_HOW = L.GotHow._fields
+#: the kinds only the seat named in the event hears
+PRIVATE = frozenset({"got"})
 _TARGET_KINDS = {v: k.replace("_", "-") for k, v in L.TargetKind._asdict().items()}
 
 
@@ -67,6 +93,8 @@ def decode(kind: int, p: int, a: int, b: int) -> Event:
         return Event(name, p, move_name(a), how=PHASES.get(b, str(b)))
     if kind == L.Event.flip:
         return Event(name, p, card_name(a))
+    if kind == L.Event.got:
+        return Event(name, p, card_name(a), how=GOT_HOW[b])
     if kind == L.Event.draw:
         return Event(name, p, count=a, how=DRAW_REASONS[b])
     if kind == L.Event.challenge:
@@ -120,14 +148,18 @@ class View:
     """What the seat to act knows, read from the game as it is now. Read-only:
     every list is a fresh tuple, and nothing here writes to the game."""
 
-    __slots__ = ("_G", "_RNG", "_log", "_scores", "seat", "params", "legal")
+    __slots__ = ("_G", "_RNG", "_log", "_scores", "_dealt", "seat", "params", "legal")
 
     def __init__(self, G: np.ndarray, RNG: np.ndarray, seat: int, n: int, log: EventLog,
-                 params: dict[str, Any], scores: tuple[int, ...] | None = None) -> None:
+                 params: dict[str, Any], scores: tuple[int, ...] | None = None,
+                 dealt: tuple[tuple[str, ...], tuple[int, ...]] | None = None) -> None:
         self._G = G
         self._RNG = RNG
         self._log = log
         self._scores = scores
+        # new_game's view: (the seat's dealt hand, every seat's dealt count), the table
+        # before the first card's draw penalty, whose events observe hears next
+        self._dealt = dealt
         #: the seat deciding (0 .. players-1)
         self.seat = seat
         #: the strategy's parameters (its PARAMS, with any given on the command line)
@@ -156,6 +188,8 @@ class View:
     @property
     def hand(self) -> tuple[str, ...]:
         """The seat's cards, as text, in card order (red, yellow, green, blue, wilds)."""
+        if self._dealt is not None:
+            return self._dealt[0]
         base = L.OFF_H + self.seat * L.HW
         row = self._G[base:base + TYPE_SLOTS].tolist()
         return tuple(c for t, k in enumerate(row) if k for c in (_CARD[t],) * k)
@@ -187,6 +221,8 @@ class View:
     @property
     def counts(self) -> tuple[int, ...]:
         """Every seat's number of cards."""
+        if self._dealt is not None:
+            return self._dealt[1]
         G = self._G
         return tuple(int(G[L.OFF_H + q * L.HW + L.HC_SIZE]) for q in range(self.players))
 
@@ -208,8 +244,11 @@ class View:
 
     @property
     def events(self) -> tuple[Event, ...]:
-        """The round's public events so far, oldest first."""
-        return self._log.all()
+        """The round's events this seat heard so far, oldest first: every public
+        event, and its own private ones (``got``); none yet in new_game's view."""
+        if self._dealt is not None:
+            return ()
+        return self._log.seen_by(self.seat)
 
     @property
     def rules(self) -> dict[str, int]:
@@ -227,6 +266,11 @@ class View:
     def chance(self, p: float) -> bool:
         """True with probability ``p``, from the same stream."""
         return bool(chance(self._RNG, 1, probability_threshold(p)))
+
+
+def heard_by(e: Event, seat: int) -> bool:
+    """Whether ``seat`` hears ``e``: a public event, or a private one of its own."""
+    return e.kind not in PRIVATE or e.seat == seat
 
 
 class EventLog:
@@ -252,10 +296,15 @@ class EventLog:
         return rows
 
     def all(self) -> tuple[Event, ...]:
+        """Every event, the private ones of every seat included (not for a seat)."""
         if self._raw:
             self._done.extend(decode(*r.tolist()) for r in self._raw)
             self._raw.clear()
         return tuple(self._done)
+
+    def seen_by(self, seat: int) -> tuple[Event, ...]:
+        """The events ``seat`` heard: the public ones and its own private ones."""
+        return tuple(e for e in self.all() if heard_by(e, seat))
 
     def keep(self, n: int) -> None:
         """Forget every event after the first ``n`` (a table taking a move back)."""

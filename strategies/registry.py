@@ -382,6 +382,8 @@ def parse_strategy(text: str) -> SeatStrategy:
         if eq and name == "search" and key in SEARCH_DEFAULTS:
             params[key] = _search_param(key, raw)
             continue
+        if getattr(PLUGINS.get(name), "python", False) and (not eq or key != "forget"):
+            raise UnosimError(_python_param_error(name, part))
         if not eq or key not in _PARAMS:
             own = "".join(f"{p.name}=X, " for p in STRATEGY_PARAMS.get(name, ()))
             raise UnosimError(
@@ -405,6 +407,21 @@ def parse_strategy(text: str) -> SeatStrategy:
         params[key] = v
     plugin = PLUGINS[name].fn if name in PLUGINS else None
     return SeatStrategy(name, params, plugin)
+
+
+def _python_param_error(name: str, part: str) -> str:
+    """A bad parameter of a plain Python strategy: the ones it declares, and forget,
+    the one the engine applies to every seat (a Python strategy makes its own bluff
+    and challenge decisions, so the built-ins' bluff= and challenge= mean nothing)."""
+    own = strategy_params(name)
+    if own:
+        have = ", ".join(f"{p.name}=X ({p.lo:g}..{p.hi:g})" for p in own)
+        said = f"it declares {have} in its PARAMS"
+    else:
+        said = ('it declares none (declare them in the strategy: PARAMS = {"name": (low, '
+                "high, default)})")
+    return (f"strategy {name}: bad parameter {part!r}: {said}; forget=P (0..1) sets how "
+            "often it forgets to call UNO")
 
 
 def plugin_functions(seats: list[SeatStrategy]) -> list[Any]:

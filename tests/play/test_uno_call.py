@@ -18,6 +18,7 @@ from unosim.play.table import Table
 from unosim.runs import played_file
 from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve
+from unosim.strategies.python import PRIVATE
 from unosim.strategies.registry import parse_strategy
 
 PENALTY = 4
@@ -44,7 +45,8 @@ def at_two_cards(call_uno: bool = True, catch: float = 1.0, seed: int = 0,
 
 def mine(t: Table, since: int) -> list[tuple[str, str, int]]:
     """The person's public events since event ``since``: (kind, how, count)."""
-    return [(e.kind, e.how, e.count) for e in t.log.all()[since:] if e.seat == t.me]
+    return [(e.kind, e.how, e.count) for e in t.log.all()[since:]
+            if e.seat == t.me and e.kind not in PRIVATE]
 
 
 def test_called_it_is_the_engines_called_move_exactly():
