@@ -173,12 +173,10 @@ def summarise(source: bytes) -> dict[str, Any]:
 class _Package:
     """The package's modules (dotted name to file) and their summaries."""
 
-    def __init__(self, top: str, files: dict[str, Path], summaries: dict[str, Any],
-                 texts: dict[str, bytes]) -> None:
+    def __init__(self, top: str, files: dict[str, Path], summaries: dict[str, Any]) -> None:
         self.top = top
         self.files = files
         self.summaries = summaries  # module -> summary (parsed ones only)
-        self.texts = texts
 
     def absolute(self, module: str, level: int, name: str) -> str:
         """The absolute name of a (possibly relative) import in ``module``."""
@@ -406,11 +404,11 @@ def scan(root: Path, top: str = "unosim", locate: Locate | None = None,
                 known[d] = summarise(texts[module])
             parsed[module] = known[d]
 
-    pkg = _Package(top, files, parsed, texts)
+    pkg = _Package(top, files, parsed)
     # a module can make cached kernels only through numba or through a project module
-    # that binds a cached-kernel decorator, whose name its import then spells: parse
-    # the modules that name either, as long as new such modules turn up
-    # (and one of the names it binds the decorator to, or a star)
+    # that binds a cached-kernel decorator, whose name (and one of the names it binds
+    # the decorator to, or a star) its import then spells: parse the modules that
+    # name either, as long as new such modules turn up
     words: set[tuple[bytes, frozenset[bytes]]] = {(b"numba", frozenset([b""]))}
     seen: dict[tuple[str, bytes], bool] = {}
 
@@ -442,7 +440,9 @@ def scan(root: Path, top: str = "unosim", locate: Locate | None = None,
         parse(module)
         if not parsed[module].get("broken"):
             todo.extend(pkg.deps(module) - closure)
-    _, _, kernels = _analyse(pkg)  # the closure's modules are parsed now too
+        if not todo:  # the closure's modules are parsed now: any kernels among them?
+            _, _, kernels = _analyse(pkg)
+            todo = sorted(kernels - closure)
     used = {digests[m] for m in parsed}
     return {"folders": folders, "files": files, "kernels": kernels, "closure": closure,
             "digests": digests, "summaries": {d: known[d] for d in used}}

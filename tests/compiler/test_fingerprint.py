@@ -60,6 +60,12 @@ def one_byte_changed(path: Path) -> bytes:
     return old
 
 
+def restore(path: Path, old: bytes) -> None:
+    """Put the file back as it was, time stamp included."""
+    path.write_bytes(old)
+    os.utime(path, ns=(LONG_AGO * 10**9, LONG_AGO * 10**9))
+
+
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
     root = copy_installed(tmp_path_factory.mktemp("installed"))
@@ -90,8 +96,7 @@ def test_one_byte_in_any_compiled_or_frozen_module_changes_the_fingerprint(tree)
         try:
             assert F.fingerprint(root, "unosim", None, store) != base, module
         finally:
-            path.write_bytes(old)
-            os.utime(path, ns=(LONG_AGO * 10**9, LONG_AGO * 10**9))
+            restore(path, old)
     assert F.fingerprint(root, "unosim", None, store) == base
 
 
@@ -104,7 +109,7 @@ def test_a_change_to_a_module_compiled_into_nothing_keeps_it(tree, module):
     try:
         assert F.fingerprint(root, "unosim", None, store) == base
     finally:
-        path.write_bytes(old)
+        restore(path, old)
 
 
 def test_a_new_kernel_module_joins_the_fingerprint(tree):
@@ -149,8 +154,7 @@ def test_the_quick_check_trusts_only_old_time_stamps(tree, tmp_path):
     try:
         assert F.fingerprint(root, "unosim", None, store) != base
     finally:
-        layout.write_bytes(old)
-        os.utime(layout, ns=(LONG_AGO * 10**9, LONG_AGO * 10**9))
+        restore(layout, old)
     assert F.fingerprint(root, "unosim", None, store) == base
     assert manifests[0].exists()
 
