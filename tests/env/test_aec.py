@@ -257,3 +257,91 @@ def test_a_wild_is_offered_in_every_colour():
     mask = A.fill_mask(np.zeros(A.N_ACTIONS, np.int8), np.array([WILD + 1, 5, L.MV_DRAW]), 0, 2)
     assert np.flatnonzero(mask).tolist() == [5, *range(A.WILD_PLAY + 4, A.WILD_PLAY + 8), A.DRAW]
     assert TYPE_SLOTS * 4 == L.MV_PLAY_END
+
+
+# ------------------------------------------------------------ bad input, one line
+
+
+@pytest.mark.parametrize("seed", [1.5, 2.0, -1, "5", "x", True, np.float32(3), [4]])
+def test_a_seed_that_is_no_whole_number_is_refused_naming_it(seed):
+    """1.5 must not play seed 1, nor "5" seed 5: one ValueError naming the argument."""
+    env = aec_env("official", players=2, seed=3)
+    with pytest.raises(UnosimError, match=r"^reset\(seed=\.\.\.\) must be a whole number 0 "
+                                          r"or more, not ") as e:
+        env.reset(seed=seed)
+    assert isinstance(e.value, ValueError) and "\n" not in str(e.value)
+    with pytest.raises(UnosimError, match=r"^aec_env\(seed=\.\.\.\) must be a whole number"):
+        aec_env("official", players=2, seed=seed)
+    env.reset(seed=np.int64(7))  # a NumPy integer is a whole number
+    assert env._seed == 7
+
+
+@pytest.mark.parametrize("action,words", [
+    (None, "not None (NoneType)"), (1.0, "not 1.0 (float)"), ("1", "not '1' (str)"),
+    (True, "not True (bool)"), (np.float64(2.0), "(float64)"),
+    (np.array([1, 2]), "not an array of int64 and shape (2,)"),
+    (np.array(1.5), "not an array of float64 and shape ()")])
+def test_an_action_that_is_no_whole_number_is_refused_naming_it(action, words):
+    """A float is not rounded, a string not parsed, two numbers not an error of NumPy's:
+    one IllegalAction (a ValueError) that names the action, and nothing applied."""
+    env = aec_env("official", players=2, seed=1)
+    env.reset()
+    G = env._game.G.copy()
+    with pytest.raises(IllegalAction) as e:
+        env.step(action)
+    text = str(e.value)
+    assert text.startswith(f"action for {env.agent_selection} must be one whole number")
+    assert words in text and "\n" not in text and isinstance(e.value, ValueError)
+    assert np.array_equal(env._game.G, G)
+    # a legal action as a NumPy integer or a 0-d integer array is taken
+    legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    env.step(np.array(legal, np.uint8))
+    assert not np.array_equal(env._game.G, G)
+
+
+def test_a_huge_action_is_named_as_given_not_wrapped():
+    env = aec_env("official", players=2, seed=1)
+    env.reset()
+    for big in (2**63, np.uint64(2**63), 2**64 + 3):
+        with pytest.raises(IllegalAction, match=rf"^action {int(big)} is not legal"):
+            env.step(big)
+    with pytest.raises(IllegalAction, match=r"^action -1 is not legal"):
+        env.step(-1)
+
+
+def test_after_every_agent_is_done_step_and_last_say_so():
+    env = aec_env("official", players=2, seed=1)
+    with pytest.raises(UnosimError, match=r"^call reset\(\) before step\(\)$"):
+        env.step(0)
+    with pytest.raises(UnosimError, match=r"^call reset\(\) before last\(\)$"):
+        env.last()
+    with pytest.raises(UnosimError, match=r"^call reset\(\) before observe\(\)$"):
+        env.observe("player_0")
+    env.reset()
+    with pytest.raises(UnosimError, match="'player_7' is not an agent"):
+        env.observe("player_7")
+    play_random(env, random.Random(1))
+    assert env.agents == []
+    for call, name in ((lambda: env.step(None), "step()"), (lambda: env.step(3), "step()"),
+                       (lambda: env.last(), "last()")):
+        with pytest.raises(UnosimError) as e:
+            call()
+        assert str(e.value) == (f"{name}: the round is over and every agent is done; call "
+                                "reset() to deal the next")
+    env.reset()  # and the next round deals
+    assert env.agents
+
+
+def test_a_done_agent_steps_only_with_none():
+    env = aec_env("official", players=2, seed=1)
+    env.reset()
+    rnd = random.Random(2)
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            with pytest.raises(IllegalAction, match="must be None: its round is over"):
+                env.step(0)
+            env.step(None)
+            continue
+        env.step(rnd.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert env.agents == []

@@ -293,3 +293,64 @@ def test_the_first_reset_announces_the_compile_of_the_vector_kernels(monkeypatch
     assert not env.game_indices.any() and info["action_mask"].any(axis=1).all()
     again, _ = vector_env(num_envs=2, seed=1).reset()
     assert np.array_equal(obs, again)  # the refused step changed nothing
+
+
+# ------------------------------------------------------------ bad input, one line
+
+
+@pytest.mark.parametrize("seed,words", [
+    (1.5, "not 1.5 (float)"), (-1, "not -1"), ("x", "not 'x' (str)"), ("1234", "(str)"),
+    (True, "not True (bool)"), ([1, 2, 3, -4], "item 3 must be a whole number 0 or more"),
+    ([1, 2, 3, 4.5], "item 3 must be a whole number"), ([1, 2], "not 2"),
+    (np.array([1.0, 2.0, 3.0, 4.0]), "item 0 must be a whole number")])
+def test_a_seed_that_is_no_whole_number_is_refused_naming_it(seed, words):
+    env = vector_env(num_envs=4, seed=2)
+    with pytest.raises(UnosimError, match=r"^reset\(seed=\.\.\.\)") as e:
+        env.reset(seed=seed)
+    assert words in str(e.value) and "\n" not in str(e.value)
+    assert isinstance(e.value, ValueError)
+    with pytest.raises(UnosimError, match=r"^vector_env\(seed=\.\.\.\)"):
+        vector_env(num_envs=4, seed=seed)
+    obs, _ = env.reset(seed=np.arange(4, dtype=np.uint32))  # NumPy integers are whole numbers
+    assert np.array_equal(obs, vector_env(num_envs=4).reset(seed=[0, 1, 2, 3])[0])
+
+
+@pytest.mark.parametrize("make,words", [
+    (lambda a: a.astype(np.float64), "not an array of float64 and shape (4,)"),
+    (lambda a: a.astype(str), "not an array of <U"),
+    (lambda a: a.astype(bool), "not an array of bool and shape (4,)"),
+    (lambda a: a[:2], "not an array of int64 and shape (2,)"),
+    (lambda a: a[None, :], "not an array of int64 and shape (1, 4)"),
+    (lambda a: None, "not None"), (lambda a: "abc", "not 'abc'"),
+    (lambda a: [1, [2, 3], 4, 5], "not a ragged sequence"),
+    (lambda a: [*a[:3].tolist(), 2.0], "not an array of float64")])
+def test_actions_that_are_no_whole_numbers_are_refused_naming_them(make, words):
+    """A float array is not rounded, strings not parsed, None not NumPy's TypeError:
+    one IllegalAction (a ValueError) naming step(actions), and nothing applied."""
+    env = vector_env(num_envs=4, seed=2)
+    _, info = env.reset()
+    acts = pick(info["action_mask"], random.Random(0))
+    G, R = env._G.copy(), env._RNG.copy()
+    with pytest.raises(IllegalAction) as e:
+        env.step(make(acts))
+    text = str(e.value)
+    assert text.startswith("step(actions) needs 4 whole numbers, one action per game, not ")
+    assert words in text and "\n" not in text and isinstance(e.value, ValueError)
+    assert np.array_equal(G, env._G) and np.array_equal(R, env._RNG)
+    env.step(acts.astype(np.uint8))  # any integer dtype, and a list, is taken
+    env.step(pick(env._buf["masks"], random.Random(1)).tolist())
+
+
+def test_a_huge_action_is_named_as_given_not_wrapped():
+    """2**63 as uint64 would turn into a negative number in the kernel's int64: the
+    message names the number given."""
+    env = vector_env(num_envs=4, seed=2)
+    _, info = env.reset()
+    acts = pick(info["action_mask"], random.Random(0)).astype(np.uint64)
+    acts[1] = 2**63
+    G = env._G.copy()
+    with pytest.raises(IllegalAction, match=rf"^action {2**63} is not legal in game 1 now"):
+        env.step(acts)
+    with pytest.raises(IllegalAction, match=rf"^action {2**63} is not legal in game 1 now"):
+        env.step([int(x) for x in acts])  # a list of Python ints: the same
+    assert np.array_equal(G, env._G)

@@ -35,7 +35,35 @@ REWARDS = ("win", "points")
 
 
 class IllegalAction(UnosimError, ValueError):
-    """An action the action mask does not allow now."""
+    """An action the action mask does not allow now, or no action at all (a float, a
+    string, several numbers): nothing is applied."""
+
+
+def whole_seed(seed: Any, name: str = "seed") -> int:
+    """``seed`` as an int: a whole number 0 or more, a Python or NumPy integer. A float,
+    a string, a bool or a negative number is refused in one line naming ``name``, never
+    rounded (1.5 would play seed 1) or parsed."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise UnosimError(f"{name} must be a whole number 0 or more, not {seed!r} "
+                          f"({type(seed).__name__})")
+    if seed < 0:
+        raise UnosimError(f"{name} must be a whole number 0 or more, not {int(seed)}")
+    return int(seed)
+
+
+def action_index(action: Any, agent: str) -> int:
+    """``action`` as an int: one Python or NumPy integer (a 0-d integer array too). None,
+    a float, a string, a bool or several numbers is an ``IllegalAction`` naming it;
+    the mask decides whether the number is legal."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        what = (f"an array of {action.dtype} and shape {action.shape}"
+                if isinstance(action, np.ndarray)
+                else f"{action!r} ({type(action).__name__})")
+        raise IllegalAction(f"action for {agent} must be one whole number, an index of its "
+                            f"action space, not {what}")
+    return int(action)
 
 
 def table_rules(variant: str | Sequence[str], rule: Mapping[str, Any] | None,
@@ -83,7 +111,7 @@ class UnoAEC(AECEnv):
         })
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs)
         self.action_spaces = {a: spaces.Discrete(k) for a in self.possible_agents}
-        self._seed = seed
+        self._seed = None if seed is None else whole_seed(seed, "aec_env(seed=...)")
         self._index = -1
         self._mask = np.zeros(k, np.int8)
         self._game: Game | None = None
@@ -99,7 +127,7 @@ class UnoAEC(AECEnv):
         """Deal a new round: game ``k`` of the seed (``seed`` restarts at game 0; without
         one the next game of the last seed is dealt, as unosim seeds a run)."""
         if seed is not None:
-            self._seed, self._index = int(seed), -1
+            self._seed, self._index = whole_seed(seed, "reset(seed=...)"), -1
         if self._seed is None:
             self._seed = int(np.random.SeedSequence().entropy % (1 << 63))
         self._index += 1
@@ -112,7 +140,25 @@ class UnoAEC(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._advance()
 
+    def _playing(self, call: str) -> None:
+        """Refuse ``call`` before the first ``reset`` and once every agent is done (the
+        round's agents are gone then: ``last`` and ``step`` have nobody to speak of)."""
+        if self._game is None:
+            raise UnosimError(f"call reset() before {call}")
+        if not self.agents:
+            raise UnosimError(f"{call}: the round is over and every agent is done; call "
+                              "reset() to deal the next")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._playing("last()")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self._game is None:
+            raise UnosimError("call reset() before observe()")
+        if agent not in self.possible_agents:
+            raise UnosimError(f"observe(agent): {agent!r} is not an agent of this "
+                              f"environment ({', '.join(self.possible_agents)})")
         seat = int(agent.rpartition("_")[2])
         G = self._game.G
         mine = (agent == self.agent_selection and G[L.S_PHASE] != L.PH_OVER
@@ -121,16 +167,20 @@ class UnoAEC(AECEnv):
                 "action_mask": self._mask.copy() if mine else np.zeros_like(self._mask)}
 
     def step(self, action: int | None) -> None:
+        self._playing("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise IllegalAction(f"action for {agent} must be None: its round is over "
+                                    f"(not {action!r})")
             self._was_dead_step(action)
             return
-        ok = action is not None and 0 <= int(action) < self._mask.size
-        if not ok or not self._mask[int(action)]:
-            raise IllegalAction(f"action {action!r} is not legal for {agent} now "
+        a = action_index(action, agent)
+        if not (0 <= a < self._mask.size and self._mask[a]):
+            raise IllegalAction(f"action {a} is not legal for {agent} now "
                                 f"(legal: {np.flatnonzero(self._mask).tolist()})")
         G = self._game.G
-        self._game.apply(self.enc.to_move(int(action), int(G[L.S_ACTOR]), self.n))
+        self._game.apply(self.enc.to_move(a, int(G[L.S_ACTOR]), self.n))
         self._cumulative_rewards[agent] = 0
         self._advance()
         self._accumulate_rewards()

@@ -28,7 +28,7 @@ from numba import njit
 
 from unosim.compiler.compiling import first_use
 from unosim.env import vector_nb as V
-from unosim.env.aec import REWARDS, IllegalAction, table_rules
+from unosim.env.aec import REWARDS, IllegalAction, table_rules, whole_seed
 from unosim.env.observation import OBS_SIZE, bounds
 from unosim.errors import UnosimError
 from unosim.runs import tiers
@@ -79,18 +79,49 @@ def _row_width(seats: list[SeatStrategy], template: np.ndarray) -> int:
     return L.G_CORE if plain and template[L.RF_EVENTS] == 0 else L.G_SIZE
 
 
-def _seeds(seed: int | Sequence[int] | None, n: int) -> list[int]:
+def _seeds(seed: int | Sequence[int] | None, n: int, name: str = "reset(seed=...)"
+           ) -> list[int]:
     """One seed per game: ``seed + i`` for an int (as Gymnasium seeds its sub-envs),
-    the list itself, or fresh entropy."""
+    the list itself, or fresh entropy. Every seed is a whole number 0 or more; a float,
+    a string or a negative number is refused in one line naming ``name``."""
     if seed is None:
         first = int(np.random.SeedSequence().entropy % (1 << 62))
         return [first + i for i in range(n)]
-    if isinstance(seed, (int, np.integer)):
-        return [int(seed) + i for i in range(n)]
-    seeds = [int(s) for s in seed]
-    if len(seeds) != n:
-        raise UnosimError(f"reset(seed=...) needs {n} seeds, one per game, not {len(seeds)}")
-    return seeds
+    if not isinstance(seed, (Sequence, np.ndarray)) or isinstance(seed, (str, bytes)):
+        return [whole_seed(seed, name) + i for i in range(n)]
+    if len(seed) != n:
+        raise UnosimError(f"{name} needs one seed or {n} seeds, one per game, not "
+                          f"{len(seed)}")
+    return [whole_seed(s, f"{name} item {i}") for i, s in enumerate(seed)]
+
+
+def _actions(actions: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the actions as given, as the kernel's contiguous int64): ``n`` whole numbers, a
+    NumPy integer array or a list of ints. Checked by dtype and shape, no loop over
+    the games: a float array (which a cast would round), strings (which it would
+    parse), None or the wrong count is one ``IllegalAction`` naming the argument."""
+    try:
+        given = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+    except (TypeError, ValueError):  # a ragged list
+        raise IllegalAction(f"step(actions) needs {n} whole numbers, one action per game, "
+                            "not a ragged sequence") from None
+    if given.dtype.kind not in "iu" and given.shape == (n,) and not isinstance(
+            actions, np.ndarray):
+        # a list of ints past int64 comes out float or object: the kernel refuses the
+        # number (as -1) and the message names it as given
+        items = list(actions)
+        if all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in items):
+            big = 1 << 63
+            return (np.array(items, object),
+                    np.array([x if -big <= x < big else -1 for x in items], np.int64))
+    if given.dtype.kind not in "iu" or given.shape != (n,):
+        what = (repr(actions) if given.ndim == 0 else
+                f"an array of {given.dtype} and shape {given.shape}")
+        raise IllegalAction(f"step(actions) needs {n} whole numbers, one action per game, "
+                            f"not {what}")
+    # an unsigned number past int64 turns negative here, which no mask allows, and the
+    # message names the number given
+    return given, np.ascontiguousarray(given, dtype=np.int64)
 
 
 class _Recycled:
@@ -171,6 +202,8 @@ class UnoVectorEnv(VectorEnv):
         rows = (self.num_envs, OBS_SIZE)
         self._out = {"obs": _Recycled(rows, np.float32), "final_obs": _Recycled(rows, np.float32),
                      "masks": _Recycled(self._buf["masks"].shape, np.int8)}
+        if seed is not None:
+            _seeds(seed, self.num_envs, "vector_env(seed=...)")  # refused now, not at reset
         self._seed = seed
         self._dealt = False
 
@@ -233,10 +266,7 @@ class UnoVectorEnv(VectorEnv):
         """Apply one action per game; see the module's docstring for autoreset."""
         if not self._dealt:
             raise UnosimError("call reset() before step()")
-        a = np.ascontiguousarray(actions, dtype=np.int64)
-        if a.shape != (self.num_envs,):
-            raise IllegalAction(f"step needs {self.num_envs} actions, one per game, "
-                                f"not an array of shape {a.shape}")
+        given, a = _actions(actions, self.num_envs)
         b = self._buf
         obs, final_obs = self._outputs()
         bad = self._step_nb(self._G, self._RNG, self._keys, self._games, self._learner,
@@ -244,7 +274,7 @@ class UnoVectorEnv(VectorEnv):
                             b["terms"], b["truncs"], final_obs, b["done"], self._bad)
         self._check(bad)
         if bad >= 0:
-            raise IllegalAction(f"action {int(a[bad])} is not legal in game {bad} now "
+            raise IllegalAction(f"action {int(given[bad])} is not legal in game {bad} now "
                                 f"(legal: {np.flatnonzero(b['masks'][bad]).tolist()})")
         return (obs, b["rewards"].copy(), b["terms"].copy(), b["truncs"].copy(),
                 self._info(final_obs if b["done"].any() else None))
