@@ -174,7 +174,9 @@ def _invoke(argv: list[str] | None) -> Any:
 
 
 def _line(text: str) -> str:
-    return " ".join(str(text).split())
+    """One line: the message's line breaks as spaces (its other spaces as they are,
+    since a value such as ``'  '`` is quoted in it)."""
+    return str(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
 
 
 def _guarded(argv: list[str] | None) -> int:
