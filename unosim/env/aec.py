@@ -266,7 +266,7 @@ def aec_env(variant: str | Sequence[str] = "official", *, rule: Mapping[str, Any
     """A PettingZoo AEC environment of UNO.
 
     ``variant``: a preset name or several, applied in order; ``rule``: rule values on
-    top ({"stack_draw_two": True, ...}); ``players``: 2 to 10; ``opponents``: the
+    top ({"stacking": "progressive", ...}); ``players``: 2 to 10; ``opponents``: the
     strategy of every seat that is not a learner ({seat: "heuristic"}, or a list by
     seat with None for a learner seat; seats not given are agents); ``reward``: "win"
     (+1 to the winner, -1 to every other agent) or "points" (the winner gets the
