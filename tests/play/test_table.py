@@ -144,3 +144,71 @@ def test_python_and_search_opponents_play_their_seats():
     play_first(t)
     plays = {e.seat for e in t.seen().events if e.kind == "play"}
     assert t.over and {1, 2, 3} <= plays
+
+
+# ------------------------------------------------------------------ the words
+
+
+def test_the_words_agree_in_number_and_person():
+    from unosim.play import words
+    from unosim.strategies.python import Event
+
+    assert words.plural(1, "card") == "1 card" and words.plural(2, "card") == "2 cards"
+    assert words.plural(0, "card") == "0 cards"
+    assert words.event(Event("draw", 0, count=1)).plain == "you drew 1 card"
+    assert words.event(Event("draw", 2, count=4, how="penalty")).plain == \
+        "seat 2 drew 4 cards (penalty)"
+    assert words.event(Event("uno", 0, how="caught")).plain == \
+        "you were caught without calling UNO"
+    assert words.event(Event("uno", 1, how="caught")).plain == \
+        "seat 1 was caught without calling UNO"
+    assert words.event(Event("reshuffle", -1, count=1)).plain.endswith("(1 card)")
+    assert words.move("take", "penalty", 1).plain.startswith("take the 1 card ")
+    assert words.move("take", "penalty", 4).plain.startswith("take the 4 cards ")
+    assert words.move("take", "penalty", 4, engine=False).plain == "take the 4 cards"
+    assert words.event(Event("got", 0, "g2", how="draw")).plain == "you got g2"
+
+
+def test_a_seven_swaps_hands_a_zero_passes_them_on_and_a_five_trades():
+    from unosim.play import words
+    from unosim.strategies.python import Event
+
+    assert words.move("target:2", "target", 0, "g7").plain == "swap hands with seat 2  [target:2]"
+    assert words.move("target:1", "target", 0, "swap").plain.startswith("swap hands with seat 1")
+    assert words.move("target:1", "target", 0, "r5").plain.startswith("trade a card with seat 1")
+    assert words.move("pass", "target", 0, "r5").plain.startswith("trade with nobody")
+    assert words.event(Event("swap", 0, other=3, how="seven")).plain == \
+        "you swapped hands with seat 3 (a 7)"
+    assert words.event(Event("swap", 2, other=0, how="five")).plain == \
+        "seat 2 chose you to trade a card with (a 5)"
+    rotate = words.event(Event("rotate", 1)).plain
+    assert "every hand passed to the next seat" in rotate and "swap" not in rotate
+
+
+def test_blue_cards_are_drawn_blue():
+    """A true blue, not the terminal's "blue" that themes draw violet."""
+    from rich.color import Color
+
+    from unosim.play import words
+
+    for name, hue in (("b7", 2), ("r7", 0), ("g7", 1)):
+        colour = words.card(name).style
+        rgb = Color.parse(str(colour).split()[-1]).get_truecolor()
+        assert Color.parse(str(colour).split()[-1]).is_default is False
+        channels = (rgb.red, rgb.green, rgb.blue)
+        assert channels[hue] == max(channels) and channels[hue] - sorted(channels)[1] > 60
+    assert words.COLOUR_STYLES["blue"] == words.STYLES["b"]
+
+
+def test_replay_says_which_swap_a_move_made():
+    """``unosim replay`` words a 7's chosen seat as a swap of hands and a 0 as every
+    hand passed on (it once said "hands swapped or a card traded" of both)."""
+    from unosim.commands.replay import render_replay, replay
+
+    rules = resolve(["seven-o"], [])
+    seats = [parse_strategy("random")] * 4
+    text = render_replay(replay(rules, seats, 3, 1), "seven-o")
+    assert "hands swapped or a card traded" not in text and "chooses seat" not in text
+    assert "swaps hands with seat" in text and "-> hands swapped;" in text
+    assert "plays r0 -> top r0; every hand passed to the next seat" in text
+    assert "(1 cards" not in text and "seat 1 (1 card, 9 points): r9" in text

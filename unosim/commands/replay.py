@@ -32,7 +32,7 @@ _COUNTERS = (
     ("UNO_CAUGHT", "a forgotten UNO call is caught"),
     ("CHALLENGES", "the Wild Draw Four is challenged"),
     ("JUMP_INS", "jump-in"),
-    ("SWAPS", "hands swapped or a card traded"),
+    ("SWAPS", ""),  # worded by the move that swapped (``_swapped``)
     ("DEFLECTS", "deflected"),
     ("REFILL", "refill cards drawn"),
     ("UNO_CENTER", "UNO in the centre"),
@@ -58,7 +58,19 @@ def _snapshot(g: Game) -> dict[str, Any]:
     }
 
 
-def _effects(b: dict[str, Any], a: dict[str, Any], g: Game) -> list[str]:
+def _swapped(move: str) -> str:
+    """What a move that swapped cards did: a seat chosen after a 7 (Seven-O) or a
+    Swap Hands swaps whole hands; a card given in a trade on a 5 ends the trade; a
+    0 played under Seven-O passes every hand on."""
+    head = move.partition(":")[0]
+    if head == "target":
+        return "hands swapped"
+    if head == "give":
+        return "a card traded"
+    return "every hand passed to the next seat in the direction of play"
+
+
+def _effects(b: dict[str, Any], a: dict[str, Any], g: Game, move: str = "") -> list[str]:
     out = []
     if a["top"] != b["top"]:
         out.append(f"top {a['top']}")
@@ -76,7 +88,7 @@ def _effects(b: dict[str, Any], a: dict[str, Any], g: Game) -> list[str]:
         out.append(f"penalty pending {a['pending']}")
     for name, text in _COUNTERS:
         if a[name] != b[name]:
-            out.append(text)
+            out.append(text or _swapped(move))
     changed = [f"seat {p} {x}->{y}" for p, (x, y) in enumerate(zip(b["sizes"], a["sizes"],
                                                                     strict=True)) if x != y]
     if changed:
@@ -141,7 +153,7 @@ def trace(g: Game, choose: Callable[[Game], str]) -> dict[str, Any]:
             "hand": hand,
             "hand_sizes": before["sizes"],
             "move": move,
-            "effects": _effects(before, after, g),
+            "effects": _effects(before, after, g, move),
         })
     out = np.zeros((1, L.N_G), dtype=np.int32)
     record_round(g.G, g.winner_points(), out, 0)
@@ -150,12 +162,13 @@ def trace(g: Game, choose: Callable[[Game], str]) -> dict[str, Any]:
             "result": record}
 
 
-def _move_text(move: str, phase: str) -> str:
+def _move_text(move: str, phase: str, top: str = "") -> str:
     head, _, arg = move.partition(":")
     if head == "draw":
         return "draws"
     if head == "pass":
-        return "declines" if phase == "jump" else "keeps the drawn card"
+        return {"jump": "declines", "target": "trades with nobody"}.get(
+            phase, "keeps the drawn card")
     if head == "take":
         return "takes the penalty"
     if head == "challenge":
@@ -165,7 +178,9 @@ def _move_text(move: str, phase: str) -> str:
     if head == "colour":
         return f"names {arg}"
     if head == "target":
-        return f"chooses seat {arg}"
+        # a 5 (swap_on_five) starts a trade; a 7 (Seven-O) or Swap Hands swaps hands
+        return (f"trades a card with seat {arg}" if top[1:] == "5"
+                else f"swaps hands with seat {arg}")
     if head == "give":
         return f"gives {arg}"
     return f"plays {head}" + (f", names {arg}" if arg else "")
@@ -196,7 +211,8 @@ def render_replay(r: dict[str, Any], variant: str) -> str:
             f"{s['top']} · colour {s['colour']}{pend} · hand ({len(s['hand'])}): "
             f"{' '.join(s['hand'])}"
         )
-        lines.append(f"      {_move_text(s['move'], s['phase'])} -> {'; '.join(s['effects'])}")
+        lines.append(f"      {_move_text(s['move'], s['phase'], s['top'])} -> "
+                     f"{'; '.join(s['effects'])}")
     lines.append("")
     if res["capped"]:
         lines.append(f"capped after {res['turns']} turns: no winner")
@@ -205,7 +221,8 @@ def render_replay(r: dict[str, Any], variant: str) -> str:
                      f"{res['turns']} turns ({res['cards_played']} cards played)")
     for p, hand in enumerate(r["final_hands"]):
         pts = res[f"points_{p}"]
-        lines.append(f"  seat {p} ({len(hand)} cards, {pts} points): {' '.join(hand)}")
+        lines.append(f"  seat {p} ({len(hand)} card{'s' if len(hand) != 1 else ''}, {pts} "
+                     f"point{'s' if pts != 1 else ''}): {' '.join(hand)}")
     return "\n".join(lines)
 
 

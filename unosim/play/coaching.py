@@ -17,6 +17,7 @@ from unosim.play.history import Decision
 from unosim.play.review import Row, worst
 from unosim.play.table import turned_move
 from unosim.simulate import layout as L
+from unosim.simulate.cards import card_name
 
 BEST_STYLE = "bold green"
 WORST_STYLE = "bold red"
@@ -54,7 +55,8 @@ def estimate(f: Figure) -> Text:
 def shown(move: str, d: Decision) -> Text:
     """A move of decision ``d`` as the table showed it: a target seat counted from
     the person's (in a match the person's engine seat moves as the deal passes)."""
-    return words.move(turned_move(move, d.me, int(d.G[L.R_PLAYERS])), d.phase, 0)
+    return words.move(turned_move(move, d.me, int(d.G[L.R_PLAYERS])), d.phase,
+                      int(d.G[L.S_PENDING]), card_name(int(d.G[L.S_TOP])))
 
 
 def review_table(rows: list[Row]) -> RichTable:
