@@ -51,7 +51,7 @@ def test_a_full_round_by_digit_keys_then_the_next_deal():
                 await pilot.pause()
             assert t.over, "the round did not end"
             shown = str(app.query_one("#result", Static).render())
-            assert ("win" in shown or "nobody" in shown) and "deal again" in shown
+            assert ("win" in shown or "nobody" in shown) and "n: next round" in shown
             assert app.query_one("#moves", OptionList).option_count == 0
             await pilot.press("1")  # nothing to pick after the round
             await pilot.press("n")

@@ -78,6 +78,33 @@ class Hint:
         return next(f for f in self.figures if f.move == move)
 
 
+#: about how long the search's kernels take to compile on a first hint or review,
+#: in seconds (they are not among the paths ``unosim compile`` builds)
+COMPILE_S = (15, 45)
+
+
+def compiled(review: bool = False) -> bool:
+    """Whether a hint (or, with ``review``, a review) starts at once: the search's
+    kernels it calls are loaded in this process already, or Numba's cache holds
+    them for this machine (else they compile first)."""
+    import os
+
+    from unosim.compiler.cache import is_cached
+
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return True
+    kernels = [search_figures, move_figure] if review else [search_figures]
+    return all(getattr(k, "signatures", None) or is_cached(k) for k in kernels)
+
+
+def compile_notice(what: str = "hint") -> str:
+    """What the screen says while the first hint (or review: ``what``) compiles the
+    search."""
+    lo, hi = COMPILE_S
+    return (f"compiling the search for this machine (first {what} only, about {lo} to "
+            f"{hi} s)...")
+
+
 def generator(seed: int, round_: int, decision: int) -> np.ndarray:
     """The hint generator of decision ``decision`` (counted from 0) of round
     ``round_`` at a table of seed ``seed``: apart from every game's own."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from unosim.play.words import plural
+
 
 def target_of(rules: object) -> str:
     """What ends a match under ``rules``, in a few words."""
@@ -21,9 +23,9 @@ def match_line(table: Any) -> str:
     """After a round of a match (of ``table``): its result, or what ends it."""
     s = table.sitting
     if not s.over:
-        return f"match: {target_of(table.rules)} · n: next round"
+        return f"match: {target_of(table.rules)}, after {plural(len(s.rounds), 'round')}"
     if s.capped:
-        return f"the match stopped after {len(s.rounds)} rounds without a winner"
+        return f"the match stopped after {plural(len(s.rounds), 'round')} without a winner"
     who = "you win" if s.winner == 0 else f"seat {s.winner} wins"
     tie = " (a tie for the lowest total, drawn by lot)" if s.tied else ""
-    return f"{who} the match after {len(s.rounds)} rounds{tie}"
+    return f"{who} the match after {plural(len(s.rounds), 'round')}{tie}"

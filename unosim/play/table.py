@@ -221,11 +221,25 @@ class Table:
         """The search's estimate for each of the person's legal moves, in the order of
         ``legal`` (None when the person is not deciding); the search runs for the
         person's seat of this round (``me``), from what that seat knows."""
+        job = self.hint_job()
+        return None if job is None else job()
+
+    def hint_job(self) -> Callable[[], hints.Hint] | None:
+        """``hint`` to be computed later, on a copy of the state as it is now (the
+        screen runs it in a thread while the table goes on); None when the person
+        is not deciding."""
         legal = self.legal()
         if not legal:
             return None
+        G = self.game.G.copy()
         rng = hints.generator(self.seed, self.round, len(self.decisions))
-        return hints.hint(self.game.G, rng, legal, self.hint_rollouts)
+        rollouts = self.hint_rollouts
+        return lambda: hints.hint(G, rng, legal, rollouts)
+
+    def forced(self) -> bool:
+        """Whether the person's decision has one legal move only (taking the cards
+        after accepting a Wild Draw Four, say): the screen plays it for them."""
+        return len(self.legal()) == 1
 
     # ------------------------------------------------------------ reading
     @property
