@@ -36,8 +36,11 @@ async def press(pilot, *keys: str) -> None:
     the screen show what they found."""
     for k in keys:
         await pilot.press(k)
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+    for _ in range(600):  # a thread starts once its notice is drawn
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        if not (pilot.app.hint_busy or pilot.app.review_busy):
+            break
     await pilot.pause()
 
 

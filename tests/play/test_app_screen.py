@@ -188,8 +188,9 @@ def test_a_hint_says_what_the_search_is_doing_while_the_screen_stays_live(
             await pilot.pause()
             assert moves.highlighted == 1
             go.set()
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            while app.hint_busy:
+                await app.workers.wait_for_complete()
+                await pilot.pause()
             assert notice not in text(app, "#result")
             lines = [str(moves.get_option_at_index(i).prompt)
                      for i in range(moves.option_count)]

@@ -146,8 +146,11 @@ async def _pick(pilot, i: int, n: int) -> None:
 
 async def _settled(pilot) -> None:
     """Let the screen draw, and the hint's thread finish and show its figures."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+    for _ in range(600):  # a thread starts once its notice is drawn
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        if not (pilot.app.hint_busy or pilot.app.review_busy):
+            break
     await pilot.pause()
 
 

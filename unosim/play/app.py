@@ -14,9 +14,10 @@ something at the moment.
 
 A decision with one legal move (taking the cards after accepting a Wild Draw Four,
 drawing with nothing to play) is played for the person, and the screen says what
-it played. Hints and the review run the search in a worker thread, so the screen
-stays live; it says meanwhile that the search is thinking, or compiling on its
-first use on the machine.
+it played. Hints and the review run the search in a worker thread, started once the
+screen says that the search is thinking, or compiling on its first use on the
+machine: the screen stays live while it compiles (15 to 45 s), and freezes no longer
+than the compiled search itself runs (it holds the interpreter).
 
 Rounds are numbered from 0 on the screen, as the saved file and ``unosim replay
 --game K`` number them."""
@@ -355,7 +356,10 @@ class PlayApp(App):
                 got = e
             self.call_from_thread(self.hint_ready, version, got)
 
-        self.run_worker(work, thread=True, group="hints", name="hint")
+        # started once the notice is drawn: the compiled search holds the interpreter
+        # while it runs (its compile, the long part, does not)
+        self.call_after_refresh(self.run_worker, work, thread=True, group="hints",
+                                name="hint")
 
     def hint_ready(self, version: int, got: Any) -> None:
         """A hint is in: shown if the table is still at its decision."""
@@ -419,7 +423,8 @@ class PlayApp(App):
                 got = e
             self.call_from_thread(self.review_ready, got)
 
-        self.run_worker(work, thread=True, group="review", name="review", exclusive=True)
+        self.call_after_refresh(self.run_worker, work, thread=True, group="review",
+                                name="review")
 
     def review_ready(self, got: Any) -> None:
         self.review_busy = ""
