@@ -88,6 +88,11 @@ def test_stopping_the_server_leaves_no_table_running(tmp_path, how):
         while _left(seed) and time.monotonic() < end:
             time.sleep(0.25)
         assert _left(seed) == [], f"left running after {how}: {_left(seed)}"
+        if how.startswith("SIGTERM"):  # the server says so, where the rounds are
+            err = server.stderr.read().decode()
+            assert server.returncode == 128 + signal.SIGTERM, err
+            assert (f"unosim: the server stopped (SIGTERM); the tables' finished rounds are "
+                    f"saved in {tmp_path / 'unosim' / 'play'}, a file per table") in err, err
     finally:
         for pid, _ in _left(seed):
             os.kill(pid, signal.SIGKILL)

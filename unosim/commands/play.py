@@ -142,7 +142,12 @@ def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
         check_save(save)
     if serve:
         check_table(players, variant, (*rule, *rules_target), seat)
-        serve_table(ctx, port)
+        stopped = serve_table(ctx, port)
+        if stopped is not None:
+            where = save if save is not None else f"{save_folder()}, a file per table"
+            click.echo(f"unosim: the server stopped ({signal.Signals(stopped).name}); the "
+                       f"tables' finished rounds are saved in {where}", err=True)
+            raise SystemExit(128 + stopped)
         return
     from unosim.play.serve import SERVER_ENV
 
@@ -353,10 +358,11 @@ def served_args(ctx: click.Context) -> list[str]:
     return out
 
 
-def serve_table(ctx: click.Context, port: int) -> None:
-    """Serve ``unosim play`` with the same options on localhost (textual-serve)."""
+def serve_table(ctx: click.Context, port: int) -> int | None:
+    """Serve ``unosim play`` with the same options on localhost (textual-serve), until
+    a signal, which it returns."""
     import sys
 
     from unosim.play.serve import serve
 
-    serve([sys.executable, "-m", "unosim", "play", *served_args(ctx)], port)
+    return serve([sys.executable, "-m", "unosim", "play", *served_args(ctx)], port)

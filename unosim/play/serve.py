@@ -7,10 +7,12 @@ its input closed (commands/play.py ``watch_server``)."""
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import os
 import shlex
 import socket
+from typing import Any
 
 from unosim.errors import UnosimError
 
@@ -25,20 +27,44 @@ def table_command(argv: list[str]) -> str:
     return f"{SERVER_ENV}={os.getpid()} exec {shlex.join(argv)}"
 
 
-def serve(argv: list[str], port: int, host: str = "localhost") -> None:
-    """Serve the table ``argv`` opens (a command line) until Ctrl+C or SIGTERM; a port
-    another program holds is refused in one line before anything is served."""
+def serve(argv: list[str], port: int, host: str = "localhost") -> int | None:
+    """Serve the table ``argv`` opens (a command line) until Ctrl+C or SIGTERM, which
+    it returns (each table open is told to quit as the server stops); a port another
+    program holds is refused in one line before anything is served."""
     try:
         from textual_serve.server import Server
     except ImportError:
         raise UnosimError(EXTRA) from None
     check_port(host, port)
+
+    class Noting(Server):
+        """textual-serve's server, noting which signal stopped it."""
+
+        signum: int | None = None
+
+        def serve(self, debug: bool = False) -> None:
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+            add = loop.add_signal_handler
+
+            def noted(sig: int, callback: Any, *args: Any) -> None:
+                def fire(*a: Any) -> None:
+                    self.signum = self.signum or sig
+                    callback(*a)
+
+                add(sig, fire, *args)
+
+            loop.add_signal_handler = noted  # type: ignore[method-assign]
+            super().serve(debug)
+
+    server = Noting(table_command(argv), host=host, port=port, title="unosim play")
     try:
-        Server(table_command(argv), host=host, port=port, title="unosim play").serve()
+        server.serve()
     except OSError as e:  # taken between the check and the server's own bind
         if e.errno != errno.EADDRINUSE:
             raise
         raise UnosimError(in_use(host, port)) from None
+    return server.signum
 
 
 def check_port(host: str, port: int) -> None:
