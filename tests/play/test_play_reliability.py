@@ -217,3 +217,14 @@ def test_replay_refuses_another_layout_and_says_another_version(capsys, tmp_path
     path.write_text(json.dumps(doc))
     code, out, err = invoke(capsys, ["replay", str(path)])
     assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("argv,needle", [(["--seat", "1=nosuch"], "nosuch"),
+                                         (["--rule", "stack_draw_two=true"], "stack_draw_two"),
+                                         (["--seat", "0=random"], "seat 0 is yours")])
+def test_serve_checks_the_table_before_it_serves(capsys, monkeypatch, argv, needle):
+    """Bad options are one line at the server, not an error in every page opened."""
+    import unosim.play.serve as serve
+
+    monkeypatch.setattr(serve, "serve", lambda *a: pytest.fail("served"))
+    assert_one_line_error(*invoke(capsys, ["play", *argv, "--serve"]), needle)
