@@ -339,16 +339,16 @@ class PythonSeats:
         self.fresh = False
         got = Counter(e.seat for e in events if e.kind == "got")
         for q, p in self.here.items():
-            hook = getattr(p.player, "new_game", None)
-            if hook is None:
-                continue
             live = View(self.G, self.RNG, q, 0, self.log, p.values, scores)
             left = Counter(live.hand)  # in card order, as the hand is
             left.subtract(e.card for e in events if e.kind == "got" and e.seat == q)
             dealt = (tuple(c for c, k in left.items() for _ in range(k)),
                      tuple(c - got[s] for s, c in enumerate(live.counts)))
-            self.ask(q, p, hook, View(self.G, self.RNG, q, 0, self.log, p.values, scores,
-                                      dealt))
+            self.log.dealt[q] = dealt[0]
+            hook = getattr(p.player, "new_game", None)
+            if hook is not None:
+                self.ask(q, p, hook, View(self.G, self.RNG, q, 0, self.log, p.values,
+                                          scores, dealt))
         self._tell(events)
 
     def hear(self, scores: tuple[int, ...] | None = None) -> None:
@@ -379,6 +379,8 @@ class PythonSeats:
         code = MOVE_CODES.get(move) if isinstance(move, str) else None
         if code is None or move not in view.legal:
             raise PluginError(_bad_move(p, move, view, self.where()))
+        if move.startswith("give:"):
+            self.log.gave.setdefault(q, []).append((len(self.log), move[5:]))
         return code
 
     def ask(self, q: int, p: _Seat, fn: Callable[[Any], Any], arg: Any) -> Any:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import inspect
 import os
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -195,6 +196,53 @@ class View:
         return tuple(c for t, k in enumerate(row) if k for c in (_CARD[t],) * k)
 
     @property
+    def arrivals(self) -> tuple[str, ...]:
+        """The seat's cards in the order they came into its hand: those dealt (or, since
+        its hand was last swapped, those it got in the swap) first, in card order, then
+        each card it got (drawn, traded) or took back, oldest first; ``arrivals[-1]``
+        is the newest. Of identical copies, the newest leaves first."""
+        hand = self.hand
+        if self._dealt is not None:
+            return hand
+        dealt = self._log.dealt.get(self.seat)
+        base = list(dealt) if dealt is not None else None  # None: not known
+        came: list[str] = []
+        gave = iter(self._log.gave.get(self.seat, ()))
+        nxt = next(gave, None)
+        for i, e in enumerate(self._log.all()):
+            while nxt is not None and nxt[0] <= i:  # a card it gave in a trade: gone now
+                if not _drop_newest(came, nxt[1]) and base is not None:
+                    _drop_newest(base, nxt[1])
+                nxt = next(gave, None)
+            if not heard_by(e, self.seat):
+                continue
+            mine = e.seat == self.seat
+            if e.kind == "got" and mine:
+                came.append(e.card or "")
+            elif e.kind == "takeback" and mine:
+                came.append("wild4")
+            elif e.kind == "play" and mine:
+                t = (e.card or "").partition(":")[0]
+                if not _drop_newest(came, t) and base is not None:
+                    _drop_newest(base, t)
+            elif e.kind == "rotate" or (e.kind == "swap" and e.how in ("seven", "swap-hands")
+                                        and self.seat in (e.seat, e.other)):
+                base, came = None, []  # a whole new hand, come at once
+        order = (base or []) + came
+        left = Counter(hand)
+        over = Counter(order)
+        over.subtract(left)
+        kept: list[str] = []
+        for c in reversed(order):  # a card given where the gives went unrecorded
+            if over[c] > 0:
+                over[c] -= 1
+            else:
+                kept.append(c)
+                left[c] -= 1
+        # what came at once (a swap; the deal when not known), in card order, first
+        return tuple(c for c, k in left.items() for _ in range(k)) + tuple(reversed(kept))
+
+    @property
     def top(self) -> str:
         return _CARD[int(self._G[L.S_TOP])]
 
@@ -268,6 +316,15 @@ class View:
         return bool(chance(self._RNG, 1, probability_threshold(p)))
 
 
+def _drop_newest(cards: list[str], card: str) -> bool:
+    """Take the last copy of ``card`` out of ``cards``; whether there was one."""
+    for i in range(len(cards) - 1, -1, -1):
+        if cards[i] == card:
+            del cards[i]
+            return True
+    return False
+
+
 def heard_by(e: Event, seat: int) -> bool:
     """Whether ``seat`` hears ``e``: a public event, or a private one of its own."""
     return e.kind not in PRIVATE or e.seat == seat
@@ -276,15 +333,25 @@ def heard_by(e: Event, seat: int) -> bool:
 class EventLog:
     """A round's events, decoded from the engine's ring only when somebody reads them."""
 
-    __slots__ = ("_raw", "_done")
+    __slots__ = ("_raw", "_done", "dealt", "gave")
 
     def __init__(self) -> None:
         self._raw: list[np.ndarray] = []
         self._done: list[Event] = []
+        #: each seat's hand as dealt, where the driver saw the deal (View.arrivals)
+        self.dealt: dict[int, tuple[str, ...]] = {}
+        #: each seat's cards given in trades, as (events before it, card): no event
+        #: tells them, but the seat chose them (View.arrivals)
+        self.gave: dict[int, list[tuple[int, str]]] = {}
 
     def clear(self) -> None:
         self._raw.clear()
         self._done.clear()
+        self.dealt.clear()
+        self.gave.clear()
+
+    def __len__(self) -> int:
+        return len(self._raw) + len(self._done)
 
     def take(self, G: np.ndarray, first: int, last: int) -> list[np.ndarray]:
         """Copy events ``first .. last`` (counted from the deal) out of the ring."""
@@ -310,6 +377,8 @@ class EventLog:
         """Forget every event after the first ``n`` (a table taking a move back)."""
         self.all()
         del self._done[n:]
+        for gave in self.gave.values():
+            gave[:] = [g for g in gave if g[0] < n]
 
 
 @dataclass

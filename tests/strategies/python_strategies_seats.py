@@ -23,10 +23,17 @@ class HandTracker:
     got = 0
     reshuffles = 0
     foreign = []  # private events of another seat (none may come)
+    order_wrong = []  # decisions where view.arrivals is not the order it kept
 
     def new_game(self, view):
         self.me = view.seat
         self.hand = Counter(view.hand)
+        self.order = list(view.hand)  # the dealt cards, then each as it came
+
+    def _leave(self, card):
+        self.hand[card] -= 1
+        i = len(self.order) - 1 - self.order[::-1].index(card)  # the newest copy leaves
+        del self.order[i]
 
     def observe(self, event):
         cls = type(self)
@@ -34,11 +41,13 @@ class HandTracker:
             if event.seat != self.me:
                 cls.foreign.append(event)
             self.hand[event.card] += 1
+            self.order.append(event.card)
             cls.got += 1
         elif event.kind == "play" and event.seat == self.me:
-            self.hand[card_type(event.card)] -= 1
+            self._leave(card_type(event.card))
         elif event.kind == "takeback" and event.seat == self.me:
             self.hand["wild4"] += 1
+            self.order.append("wild4")
         elif event.kind == "reshuffle":
             cls.reshuffles += 1
 
@@ -47,9 +56,12 @@ class HandTracker:
         cls.checked += 1
         if +self.hand != Counter(view.hand):
             cls.wrong.append((view.seat, view.turn, dict(+self.hand), view.hand))
+        if tuple(self.order) != view.arrivals or (
+                view.phase == "drawn" and view.arrivals[-1] != view.drawn):
+            cls.order_wrong.append((view.seat, view.turn, self.order, view.arrivals))
         move = view.legal[view.randint(len(view.legal))]
         if move.startswith("give:"):
-            self.hand[move[5:]] -= 1
+            self._leave(move[5:])
         return move
 
 

@@ -56,9 +56,13 @@ def test_a_card_counter_on_the_public_api_tracks_its_own_hand_exactly(variants, 
     draw across one tells which cards came before it and which after)."""
     T = _cls("HandTracker")
     T.checked, T.got, T.reshuffles, T.wrong, T.foreign = 0, 0, 0, [], []
+    T.order_wrong = []
     names = ["HandTracker", "random", "HandTracker"] + ["random"] * (players - 3)
     _records(names, variants, players, games=150)
     assert T.wrong == [] and T.foreign == []
+    # view.arrivals: the hand in the order the cards came, the newest (a card just
+    # drawn) last, as the counter kept it
+    assert T.order_wrong == [], T.order_wrong[:3]
     assert T.checked > 3000 and T.got > 1000 and T.reshuffles > 5, (T.checked, T.got,
                                                                       T.reshuffles)
 
@@ -85,6 +89,7 @@ def test_a_draw_across_a_reshuffle_in_order_and_to_the_drawer_alone():
     assert events[3].card in ("y3", "g4", "r2")
     assert events[4] == P.Event("draw", 1, count=2, how="penalty")
     assert sorted(g.hand(1)) == sorted(["b1", "b2", "g9", events[3].card])
+    assert P.View(g.G, g.RNG, 1, 0, log, {}).arrivals == ("b1", "b2", "g9", events[3].card)
     assert g.discard_pile() == ["rdraw2"]  # the top card is kept at a reshuffle
     # the others hear the reshuffle and the count, never the cards
     for q in (0, 2):

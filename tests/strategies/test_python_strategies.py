@@ -152,7 +152,8 @@ def _public(G: np.ndarray, RNG: np.ndarray, seat: int, n: int) -> tuple:
     log.take(G, max(0, int(G[L.OFF_EV_N]) - L.EV_CAP), int(G[L.OFF_EV_N]))
     v = P.View(G, RNG, seat, n, log, {})
     return (v.seat, v.hand, v.legal, v.top, v.colour, v.direction, v.pending, v.drawn,
-            v.counts, v.places, v.phase, v.turn, v.events, tuple(sorted(v.rules.items())))
+            v.counts, v.places, v.phase, v.turn, v.events, v.arrivals,
+            tuple(sorted(v.rules.items())))
 
 
 @pytest.mark.parametrize("variants,players", [((), 4), (("stacking",), 3),
