@@ -251,3 +251,27 @@ def test_two_runs_started_at_once_into_one_out(tmp_path):
             if p.poll() is None:
                 p.kill()
                 p.wait()
+
+
+def test_a_real_ctrl_c_while_the_files_are_renamed_leaves_the_whole_set(capsys, monkeypatch,
+                                                                         tmp_path):
+    """The set is renamed into place in a moment in which a stop is noted, not raised:
+    a real SIGINT there leaves every file of the set in place (none half renamed), and
+    the command ends with 130 and one line saying its output is complete."""
+    out_dir = tmp_path / "o"
+    real = os.replace
+    sent = []
+
+    def replace(src, dst):
+        if not sent and str(dst).startswith(str(out_dir)):
+            sent.append(1)
+            os.kill(os.getpid(), signal.SIGINT)  # the handler runs before the next line
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    code, out, err = invoke(capsys, ["--games", "300", "--seed", "2", "--workers", "1",
+                                     "--out", str(out_dir)])
+    assert sent and code == 130, err
+    assert err == ("unosim: interrupted as the command ended; its output above and its "
+                   "files are complete\n")
+    assert sorted(p.name for p in out_dir.iterdir()) == ["summary.csv", "summary.json"]
