@@ -104,14 +104,15 @@ _SIGNALS = [0]
 class _Guard:
     """What watches a strategy's calls: its CPU budget, and which stop signals came.
 
-    The budget is the strategy's own CPU time (``time.thread_time``), never the wall
-    clock: a process suspended (Ctrl-Z, SIGSTOP) or starved on a loaded machine uses
-    none, so an honest strategy is never stopped for time. On the main thread a
-    profiling timer (SIGPROF, the process's CPU time) interrupts a call that runs on
-    past the budget; elsewhere the time is checked when the call returns. A strategy that
-    waits (sleeps, reads input) uses no CPU: Ctrl-C stops it."""
+    The budget is CPU time, never the wall clock: a process suspended (Ctrl-Z,
+    SIGSTOP) or starved on a loaded machine uses none, so an honest strategy is never
+    stopped for time. On the main thread a profiling timer (SIGPROF: the process's
+    CPU time, which a batch spends on this one thread) interrupts a call that runs on
+    past the budget; elsewhere the call's own ``time.thread_time`` is checked when it
+    returns. A strategy that waits (sleeps, reads input) uses no CPU: Ctrl-C stops it."""
 
     def __init__(self, active: bool) -> None:
+        #: CPU seconds one call may use (0: no limit)
         self.budget = decision_budget()
         self.active = active
         self.armed = False
@@ -139,27 +140,29 @@ class _Guard:
         return signal.SIGINT in self._old
 
     def start(self) -> None:
-        self.t0 = time.thread_time()
-        if self.active and self.budget > 0:
+        if self.budget <= 0:
+            return
+        if self.active:  # the timer alone: two system calls a call
             self.armed = True
             signal.setitimer(signal.ITIMER_PROF, self.budget)
+        else:
+            self.t0 = time.thread_time()
 
     def stop(self) -> float:
-        """The CPU seconds the call used."""
-        self.armed = False
-        if self.active and self.budget > 0:
+        """The CPU seconds the call used, where the timer did not watch it (else 0:
+        a call over the budget never returns)."""
+        if self.budget <= 0:
+            return 0.0
+        if self.active:
+            self.armed = False
             signal.setitimer(signal.ITIMER_PROF, 0)
+            return 0.0
         return time.thread_time() - self.t0
 
     def _expired(self, signum: int, frame: Any) -> None:
-        if not self.armed:
-            return
-        left = self.budget - (time.thread_time() - self.t0)
-        if left > 0:  # the process's other threads used some of it: wait for the rest
-            signal.setitimer(signal.ITIMER_PROF, max(left, 0.001))
-            return
-        self.armed = False
-        raise _TooSlow
+        if self.armed:
+            self.armed = False
+            raise _TooSlow
 
 
 def _counting(old: Any) -> Callable[[int, Any], Any]:
@@ -320,7 +323,8 @@ class PythonSeats:
         events of one move (a long draw writes one private event a card)."""
         return self.read + L.EV_CAP // 2
 
-    def _take(self) -> list[Event]:
+    def _take(self) -> list[np.ndarray]:
+        """The rows of the events written since the last call, into the log."""
         written = int(self.G[L.OFF_EV_N])
         if written <= self.read:
             return []
@@ -329,13 +333,13 @@ class PythonSeats:
                               f"event ring holds, in {self.where()}")
         rows = self.log.take(self.G, self.read, written)
         self.read = written
-        return [decode(*r.tolist()) for r in rows]
+        return rows
 
     def deal(self, scores: tuple[int, ...] | None = None) -> None:
         """Right after the deal, before anyone moved: ``new_game`` with each seat's
         hand as dealt (a first Draw Two's cards are not in it yet: they come as the
         deal's events), then the deal's events."""
-        events = self._take()
+        events = [decode(*r.tolist()) for r in self._take()]
         self.fresh = False
         got = Counter(e.seat for e in events if e.kind == "got")
         for q, p in self.here.items():
@@ -354,15 +358,16 @@ class PythonSeats:
     def hear(self, scores: tuple[int, ...] | None = None) -> None:
         """Hand the events written since the last call to the seats that listen (a
         seat first asked after the deal, in ``Game``, gets ``new_game`` then)."""
-        events = self._take()
-        if self.fresh and events:
+        rows = self._take()
+        if self.fresh and rows:
             self.fresh = False
             for q, p in self.here.items():
                 hook = getattr(p.player, "new_game", None)
                 if hook is not None:
                     self.ask(q, p, hook, View(self.G, self.RNG, q, 0, self.log, p.values,
                                               scores))
-        self._tell(events)
+        if rows and self.hooked:  # decoded only for a seat that listens
+            self._tell([decode(*r.tolist()) for r in rows])
 
     def _tell(self, events: list[Event]) -> None:
         for q, p in self.hooked:
