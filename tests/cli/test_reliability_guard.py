@@ -275,3 +275,10 @@ def test_a_real_ctrl_c_while_the_files_are_renamed_leaves_the_whole_set(capsys, 
     assert err == ("unosim: interrupted as the command ended; its output above and its "
                    "files are complete\n")
     assert sorted(p.name for p in out_dir.iterdir()) == ["summary.csv", "summary.json"]
+
+
+def test_a_closed_pipe_ends_quietly(capsys, monkeypatch):
+    """`unosim rules | head -1`: the reader went away; nothing to tell it, no traceback."""
+    _failing_rules(monkeypatch, BrokenPipeError(32, "Broken pipe"))
+    code, out, err = invoke(capsys, ["rules"])
+    assert (code, out, err) == (1, "", "")
