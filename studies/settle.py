@@ -168,19 +168,25 @@ def settle_claim(c: Claim, seed: int, backend: Backend, keep: Any,
             except Stopped:
                 partial = True
                 break
+            cut = getattr(result, "partial", False) or getattr(
+                getattr(result, "cmp", None), "partial", False)
+            rows = st.read(result, z)
+            stage_games[st.key] = max((row[6] for row in rows), default=0)
+            if cut:
+                # a look cut short decides nothing, neither here nor in the checkpoint:
+                # --resume plays the rest of this look and decides on all of it, as the
+                # uninterrupted run does; the partial report shows these games undecided
+                latest = [_cell(row, look, z, vs.UNDECIDED) for row in rows]
+                partial = True
+                break
             latest = [_cell(row, look, z, vs.decide(c.direction, row[2], row[3], c.margin,
                                                     at_cap))
-                      for row in st.read(result, z)]
+                      for row in rows]
             for i, cell in enumerate(latest):
                 if i not in decided and cell.verdict in DECIDED:
                     decided[i] = cell
             keep.stages[st.key + "#decided"] = {str(i): _keepable(x)
                                                 for i, x in decided.items()}
-            stage_games[st.key] = max((x.games for x in latest), default=0)
-            if getattr(result, "partial", False) or getattr(getattr(result, "cmp", None),
-                                                            "partial", False):
-                partial = True
-                break
             if vs.settled([decided.get(i, x).verdict for i, x in enumerate(latest)]):
                 break
         cells[st.key] = [decided.get(i, x) for i, x in enumerate(latest)]
