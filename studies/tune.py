@@ -352,8 +352,10 @@ def storage_failure(e: BaseException) -> str:
     statement and its "Background on this error" link."""
     root = e
     seen = {id(e)}
-    while True:
-        nxt = getattr(root, "orig", None) or root.__cause__ or root.__context__
+    while True:  # down to the driver's error, not into what was being handled then
+        nxt = next((x for x in (getattr(root, "orig", None), root.__cause__,
+                                root.__context__)
+                    if x is not None and is_storage_failure(x)), None)
         if nxt is None or id(nxt) in seen:
             break
         seen.add(id(nxt))

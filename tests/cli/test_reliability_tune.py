@@ -133,3 +133,73 @@ def test_ctrl_c_while_writing_tune_files_says_how_to_get_them(capsys, monkeypatc
     assert code == 130 and len(err.splitlines()) == 1, err
     assert err.startswith(f"unosim: interrupted while writing the files of {out_dir}")
     assert "--trials 0" in err
+
+
+# ---------------------------------------------------------------- a real full disk
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 600 KB tmpfs, where this machine allows mounting one (else the test skips)."""
+    import shutil
+    import subprocess
+
+    where = tmp_path / "tiny"
+    where.mkdir()
+    if os.name != "posix" or not shutil.which("mount") or os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root on Linux")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=600k", "tmpfs", str(where)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], capture_output=True)
+
+
+def _fill(folder) -> None:
+    """Fill the disk of ``folder`` to its last byte."""
+    fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        for size in (65536, 4096, 512, 1):
+            try:
+                while True:
+                    os.write(fd, b"\0" * size)
+            except OSError:
+                pass
+    finally:
+        os.close(fd)
+
+
+def test_a_really_full_disk_before_the_study(capsys, tiny_disk):
+    _fill(tiny_disk)
+    db = tiny_disk / "t.db"
+    code, out, err = invoke(capsys, ["tune", "weighted", *TINY, "--storage", f"sqlite:///{db}",
+                                     "--trials", "1"])
+    assert_one_line_error(code, out, err, f"--storage sqlite:///{db}", "cannot open it",
+                          "full")
+    assert "Background" not in err and "[SQL" not in err
+    assert not db.exists()  # no empty database left behind
+
+
+def test_a_disk_that_really_fills_mid_study(capsys, monkeypatch, tiny_disk):
+    db = tiny_disk / "t.db"
+    real = optuna.study.Study.tell
+    told = []
+
+    def tell(self, *args, **kwargs):
+        told.append(1)
+        if len(told) == 3:
+            _fill(tiny_disk)  # the disk fills while the third trial is told
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(optuna.study.Study, "tell", tell)
+    code, out, err = invoke(capsys, ["tune", "weighted", *TINY, "--storage", f"sqlite:///{db}",
+                                     "--study", "s", "--trials", "6"])
+    assert_one_line_error(code, out, err, f"--storage sqlite:///{db}",
+                          "cannot write the study", "full", "continues the study")
+    monkeypatch.undo()
+    (tiny_disk / "filler").unlink()
+    study = optuna.load_study(study_name="s", storage=f"sqlite:///{db}")
+    assert len([t for t in study.trials if t.state.is_finished()]) == 2
