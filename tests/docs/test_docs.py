@@ -516,7 +516,7 @@ def _slug(heading: str) -> str:
 
 
 def _page_anchors(name: str) -> set[str]:
-    """The anchors page ``name`` (docs/NAME.md, or the notebook) has on the site: its
+    """The anchors page ``name`` (the docs page NAME.md, or the notebook) has on the site: its
     headings' and the ones given by hand, with the generated parts (rule keys, CLI
     reference) filled in as docs/hooks.py fills them."""
     path = DOCS / name
@@ -543,7 +543,7 @@ def _page_anchors(name: str) -> set[str]:
 def _docs_target_problem(target: str) -> str | None:
     """Why ``SITE_URL + target`` is not a page (and anchor) the site builds, or None.
 
-    The site builds docs/NAME.md (or NAME.ipynb) as NAME.html (``use_directory_urls:
+    The site builds each docs page NAME.md (or NAME.ipynb) as NAME.html (``use_directory_urls:
     false``), and copies the notebook itself beside it for download."""
     page, _, anchor = target.partition("#")
     if page in ("", "index.html"):
