@@ -9,6 +9,7 @@ task function serves this machine and a cluster alike.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,13 +42,33 @@ def game_template(rules: Rules, seats: list[SeatStrategy]) -> np.ndarray:
 
 class Table:
     """``rules`` and ``seats``; ``kernel(seed)`` and ``template`` are built on first use
-    and not shipped (a worker builds its own)."""
+    and not shipped (a worker builds its own).
+
+    Unpickled, a table keeps its seats as shipped until they are first used: the
+    Dask scheduler unpickles every task to order the graph and pickles it again for
+    a worker, so it needs no plug-in file and passes on exactly what the client sent;
+    the worker that plays the task loads the plug-ins then, and a file it must refuse
+    fails that task with the one-line error."""
 
     def __init__(self, rules: Rules, seats: list[SeatStrategy]) -> None:
         self.rules = rules
-        self.seats = list(seats)
+        self._seats: list[SeatStrategy] | None = list(seats)
+        self._shipped: list[dict[str, Any]] | None = None
         self._template: np.ndarray | None = None
         self._kernels: dict[tuple[str, int | None], Callable[..., None]] = {}
+
+    @property
+    def seats(self) -> list[SeatStrategy]:
+        if self._seats is None:
+            # the plug-ins are registered by name: loading them and binding the seats to
+            # their functions is one step, so tables of two runs that name the same
+            # plug-in (played on two threads of one worker) each get their own file's code
+            with _BINDING:
+                if self._seats is None:
+                    shipped = self._shipped or []
+                    load_plugin_seats(shipped, WORKER_PLUGIN_NOTE)
+                    self._seats = [parse_strategy(seat_text(s)) for s in shipped]
+        return self._seats
 
     @property
     def players(self) -> int:
@@ -71,30 +92,42 @@ class Table:
     def payload(self) -> dict[str, Any]:
         """What rebuilds this table elsewhere (one-line error for a plug-in that has
         no file)."""
-        check_portable(self.seats)
-        return {"rules": self.rules.as_dict(), "seats": seats_of(self.seats)}
+        if self._seats is None:  # passing through (the scheduler): as it came
+            return {"rules": self.rules.as_dict(), "seats": self._shipped}
+        check_portable(self._seats)
+        return {"rules": self.rules.as_dict(), "seats": seats_of(self._seats)}
 
     def __getstate__(self) -> dict[str, Any]:
         return self.payload()
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        load_plugin_seats(state["seats"], WORKER_PLUGIN_NOTE)
-        self.__init__(resolve([], list(state["rules"].items())),  # type: ignore[misc]
-                      [parse_strategy(seat_text(s)) for s in state["seats"]])
+        self.__init__(resolve([], list(state["rules"].items())), [])  # type: ignore[misc]
+        self._seats = None
+        self._shipped = state["seats"]
+
+
+_BINDING = threading.Lock()
+
+
+def _plugin(seat: Any) -> Any:
+    """The loaded plug-in a seat plays: found by its function, not by its name, which a
+    plug-in of another file may have taken since the seat was made."""
+    from unosim.strategies.plugins import PluginError, plugin_of
+
+    p = plugin_of(seat.plugin)
+    if p is None:
+        raise PluginError(f"plug-in strategy {seat.name} is no longer loaded in this process")
+    return p
 
 
 def check_portable(seats: list[SeatStrategy]) -> None:
     """A plug-in registered from Python has no file a worker could load."""
     from unosim.strategies.plugins import PluginError
-    from unosim.strategies.registry import PLUGINS
 
     for s in seats:
-        if s.plugin is not None and PLUGINS[s.name].source.startswith("<python>"):
+        if s.plugin is not None and _plugin(s).source.startswith("<python>"):
             raise PluginError(f"plug-in strategy {s.name} was registered from Python, not "
                               "loaded from a file, so Dask workers cannot load it")
-
-
-
 
 
 def seat_text(seat: dict[str, Any]) -> str:
@@ -107,17 +140,18 @@ def seat_text(seat: dict[str, Any]) -> str:
 
 def seats_of(seats: list[Any]) -> list[dict[str, Any]]:
     """The JSON form of a run's seat strategies; a plug-in seat also keeps where its
-    code came from (absolute ``PATH.py:NAME``) and the file's SHA-256."""
+    code came from (absolute ``PATH.py:NAME``) and the SHA-256 of the bytes its code
+    was made of (the file as it was loaded, not as it is now)."""
     out = []
     for s in seats:
         d: dict[str, Any] = {"name": s.name, "params": {
             k: v if isinstance(v, str) else float(v) for k, v in s.params.items()}}
         if getattr(s, "plugin", None) is not None:
-            from unosim.strategies.registry import PLUGINS
-
-            path_text, _, fn_name = PLUGINS[s.name].source.rpartition(":")
+            p = _plugin(s)
+            path_text, _, fn_name = p.source.rpartition(":")
             path = Path(path_text).expanduser().resolve()
-            d["plugin"] = {"spec": f"{path}:{fn_name}", "sha256": _file_digest(path)}
+            d["plugin"] = {"spec": f"{path}:{fn_name}",
+                           "sha256": p.sha256 or _file_digest(path)}
         out.append(d)
     return out
 
@@ -127,22 +161,31 @@ def _file_digest(path: Path) -> str:
 
 
 def load_plugin_seats(seats: list[dict[str, Any]], changed: str) -> None:
-    """Load the plug-ins of seats in the form of ``seats_of`` (a checkpoint's, or
-    a Dask task's on its worker) from their files, refusing a file that cannot
-    be read or whose SHA-256 differs: "PATH changed <changed>"."""
-    from unosim.strategies.plugins import load_plugins
-    from unosim.strategies.registry import PLUGINS
+    """Make the plug-ins of seats in the form of ``seats_of`` (a checkpoint's, or a
+    Dask task's on its worker) the ones their names play here: the code of the file
+    at that path with that SHA-256, whatever plug-in held the name before (a worker
+    serves runs of many files and versions). Code loaded here before is used again;
+    else the file is read, and refused in one line when it cannot be read or its
+    SHA-256 differs: "PATH changed <changed>"."""
+    from unosim.strategies.plugins import file_digest, load_plugin, loaded_plugin
+    from unosim.strategies.registry import register_plugin
 
     for s in seats:
         plug = s.get("plugin")
-        if not plug or s["name"] in PLUGINS:
+        if not plug:
             continue
-        path = Path(str(plug["spec"]).rpartition(":")[0])
+        spec = str(plug["spec"])
+        path = Path(spec.rpartition(":")[0])
+        known = loaded_plugin(spec, str(plug.get("sha256")))
+        if known is not None:  # this very code was loaded here before
+            register_plugin(known)
+            continue
         try:
-            digest = _file_digest(path)
+            source = path.read_bytes()
         except OSError as e:
             raise UnosimError(f"plug-in {s['name']}: cannot read {path} ({e.strerror or e})"
                               ) from None
-        if digest != plug.get("sha256"):
+        if file_digest(source) != plug.get("sha256"):
             raise UnosimError(f"plug-in {s['name']}: {path} changed {changed}")
-        load_plugins([plug["spec"]])
+        register_plugin(load_plugin(spec, source))
+

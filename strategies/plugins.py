@@ -29,7 +29,7 @@ import hashlib
 import importlib.util
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -76,6 +76,7 @@ class Plugin:
     source: str
     observe: Any = None
     new_game: Any = None
+    sha256: str = ""  # of the file's bytes it was made from ("" when not from a file)
 
     @property
     def python(self) -> bool:
@@ -118,16 +119,50 @@ def check_function(fn: Any, where: str) -> Any:
     return fn
 
 
-def load_plugin(spec: str) -> Plugin:
-    """Load and check ``PATH.py:NAME``."""
+def file_digest(source: bytes) -> str:
+    """The SHA-256 of a plug-in file's bytes: what a plug-in is known by, beside its path."""
+    return hashlib.sha256(source).hexdigest()
+
+
+#: the plug-ins loaded from files in this process, by (absolute path, name, SHA-256):
+#: the same bytes give the same functions (and the loops compiled around them),
+#: other bytes at the same path a module of their own
+_FILES: dict[tuple[str, str, str], Plugin] = {}
+#: the plug-ins registered from Python in this process
+_FROM_PYTHON: list[Plugin] = []
+
+
+def loaded_plugin(spec: str, sha256: str) -> Plugin | None:
+    """The plug-in this process made of ``PATH.py:NAME`` when the file's bytes had
+    ``sha256``, if it did: the very code, whatever the file holds now."""
+    path_text, _, name = spec.strip().rpartition(":")
+    return _FILES.get((str(Path(path_text).expanduser().resolve()), name, sha256))
+
+
+def load_plugin(spec: str, source: bytes | None = None) -> Plugin:
+    """Load and check ``PATH.py:NAME``: the module made of ``source`` (the file's bytes,
+    read now when None), which is what the plug-in's ``sha256`` names. A module is
+    kept per path and content, never per path alone, so a file edited since it was
+    first loaded in this process is loaded again, not served from the old module."""
     path_text, sep, name = spec.strip().rpartition(":")
     if not sep or not path_text or not name.isidentifier():
         raise PluginError(f"--strategy-file expects PATH.py:NAME, got {spec!r}")
     path = Path(path_text).expanduser()
-    if not path.is_file():
-        raise PluginError(f"--strategy-file {spec}: no file {path_text}")
-    key = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
-    mod_name = f"unosim_plugin_{path.stem}_{key}"
+    if source is None:
+        if not path.is_file():
+            raise PluginError(f"--strategy-file {spec}: no file {path_text}")
+        try:
+            source = path.read_bytes()
+        except OSError as e:
+            raise PluginError(f"--strategy-file {spec}: cannot read {path_text} "
+                              f"({e.strerror or e})") from None
+    digest = file_digest(source)
+    where = str(path.resolve())
+    known = _FILES.get((where, name, digest))
+    if known is not None:  # the same functions, whatever the spec's spelling
+        return known if known.source == spec else replace(known, source=spec)
+    key = hashlib.sha1(where.encode()).hexdigest()[:10]
+    mod_name = f"unosim_plugin_{path.stem}_{key}_{digest[:16]}"
     module = sys.modules.get(mod_name)
     if module is None:
         spec_obj = importlib.util.spec_from_file_location(mod_name, path)
@@ -135,8 +170,8 @@ def load_plugin(spec: str) -> Plugin:
             raise PluginError(f"--strategy-file {spec}: cannot import {path_text}")
         module = importlib.util.module_from_spec(spec_obj)
         sys.modules[mod_name] = module
-        try:
-            spec_obj.loader.exec_module(module)
+        try:  # the bytes that were hashed, not whatever the file holds a moment later
+            exec(compile(source, str(path), "exec"), module.__dict__)  # noqa: S102
         except Exception as e:  # noqa: BLE001
             del sys.modules[mod_name]
             raise PluginError(f"--strategy-file {spec}: importing {path_text} failed: "
@@ -146,7 +181,10 @@ def load_plugin(spec: str) -> Plugin:
                        if not k.startswith("_") and looks_like_strategy(k, v, mod_name))
         hint = f" (strategies there: {', '.join(found)})" if found else ""
         raise PluginError(f"--strategy-file {spec}: {path_text} has no {name!r}{hint}")
-    return make_plugin(getattr(module, name), name, spec, module, f"--strategy-file {spec}")
+    p = make_plugin(getattr(module, name), name, spec, module, f"--strategy-file {spec}")
+    p = replace(p, sha256=digest)
+    _FILES[(where, name, digest)] = p
+    return p
 
 
 def looks_like_strategy(name: str, obj: Any, module: str) -> bool:
@@ -222,6 +260,7 @@ def plugin(fn: Any, name: str | None = None, observe: Any = None,
     hooks = SimpleNamespace(**{f"{name}_observe": observe, f"{name}_new_game": new_game})
     p = make_plugin(fn, name, f"<python>:{name}", hooks, f"strategy {name}")
     register_plugin(p)
+    _FROM_PYTHON.append(p)
     return p
 
 
@@ -230,8 +269,12 @@ def plugin(fn: Any, name: str | None = None, observe: Any = None,
 _CHOOSERS: dict[tuple[int, ...], tuple[list[Any], Any]] = {}
 
 
-def _plugin_of(fn: Any) -> Plugin | None:
-    return next((p for p in PLUGINS.values() if p.fn is fn), None)
+def plugin_of(fn: Any) -> Plugin | None:
+    """The plug-in whose function ``fn`` is: the one registered now, else one loaded
+    earlier in this process under a name another file has taken since (a table
+    built before keeps playing its own code, hooks and all)."""
+    return next((p for p in (*PLUGINS.values(), *_FILES.values(), *_FROM_PYTHON)
+                 if p.fn is fn), None)
 
 
 def chooser(fns: list[Any], watch_builtins: bool = False) -> Any:
@@ -245,7 +288,7 @@ def chooser(fns: list[Any], watch_builtins: bool = False) -> Any:
     key = (*(id(f) for f in fns), int(watch_builtins))
     if key in _CHOOSERS:
         return _CHOOSERS[key][1]
-    plugs = [_plugin_of(f) for f in fns]
+    plugs = [plugin_of(f) for f in fns]
     ns: dict[str, Any] = {"np": np, "strategy_move": S.strategy_move, "L": L,
                           "builtin_observe": observe_builtin}
     watchers = [(k, p) for k, p in enumerate(plugs) if p is not None and not p.python
@@ -308,7 +351,7 @@ def watches(seats: list[SeatStrategy]) -> bool:
 
 def _seat_watches(s: SeatStrategy) -> bool:
     if s.plugin is not None:
-        p = _plugin_of(s.plugin)
+        p = plugin_of(s.plugin)
         return p is not None and p.watches
     return B.observes(s.sid)
 

@@ -109,8 +109,11 @@ def test_a_worker_refuses_a_different_plugin_file(tmp_path):
             "plugin": {"spec": f"{f}:random_copy", "sha256": "00" * 32}}
     shipped = {"rules": resolve().as_dict(), "seats": [seat] + [{"name": "random",
                                                                    "params": {}}] * 3}
+    table = Table.__new__(Table)
+    table.__setstate__(shipped)  # what unpickling does on the scheduler and a worker
+    assert table.payload() == shipped  # passed on as it came: the scheduler's part
     with pytest.raises(UnosimError, match="changed on this worker"):
-        Table.__new__(Table).__setstate__(shipped)  # what unpickling does on a worker
+        table.seats  # noqa: B018 - the worker's part: first use loads the plug-ins
 
 
 def test_run_json_has_one_schema_on_both_backends(client, capsys):
