@@ -50,10 +50,9 @@ there is seat for seat (``seat_for_seat``), not an entrant's best of several sea
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
-from dataclasses import InitVar, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -121,9 +120,6 @@ class Totals:
 
     k: int
     n: int
-    #: the lineups that will be played, when known: each pair's common denominator
-    #: (``pair_den``) is then fixed before the first round (see ``_add_pairs``)
-    table: InitVar[list[tuple[int, ...]] | None] = None
     games: np.ndarray = field(init=False)  # rounds the strategy played
     wins: np.ndarray = field(init=False)
     seat_rounds: np.ndarray = field(init=False)  # seat-rounds not capped
@@ -134,26 +130,36 @@ class Totals:
     h2h: np.ndarray = field(init=False)  # [a, b] sum of (a ahead of b: 1, tie: 0.5)
     h2h_sq: np.ndarray = field(init=False)
     h2h_n: np.ndarray = field(init=False)
-    # [a, b] paired per round: sum (and sum of squares) of f * (c_b * (a's points) -
-    # c_a * (b's points)), c_s the seats strategy s holds at that table and f =
-    # pair_den / (c_a * c_b), pair_den a common multiple of c_a * c_b over the lineups
-    # (1 when every entrant holds one seat), so the difference of the points per seat is
-    # a mean per round, in integers, even when who holds two seats changes by lineup
+    # The paired figures of a and b, over the rounds (not capped) where both sit, with
+    # A_r a's points over its seats in round r and B_r b's: [a, b] holds the sum of A_r
+    # (``pair``), of A_r ** 2 (``pair_sq``) and of A_r * B_r (``pair_cross``), and
+    # ``pair_seats`` a's seat-rounds N_a (b's are at [b, a]). The paired difference is
+    # S_a / N_a - S_b / N_b, the difference of the two strategies' own means per seat
+    # whenever they met in every round, as they do with no more strategies than seats;
+    # its standard error is that of d_r = R (A_r / N_a - B_r / N_b) over the R rounds
+    # (``_ratio_diff``). All integers, so merging in any order gives the same totals
+    # (int64: a round's points over a strategy's seats stay in the thousands, so the
+    # squares summed over 1e9 rounds stay far below 2**63; the final sums are Python
+    # integers).
     pair: dict[str, np.ndarray] = field(init=False)
     pair_sq: dict[str, np.ndarray] = field(init=False)
-    pair_den: np.ndarray = field(init=False)
-    # [a, b] the same for the round's win (c_b * a won - c_a * b won): the win rates'
-    # order, paired on the same rounds (``ordering``)
+    pair_cross: dict[str, np.ndarray] = field(init=False)
+    pair_seats: np.ndarray = field(init=False)
+    # [a, b] the same for the round's wins (A_r: 1 when one of a's seats won): the win
+    # rates per seat, whose order ranks the entrants (``ordering``), on the same rounds
     win_pair: np.ndarray = field(init=False)
     win_pair_sq: np.ndarray = field(init=False)
-    # [a, b] head to head seat for seat: per round, f * the sum over a's seats and b's
-    # seats of 2 (a's seat ahead) or 1 (a tie), so the share of seat pairs a won is
-    # seat_h2h / (2 pair_den) a round: like with like when an entrant holds several
-    # seats (``h2h`` counts its best-placed seat)
+    win_pair_cross: np.ndarray = field(init=False)
+    # [a, b] head to head seat for seat: per round, H_r the sum over a's seats and b's
+    # seats of 2 (a's seat ahead) or 1 (a tie), and ``seat_pairs`` the sum of c_a * c_b
+    # (the seats each holds), so the share of seat pairs a won is seat_h2h / (2
+    # seat_pairs): like with like when an entrant holds several seats (``h2h`` counts
+    # its best-placed seat)
     seat_h2h: np.ndarray = field(init=False)
     seat_h2h_sq: np.ndarray = field(init=False)
+    seat_pairs: np.ndarray = field(init=False)
 
-    def __post_init__(self, table: list[tuple[int, ...]] | None) -> None:
+    def __post_init__(self) -> None:
         k = self.k
         self.games = np.zeros(k, np.int64)
         self.wins = np.zeros(k, np.int64)
@@ -166,18 +172,14 @@ class Totals:
         self.h2h_n = np.zeros((k, k), np.int64)
         self.pair = {m: np.zeros((k, k), np.int64) for m in PAIRED}
         self.pair_sq = {m: np.zeros((k, k), np.int64) for m in PAIRED}
-        self.pair_den = np.zeros((k, k), np.int64)
+        self.pair_cross = {m: np.zeros((k, k), np.int64) for m in PAIRED}
+        self.pair_seats = np.zeros((k, k), np.int64)
         self.win_pair = np.zeros((k, k), np.int64)
         self.win_pair_sq = np.zeros((k, k), np.int64)
+        self.win_pair_cross = np.zeros((k, k), np.int64)
         self.seat_h2h = np.zeros((k, k), np.int64)
         self.seat_h2h_sq = np.zeros((k, k), np.int64)
-        for lineup in table or []:
-            if len(set(lineup)) == len(lineup):  # one seat each: 1, set as it is played
-                continue
-            lu = np.asarray(lineup)
-            for a, b in itertools.permutations(sorted(set(lineup)), 2):
-                c = int((lu == a).sum()) * int((lu == b).sum())
-                self.pair_den[a, b] = math.lcm(int(self.pair_den[a, b]) or 1, c)
+        self.seat_pairs = np.zeros((k, k), np.int64)
 
     @property
     def fair(self) -> np.ndarray:
@@ -188,7 +190,8 @@ class Totals:
         """Add ``other``'s rounds (every sum is exact: integers, or floats holding
         integers and halves, so the order of merging does not matter)."""
         for name in ("games", "wins", "seat_rounds", "seat_counts", "h2h", "h2h_sq",
-                     "h2h_n", "win_pair", "win_pair_sq", "seat_h2h", "seat_h2h_sq"):
+                     "h2h_n", "pair_seats", "win_pair", "win_pair_sq", "win_pair_cross",
+                     "seat_h2h", "seat_h2h_sq", "seat_pairs"):
             getattr(self, name)[...] += getattr(other, name)
         self.capped += other.capped
         for m in METRICS:
@@ -197,7 +200,7 @@ class Totals:
         for m in PAIRED:
             self.pair[m] += other.pair[m]
             self.pair_sq[m] += other.pair_sq[m]
-        self.pair_den[...] = np.maximum(self.pair_den, other.pair_den)
+            self.pair_cross[m] += other.pair_cross[m]
         return self
 
 
@@ -272,55 +275,80 @@ def add_records(t: Totals, lineup: tuple[int, ...], rec: np.ndarray, rules: Rule
 
 def _add_pairs(t: Totals, lu: np.ndarray, ok: np.ndarray, won: np.ndarray, rec: np.ndarray,
                n: int, taken: bool, rank: np.ndarray) -> None:
-    """Fold the paired per-round points, wins and seat-for-seat head to head of every
-    pair of strategies at the table, each scaled to the pair's common denominator."""
+    """Fold the paired per-round sums of points, wins and seat-for-seat head to head of
+    every pair of strategies at the table (``Totals``): integers, whoever holds how
+    many seats, so lineups of any shape add up."""
     wp = rec[ok, L.G_WINNER_POINTS].astype(np.int64)[:, None]
     pts = rec[ok, L.G_POINTS : L.G_POINTS + n].astype(np.int64)
-    w = won[ok]
-    got = np.where(w, wp, 0)
-    vals = {"points_won": got, "net_points": got - (np.where(~w, pts, 0) if taken else 0)}
+    w = won[ok].astype(np.int64)
+    got = np.where(w != 0, wp, 0)
+    vals = {"points_won": got, "net_points": got - (np.where(w == 0, pts, 0) if taken else 0)}
     rk = rank[ok]
+    rounds = int(ok.sum())
     present = sorted(set(int(x) for x in lu))
     for a in present:
         for b in present:
             if a == b:
                 continue
-            ca, cb = int((lu == a).sum()), int((lu == b).sum())
-            if t.pair_den[a, b] == 0:  # one seat each, or the lineups not given
-                t.pair_den[a, b] = ca * cb
-            f, rest = divmod(int(t.pair_den[a, b]), ca * cb)
-            if rest:
-                raise ValueError(f"lineup {lu.tolist()} is not among the tournament's: give "
-                                 "Totals its table")
+            ia, ib = lu == a, lu == b
+            t.pair_seats[a, b] += int(ia.sum()) * rounds
+            t.seat_pairs[a, b] += int(ia.sum()) * int(ib.sum()) * rounds
             for key, x in vals.items():
-                d = f * (cb * x[:, lu == a].sum(1) - ca * x[:, lu == b].sum(1))
-                t.pair[key][a, b] += int(d.sum())
-                t.pair_sq[key][a, b] += int((d * d).sum())
-            d = f * (cb * w[:, lu == a].sum(1).astype(np.int64) - ca * w[:, lu == b].sum(1))
-            t.win_pair[a, b] += int(d.sum())
-            t.win_pair_sq[a, b] += int((d * d).sum())
-            ra, rb = rk[:, lu == a][:, :, None], rk[:, lu == b][:, None, :]
-            d = f * (2 * (ra < rb).sum((1, 2)) + (ra == rb).sum((1, 2))).astype(np.int64)
-            t.seat_h2h[a, b] += int(d.sum())
-            t.seat_h2h_sq[a, b] += int((d * d).sum())
+                xa, xb = x[:, ia].sum(1), x[:, ib].sum(1)
+                t.pair[key][a, b] += int(xa.sum())
+                t.pair_sq[key][a, b] += int((xa * xa).sum())
+                t.pair_cross[key][a, b] += int((xa * xb).sum())
+            wa, wb = w[:, ia].sum(1), w[:, ib].sum(1)
+            t.win_pair[a, b] += int(wa.sum())
+            t.win_pair_sq[a, b] += int((wa * wa).sum())
+            t.win_pair_cross[a, b] += int((wa * wb).sum())
+            ra, rb = rk[:, ia][:, :, None], rk[:, ib][:, None, :]
+            h = (2 * (ra < rb).sum((1, 2)) + (ra == rb).sum((1, 2))).astype(np.int64)
+            t.seat_h2h[a, b] += int(h.sum())
+            t.seat_h2h_sq[a, b] += int((h * h).sum())
+
+
+def _ratio_diff(s_a: int, n_a: int, s_b: int, n_b: int, sq_a: int, sq_b: int, cross: int,
+                rounds: int) -> tuple[float, float]:
+    """(mean, standard error) of S_a / N_a - S_b / N_b from the integer sums over
+    ``rounds`` rounds of A_r, B_r, their squares and products: the mean of d_r = R
+    (A_r / N_a - B_r / N_b), the seats N fixed by the lineups, so the error is that of
+    the per-round d_r (taken around their common mean, so it also counts the rounds
+    where a strategy holds more seats and scores more: on the safe side). Summed
+    exactly as fractions and rounded once, so with one seat each (N_a = N_b = R, d_r =
+    A_r - B_r) it is the plain paired mean to the last digit."""
+    if rounds <= 0 or n_a <= 0 or n_b <= 0:
+        return math.nan, math.nan
+    den = n_a * n_b
+    total = rounds * (s_a * n_b - s_b * n_a) / den
+    total_sq = rounds * rounds * (n_b * n_b * sq_a - 2 * den * cross
+                                  + n_a * n_a * sq_b) / (den * den)
+    return mean_se(total, total_sq, rounds)
 
 
 def paired_points(t: Totals, key: str, a: int, b: int) -> tuple[float, float, int]:
-    """(mean, standard error, rounds) of strategy ``a``'s points per seat minus ``b``'s,
-    paired on the same rounds (capped rounds left out)."""
+    """(mean, standard error, rounds) of strategy ``a``'s points per seat minus ``b``'s
+    over the rounds where both sat (capped rounds left out): the difference of their
+    means per seat-game, the report's ``<key>_mean``, when they met in every round."""
     n = int(t.h2h_n[a, b])
-    den = int(t.pair_den[a, b]) or 1
-    mean, se = mean_se(float(t.pair[key][a, b]), float(t.pair_sq[key][a, b]), n)
-    return mean / den, se / den, n
+    mean, se = _ratio_diff(int(t.pair[key][a, b]), int(t.pair_seats[a, b]),
+                           int(t.pair[key][b, a]), int(t.pair_seats[b, a]),
+                           int(t.pair_sq[key][a, b]), int(t.pair_sq[key][b, a]),
+                           int(t.pair_cross[key][a, b]), n)
+    return mean, se, n
 
 
 def paired_wins(t: Totals, a: int, b: int) -> tuple[float, float, int]:
-    """(mean, standard error, rounds) of strategy ``a``'s wins per seat minus ``b``'s,
-    paired on the same rounds (capped rounds, won by nobody, left out)."""
+    """(mean, standard error, rounds) of strategy ``a``'s wins per seat minus ``b``'s
+    over the rounds where both sat (capped rounds, won by nobody, left out): with no
+    capped round, the difference of their ``win_rate_vs_fair`` / players, the figure
+    that ranks them."""
     n = int(t.h2h_n[a, b])
-    den = int(t.pair_den[a, b]) or 1
-    mean, se = mean_se(float(t.win_pair[a, b]), float(t.win_pair_sq[a, b]), n)
-    return mean / den, se / den, n
+    mean, se = _ratio_diff(int(t.win_pair[a, b]), int(t.pair_seats[a, b]),
+                           int(t.win_pair[b, a]), int(t.pair_seats[b, a]),
+                           int(t.win_pair_sq[a, b]), int(t.win_pair_sq[b, a]),
+                           int(t.win_pair_cross[a, b]), n)
+    return mean, se, n
 
 
 @dataclass
@@ -354,13 +382,13 @@ def _ci(total: float, total_sq: float, count: int) -> tuple[float, float, float]
 
 
 def seat_for_seat(t: Totals, a: int, b: int) -> tuple[float, float]:
-    """(mean, standard error) of the share of seat pairs in which ``a``'s seat finished
-    ahead of ``b``'s (ties half), per round: head to head like with like, where the
-    table's head to head counts an entrant in several seats by its best-placed one. When
-    both hold one seat in every lineup it is that head to head, to the last digit."""
-    den = 2 * (int(t.pair_den[a, b]) or 1)
-    return mean_se(float(t.seat_h2h[a, b]) / den, float(t.seat_h2h_sq[a, b]) / den ** 2,
-                   int(t.h2h_n[a, b]))
+    """(mean, standard error) of the share of seat pairs, over the rounds where both
+    sat, in which ``a``'s seat finished ahead of ``b``'s (ties half): head to head like
+    with like, where the table's head to head counts an entrant in several seats by its
+    best-placed one. When both hold one seat in every lineup it is that head to head,
+    to the last digit."""
+    return _ratio_diff(int(t.seat_h2h[a, b]), 2 * int(t.seat_pairs[a, b]), 0, 1,
+                       int(t.seat_h2h_sq[a, b]), 0, 0, int(t.h2h_n[a, b]))
 
 
 def _pair_stats(t: Totals, a: int, b: int) -> dict[str, Any]:
@@ -371,7 +399,7 @@ def _pair_stats(t: Totals, a: int, b: int) -> dict[str, Any]:
     pts, pts_se, _ = paired_points(t, "net_points", a, b)
     out: dict[str, Any] = {"win_rate": (win, win_se), "net_points": (pts, pts_se),
                            "head_to_head": seat_for_seat(t, a, b)}
-    if int(t.pair_den[a, b]) > 1:
+    if int(t.seat_pairs[a, b]) > int(t.h2h_n[a, b]):
         out["seat_for_seat"] = True
     return out
 

@@ -6,8 +6,10 @@ often it finishes ahead of another) and may order a pair the other way: a strate
 that wins more rounds can lose more points when it does not win. For every pair that
 met at a table, ranked a above b, each figure is read on the same rounds (paired):
 
-* win rate: a's wins per seat minus b's;
-* net points: a's net points per seat and round minus b's;
+* win rate: a's wins per seat minus b's, over all the rounds where both sat (a's
+  wins over its seat-rounds minus b's: the order of the ranking figure);
+* net points: a's net points per seat and round minus b's, over the same rounds (the
+  difference of the two means the table shows, whoever holds several seats);
 * head to head: the share of rounds a finished ahead of b (ties half), seat for seat:
   where a or b holds several seats (a field, fewer strategies than seats) it is the
   share of the pairs (a's seat, b's seat) in which a's seat finished ahead, so that

@@ -102,7 +102,7 @@ def tournament_range(tables: list[Table], table: list[tuple[int, ...]], k: int, 
     """The task of a tournament: games ``start .. start + n`` in every lineup
     (``tables[i]`` holds the seats of ``table[i]``; ``table[i][s]`` is the index of
     the strategy in seat s), so a stop keeps the same games in every lineup."""
-    totals = Totals(k, tables[0].players, table)
+    totals = Totals(k, tables[0].players)
     for t, lineup in zip(tables, table, strict=True):
         for first in range(start, start + n, batch):
             rec = np.zeros((min(batch, start + n - first), L.N_G), np.int32)
@@ -166,7 +166,7 @@ class TournamentStudy(Study):
         return backend.task_games(batch)
 
     def fresh(self) -> Totals:
-        return Totals(len(self.strategies), self.n, self.table)
+        return Totals(len(self.strategies), self.n)
 
     def tasks(self, step: int) -> Any:
         inner = min(default_batch(ROUND), step)

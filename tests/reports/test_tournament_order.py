@@ -126,7 +126,7 @@ def fielded(x_wins: int, x_hand: int, rounds: int = 100, players: int = 6) -> di
 
     rules = resolve([], [("players", players)])
     table = lineups(1, players, field=True)
-    t = Totals(2, players, table)
+    t = Totals(2, players)
     for lu in table:
         x = lu.index(0)
         rec = np.zeros((rounds, L.N_G), np.int32)
@@ -191,45 +191,124 @@ def test_one_seat_each_keeps_the_tables_head_to_head():
 
 
 def test_fewer_strategies_than_seats_pair_per_seat_across_lineups():
-    """3 strategies at 4 seats, each holding the extra seat in turn: the paired figures
-    are per seat in every lineup, on one denominator, whoever doubles up. Seat 0 wins
-    every round: each strategy wins per seat what its seats win, and the paired
-    difference is the mean over rounds of a's wins / a's seats - b's / b's seats."""
+    """3 strategies at 4 seats, each holding the extra seat in turn, lineups played for
+    unequal rounds: the paired figures are per seat over all the rounds, whoever doubles
+    up. Seat 0 wins every round: a's paired wins are a's wins over a's seat-rounds minus
+    b's over b's (the difference of the win rates per seat), seat for seat the share of
+    all the seat pairs a's seat finished ahead, and each standard error that of the
+    per-round d_r = R (A_r / N_a - B_r / N_b), computed here round by round."""
     from unosim.reports.tournament import paired_wins, seat_for_seat
     from unosim.studies.tournament import lineups
 
     rules = resolve([], [("players", 4)])
     table = lineups(3, 4)
-    t = Totals(3, 4, table)
-    expected = {(a, b): [] for a in range(3) for b in range(3) if a != b}
-    ahead = {(a, b): [] for a in range(3) for b in range(3) if a != b}
+    t = Totals(3, 4)
+    pairs = [(a, b) for a in range(3) for b in range(3) if a != b]
+    per_round = {p: [] for p in pairs}  # (A_r, B_r, a's seats, b's seats, H_r)
     for g, lu in enumerate(table):
-        rounds = 10 + g  # unequal rounds per lineup: a mean over rounds, not lineups
+        rounds = 10 + g  # unequal rounds per lineup: pooled over seat-rounds
         rec = np.zeros((rounds, L.N_G), np.int32)
         rec[:, L.G_WINNER] = 0
         rec[:, L.G_WINNER_POINTS] = 30
         rec[:, L.G_POINTS + 1 : L.G_POINTS + 4] = [5, 10, 20]  # ranks 1, 2, 3, 4 by seat
         add_records(t, lu, rec, rules)
-        for (a, b) in expected:
+        for (a, b) in pairs:
             sa = [i for i, x in enumerate(lu) if x == a]
             sb = [i for i, x in enumerate(lu) if x == b]
-            expected[a, b] += [(0 in sa) / len(sa) - (0 in sb) / len(sb)] * rounds
-            share = sum((i < j) for i in sa for j in sb) / (len(sa) * len(sb))
-            ahead[a, b] += [share] * rounds
-    assert set(map(int, t.pair_den[~np.eye(3, dtype=bool)])) == {2}
-    for a, b in expected:
-        mean, _, n = paired_wins(t, a, b)
-        assert n == len(expected[a, b])
-        assert mean == pytest.approx(np.mean(expected[a, b]), abs=1e-12)
-        assert seat_for_seat(t, a, b)[0] == pytest.approx(np.mean(ahead[a, b]), abs=1e-12)
+            h = sum(2 * (i < j) for i in sa for j in sb)
+            per_round[a, b] += [(0 in sa, 0 in sb, len(sa), len(sb), h)] * rounds
+    for a, b in pairs:
+        x = np.array(per_round[a, b], float)
+        r = len(x)
+        na, nb = x[:, 2].sum(), x[:, 3].sum()
+        d = r * (x[:, 0] / na - x[:, 1] / nb)
+        mean, se, n = paired_wins(t, a, b)
+        assert n == r
+        assert mean == pytest.approx(x[:, 0].sum() / na - x[:, 1].sum() / nb, abs=1e-12)
+        assert mean == pytest.approx(d.mean(), abs=1e-12)
+        assert se == pytest.approx(d.std(ddof=1) / np.sqrt(r), rel=1e-9)
+        share = x[:, 4].sum() / (2 * (x[:, 2] * x[:, 3]).sum())
+        d = r * x[:, 4] / (2 * (x[:, 2] * x[:, 3]).sum())
+        assert seat_for_seat(t, a, b) == pytest.approx((share, d.std(ddof=1) / np.sqrt(r)),
+                                                       abs=1e-12)
 
 
-def test_totals_without_their_table_refuse_a_lineup_of_another_shape():
-    """Totals fixed by one lineup's seats cannot take a lineup whose seats give a
-    denominator that does not divide it: a clear error, not a wrong mean."""
+def test_totals_merge_the_same_in_any_order():
+    """Totals of lineups of different shapes (who holds two seats changes) merged in
+    either order hold the same integers and give the same paired figures, to the bit."""
+    from unosim.reports.tournament import paired_points, paired_wins, seat_for_seat
+
     rules = resolve([], [("players", 4)])
-    t = Totals(3, 4)
-    rec = np.zeros((2, L.N_G), np.int32)
-    add_records(t, (0, 1, 2, 2), rec, rules)  # 0 and 1 hold one seat each: 1
-    with pytest.raises(ValueError, match="give Totals its table"):
-        add_records(t, (0, 0, 1, 2), rec, rules)  # 0 and 1 now 2 x 1
+    rng = np.random.default_rng(5)
+    parts = []
+    for lu in [(0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2), (0, 1, 2, 2)]:
+        rec = np.zeros((40, L.N_G), np.int32)
+        rec[:, L.G_WINNER] = rng.integers(0, 4, 40)
+        rec[:, L.G_WINNER_POINTS] = rng.integers(1, 200, 40)
+        rec[:, L.G_POINTS : L.G_POINTS + 4] = rng.integers(0, 60, (40, 4))
+        rec[::7, L.G_CAPPED] = 1
+        part = Totals(3, 4)
+        add_records(part, lu, rec, rules)
+        parts.append(part)
+    one, two = Totals(3, 4), Totals(3, 4)
+    for p in parts:
+        one.merge(p)
+    for p in reversed(parts):
+        two.merge(p)
+    def figures(t: Totals, a: int, b: int) -> list:
+        return [paired_points(t, "net_points", a, b), paired_points(t, "points_won", a, b),
+                paired_wins(t, a, b), seat_for_seat(t, a, b)]
+
+    for a, b in [(0, 1), (1, 0), (0, 2), (2, 1)]:
+        assert figures(one, a, b) == figures(two, a, b)
+        assert not any(np.isnan(x) for f in figures(one, a, b) for x in f)
+    assert (one.pair_cross["net_points"] == one.pair_cross["net_points"].T).all()
+
+
+def test_paired_points_over_lineups_of_different_shapes_match_a_direct_computation():
+    """2 strategies at 3 seats (A B A, B A B), random winners, points and capped rounds
+    under winner-takes scoring: paired net points and points won are a's points over
+    its uncapped seat-rounds minus b's, the difference of the two means the report
+    shows, and the standard error that of d_r = R (A_r / N_a - B_r / N_b), computed
+    here round by round from the records."""
+    from unosim.reports.tournament import paired_points
+
+    rules = resolve([], [("players", 3)])
+    assert rules["scoring"] == "winner_takes"
+    rng = np.random.default_rng(11)
+    t = Totals(2, 3)
+    rows = {"net_points": [], "points_won": []}  # (A_r, B_r, a's seats, b's seats)
+    lineups = [(0, 1, 0), (1, 0, 0), (0, 0, 1), (1, 0, 1), (0, 1, 1), (1, 1, 0)]
+    for g, lu in enumerate(lineups):
+        m = 30 + 7 * g
+        rec = np.zeros((m, L.N_G), np.int32)
+        rec[:, L.G_WINNER] = rng.integers(0, 3, m)
+        rec[:, L.G_WINNER_POINTS] = rng.integers(1, 300, m)
+        rec[:, L.G_POINTS : L.G_POINTS + 3] = rng.integers(0, 80, (m, 3))
+        rec[rng.random(m) < 0.1, L.G_CAPPED] = 1
+        add_records(t, lu, rec, rules)
+        for i in range(m):
+            if rec[i, L.G_CAPPED]:
+                continue
+            won = [rec[i, L.G_WINNER] == s for s in range(3)]
+            got = [int(rec[i, L.G_WINNER_POINTS]) * w for w in won]
+            net = [got[s] - (0 if won[s] else int(rec[i, L.G_POINTS + s])) for s in range(3)]
+            for key, v in (("net_points", net), ("points_won", got)):
+                rows[key].append((sum(v[s] for s in range(3) if lu[s] == 0),
+                                  sum(v[s] for s in range(3) if lu[s] == 1),
+                                  lu.count(0), lu.count(1)))
+    r = TournamentResult(rules, [parse_strategy("attacker"), parse_strategy("random")],
+                         "rotations", lineups, 30, 30 * len(lineups), 1, t)
+    means = {row["strategy"]: row for row in summarize_tournament(r)["results"]}
+    for key, got in rows.items():
+        x = np.array(got, float)
+        n = len(x)
+        na, nb = x[:, 2].sum(), x[:, 3].sum()
+        d = n * (x[:, 0] / na - x[:, 1] / nb)
+        mean, se, rounds = paired_points(t, key, 0, 1)
+        assert rounds == n and mean == pytest.approx(d.mean(), abs=1e-12)
+        assert se == pytest.approx(d.std(ddof=1) / np.sqrt(n), rel=1e-9)
+        want = means["attacker"][f"{key}_mean"] - means["random"][f"{key}_mean"]
+        assert mean == pytest.approx(want, abs=1e-12)
+        back, back_se, _ = paired_points(t, key, 1, 0)
+        assert back == pytest.approx(-mean, abs=1e-12) and back_se == pytest.approx(se)
