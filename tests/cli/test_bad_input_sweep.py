@@ -453,10 +453,7 @@ ENV_CASES: list[tuple[str, Callable[[], Any], str | tuple[str, ...]]] = [
 
 #: the environment cases the environments do not pass yet: expected to fail, strictly
 #: (a pass fails, so the list shrinks as they are fixed)
-ENV_NOT_YET: set[str] = {
-    "aec players='x'", "aec players=2.5", "aec variant=123", "aec rule=5",
-    "vector players='x'", "vector num_envs='x'",
-}
+ENV_NOT_YET: set[str] = set()
 
 
 def _env_params() -> list[Any]:

@@ -66,10 +66,25 @@ def action_index(action: Any, agent: str) -> int:
     return int(action)
 
 
+def player_count(players: Any) -> int:
+    """``players`` checked as a whole number of seats the engine deals for (a float or
+    a word would otherwise be cut or fail inside numpy)."""
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
+            or not 2 <= players <= L.MAX_PLAYERS:
+        raise UnosimError(f"players must be a whole number 2 to {L.MAX_PLAYERS}, "
+                          f"not {players!r}")
+    return int(players)
+
+
 def table_rules(variant: str | Sequence[str], rule: Mapping[str, Any] | None,
                 players: int, between: Mapping[str, Any] | None = None) -> Rules:
     """The rules of a table: presets in order, then the ``between`` values (an
     encoding's), then rule values, then the player count."""
+    if not isinstance(variant, str) and not (
+            isinstance(variant, Sequence) and all(isinstance(v, str) for v in variant)):
+        raise UnosimError(f"variant must be a preset name or a list of them, not {variant!r}")
+    if rule is not None and not isinstance(rule, Mapping):
+        raise UnosimError(f"rule must be a mapping of rule keys to values, not {rule!r}")
     names = [variant] if isinstance(variant, str) else list(variant)
     overrides = [*(between or {}).items(), *(rule or {}).items()]
     return resolve(names, [*overrides, ("players", players)])
@@ -274,10 +289,9 @@ def aec_env(variant: str | Sequence[str] = "official", *, rule: Mapping[str, Any
     of the first ``reset`` without one; ``encoding``: "unosim" (every rule and
     decision) or "rlcard" (RLCard's observation and 61 actions, 2 players, RLCard's
     rule values on top of the variant, rlcard_encoding.py)."""
-    if not 2 <= int(players) <= L.MAX_PLAYERS:
-        raise UnosimError(f"players must be 2 to {L.MAX_PLAYERS}, not {players}")
+    players = player_count(players)
     enc = encoding_of(encoding)
-    rules = table_rules(variant, rule, int(players), enc.rules)
+    rules = table_rules(variant, rule, players, enc.rules)
     if opponents is None:
         given: dict[int, str] = {}
     elif isinstance(opponents, Mapping):

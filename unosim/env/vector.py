@@ -28,7 +28,7 @@ from numba import njit
 
 from unosim.compiler.compiling import first_use
 from unosim.env import vector_nb as V
-from unosim.env.aec import REWARDS, IllegalAction, table_rules, whole_seed
+from unosim.env.aec import REWARDS, IllegalAction, player_count, table_rules, whole_seed
 from unosim.env.observation import OBS_SIZE, bounds
 from unosim.errors import UnosimError
 from unosim.runs import tiers
@@ -306,9 +306,9 @@ def vector_env(variant: str | Sequence[str] = "official", *,
     ignored); ``learner_seat``: the learner's seat, or "rotate" (game k of a seat's
     row seats the learner at k mod players); ``seed``: the seed of the first
     ``reset`` without one (game ``i`` uses ``seed + i``)."""
-    if not 2 <= int(players) <= L.MAX_PLAYERS:
-        raise UnosimError(f"players must be 2 to {L.MAX_PLAYERS}, not {players}")
-    players = int(players)
+    players = player_count(players)
+    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+        raise UnosimError(f"num_envs must be a whole number of games, not {num_envs!r}")
     if learner_seat != "rotate" and not (isinstance(learner_seat, (int, np.integer))
                                          and 0 <= learner_seat < players):
         raise UnosimError(f"learner_seat must be a seat of {players} players or 'rotate', "
