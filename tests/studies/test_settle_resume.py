@@ -158,3 +158,16 @@ def test_settle_all_resumes_exactly(capsys, stop_after, two_of_each_study, tmp_p
     for n in sorted({1, tasks // 3, tasks // 2, tasks - 1}):
         done = _stopped_then_resumed(capsys, stop_after, argv, n, tmp_path / f"out{n}")
         assert _strip(done) == _strip(whole), n
+
+
+def test_a_stopped_settle_all_states_the_error_its_lines_were_read_at(
+        capsys, stop_after, two_of_each_study, tmp_path):
+    """A partial ``--all`` reads each line at the family's share of the error, so its
+    summary names the whole family too, not only the claims played so far."""
+    argv = ["settle", "--all", "--games", "100", "--seed", "4"]
+    stop_after(0)
+    whole = _json(capsys, argv)
+    stop_after(1)
+    partial = _json(capsys, [*argv, "--out", str(tmp_path / "out")], code=130)
+    assert len(partial["verdicts"]) < len(whole["verdicts"])
+    assert partial["error"] == whole["error"] and partial["family"] == whole["family"]

@@ -132,7 +132,7 @@ def play_claims(claims: tuple[str, ...], run_all: bool, games_text: str | None,
                                            alpha, family)
     finally:
         where.close()
-    error = family_text(len(verdicts), alpha, family)
+    error = family_text(len(chosen), alpha, family)  # the alpha each line was read at
     summary = settle_summary(verdicts, seed, partial, elapsed, method(), error, alpha, family)
     return SettleReport(verdicts, summary, asked=len(chosen)), keep, out_dir
 
