@@ -16,6 +16,7 @@ import click
 
 from unosim import options as opt
 from unosim.errors import UnosimError
+from unosim.interrupt import terminate_as_interrupt
 
 #: the strategy of every opponent seat --seat does not name
 DEFAULT_OPPONENT = "offensive"
@@ -193,7 +194,8 @@ def run_app(app: Any) -> tuple[Any, int | None]:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # not running yet or any more: a stop as anywhere else
-            raise KeyboardInterrupt from None
+            terminate_as_interrupt(signum, frame)
+            return
         got.append(signum)
         loop.call_soon_threadsafe(app.exit)
 
