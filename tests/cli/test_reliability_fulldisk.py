@@ -16,7 +16,6 @@ import errno
 import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -374,23 +373,6 @@ def test_a_disk_that_fills_during_play_keeps_the_last_checkpoint(capsys, monkeyp
 
 
 # ---------------------------------------------------------------- a real full disk
-
-
-@pytest.fixture
-def tiny_disk(tmp_path):
-    """A 600 KB tmpfs, where this machine allows mounting one (else the test skips)."""
-    where = tmp_path / "tiny"
-    where.mkdir()
-    if os.name != "posix" or not shutil.which("mount") or os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root on Linux")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=600k", "tmpfs", str(where)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", str(where)], capture_output=True)
 
 
 def test_compare_on_a_real_full_disk(capsys, tiny_disk):

@@ -138,30 +138,6 @@ def test_ctrl_c_while_writing_tune_files_says_how_to_get_them(capsys, monkeypatc
 # ---------------------------------------------------------------- a real full disk
 
 
-@pytest.fixture
-def tiny_disk(tmp_path):
-    """A 600 KB tmpfs, where this machine allows mounting one (else the test skips)."""
-    import shutil
-    import subprocess
-
-    where = tmp_path / "tiny"
-    where.mkdir()
-    if os.name != "posix" or not shutil.which("mount") or os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root on Linux")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=600k", "tmpfs", str(where)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
-        yield where
-    finally:
-        import gc
-
-        gc.collect()  # a database connection left open keeps the disk busy
-        if subprocess.run(["umount", str(where)], capture_output=True).returncode != 0:
-            subprocess.run(["umount", "-l", str(where)], capture_output=True)
-
-
 def _fill(folder) -> None:
     """Fill the disk of ``folder`` to its last byte."""
     fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
