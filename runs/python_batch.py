@@ -318,10 +318,11 @@ class PythonSeats:
 
     @property
     def margin(self) -> int:
-        """What ``advance`` is told was read: ahead of ``read`` by half the ring, so
-        it hands back once a quarter of the ring is unread, leaving the rest for the
-        events of one move (a long draw writes one private event a card)."""
-        return self.read + L.EV_CAP // 2
+        """What ``advance`` is told was read: behind ``read`` by half the ring, so it
+        hands back once a quarter of the ring is unread (it hands back past
+        ``EV_CAP - 64`` unread from what it is told), leaving the rest for the events
+        of one move (a long draw writes one private event a card)."""
+        return self.read - L.EV_CAP // 2
 
     def _take(self) -> list[np.ndarray]:
         """The rows of the events written since the last call, into the log."""

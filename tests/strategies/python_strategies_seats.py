@@ -65,6 +65,24 @@ class HandTracker:
         return move
 
 
+class Listener:
+    """Plays the first legal move and keeps the longest run of events it heard between
+    two of its decisions, over all games."""
+
+    longest = 0
+
+    def new_game(self, view):
+        self.since = 0
+
+    def observe(self, event):
+        self.since += 1
+        type(self).longest = max(type(self).longest, self.since)
+
+    def choose(self, view):
+        self.since = 0
+        return view.legal[0]
+
+
 class DealSpy:
     """Writes down new_game's view and the events heard before its first decision."""
 

@@ -67,6 +67,16 @@ def test_a_card_counter_on_the_public_api_tracks_its_own_hand_exactly(variants, 
                                                                       T.reshuffles)
 
 
+def test_a_seat_that_is_out_hears_the_rest_of_the_round_before_the_ring_wraps():
+    """Under elimination a seat that went out makes no decision while the others play
+    on, hundreds of events: the driver reads them while the ring still holds them
+    (read too late, a game would stop with "more events than the ring holds")."""
+    T = _cls("Listener")
+    T.longest = 0
+    _records(["Listener"] + ["random"] * 7, ("elimination",), 8, games=40)
+    assert T.longest > L.EV_CAP  # more than the ring holds came between two decisions
+
+
 def _seen(events, seat):
     return [e for e in events if P.heard_by(e, seat)]
 
