@@ -200,6 +200,45 @@ def test_a_hint_says_what_the_search_is_doing_while_the_screen_stays_live(
     asyncio.run(drive())
 
 
+def test_a_hint_asked_again_while_its_search_runs_starts_no_second_search(monkeypatch):
+    """Hints off and on (or any redraw) while the search works on the decision on
+    screen: the one search goes on, none is started beside it."""
+    app = make_app()
+    app.table.hint_rollouts = 200
+    monkeypatch.setattr(hints, "compiled", lambda review=False: True)
+    go = threading.Event()
+    job = app.table.hint_job
+    started = []
+
+    def held():
+        inner = job()
+        if inner is None:
+            return None
+
+        def run():
+            started.append(app.version)
+            assert go.wait(60)
+            return inner()
+
+        return run
+
+    app.table.hint_job = held  # type: ignore[method-assign]
+
+    async def drive() -> None:
+        async with app.run_test(size=(160, 45)) as pilot:
+            await pilot.press("h", "h", "h")  # on, off, on again: the same decision
+            await pilot.pause()
+            assert "the search is thinking" in text(app, "#result")
+            go.set()
+            while app.hint_busy:
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+            assert app.current_hint() is not None
+
+    asyncio.run(drive())
+    assert len(started) == 1, started
+
+
 def test_the_first_hint_notice_is_the_compile_one_until_the_search_is_loaded():
     """``compiled`` reads what is loaded: once a hint ran, the next starts at once."""
     t = make_app().table

@@ -88,6 +88,8 @@ class PlayApp(App):
         self.version = 0
         #: the hint of ``version`` once its worker has it
         self.hint: tuple[int, hints.Hint] | None = None
+        #: the ``version`` whose hint a worker is computing (a second ask waits for it)
+        self.hint_asked: int | None = None
         #: what the search is doing now for a hint, and for a review ("": nothing)
         self.hint_busy = ""
         self.review_busy = ""
@@ -348,6 +350,9 @@ class PlayApp(App):
         self.hint_busy = ("hints: " + hints.compile_notice() + " You may play on meanwhile."
                           if not hints.compiled() else "hints: the search is thinking...")
         self.query_one("#result", Static).update(self.result_text())
+        if self.hint_asked == version:
+            return  # its worker is on it already (hints off and on, a call of UNO)
+        self.hint_asked = version
 
         def work() -> None:
             try:
@@ -369,6 +374,7 @@ class PlayApp(App):
         if isinstance(got, Exception):
             self.notify(f"the hint failed: {got}", severity="error")
             self.hints_on = False
+            self.hint_asked = None  # asked again, it is computed again
         else:
             self.hint = (version, got)
         self.draw_moves()
