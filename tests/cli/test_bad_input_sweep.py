@@ -443,6 +443,8 @@ ENV_CASES: list[tuple[str, Callable[[], Any], str | tuple[str, ...]]] = [
     ("vector reset(seed='x')", _vector_reset(seed="x"), "seed"),
     ("vector reset(seed=-1)", _vector_reset(seed=-1), "seed"),
     ("vector reset(seed=[1, 2])", _vector_reset(seed=[1, 2]), "seed"),
+    ("vector reset(seed=array(1.5))", _vector_reset(seed=np.array(1.5)), "seed"),
+    ("vector reset(seed=array(-1))", _vector_reset(seed=np.array(-1)), "seed"),
     ("vector step(None)", _vector_step(None), "action"),
     ("vector step(zeros(3))", _vector_step(np.zeros(3, np.int64)), "action"),
     ("vector step(floats)", _vector_step(np.full(4, 0.5)), ("0.5", "float", "whole")),

@@ -141,6 +141,8 @@ def test_reset_with_a_seed_is_reproducible_and_seeds_each_game():
     assert all(np.array_equal(x, y) for x, y in zip(first, run(a, 12), strict=True))
     assert all(np.array_equal(x, y)
                for x, y in zip(first, run(b, [12, 13, 14, 15, 16]), strict=True))
+    assert all(np.array_equal(x, y)  # a 0-d array is one seed
+               for x, y in zip(first, run(b, np.array(12)), strict=True))
     assert not np.array_equal(first[0], run(b, 13)[0])
     assert a.metadata["autoreset_mode"].value == "SameStep"
     with pytest.raises(UnosimError, match="5 seeds"):

@@ -87,6 +87,8 @@ def _seeds(seed: int | Sequence[int] | None, n: int, name: str = "reset(seed=...
     if seed is None:
         first = int(np.random.SeedSequence().entropy % (1 << 62))
         return [first + i for i in range(n)]
+    if isinstance(seed, np.ndarray) and seed.ndim == 0:  # np.array(3): one seed
+        seed = seed[()]
     if not isinstance(seed, (Sequence, np.ndarray)) or isinstance(seed, (str, bytes)):
         return [whole_seed(seed, name) + i for i in range(n)]
     if len(seed) != n:
