@@ -43,3 +43,10 @@ def test_an_unknown_strategy_line_ends_its_line(capsys, tmp_path):
                  ["tournament", "never_loaded", "random"]):
         code, out, err = invoke(capsys, [*argv, "--games", "10"])
         assert code == 2 and err.endswith("\n") and err.count("\n") == 1, (argv, err)
+
+
+def test_a_sweep_of_an_unknown_variant_names_the_variant_not_a_point(capsys):
+    code, out, err = invoke(capsys, ["sweep", "--variant", "", "--rule", "hand_size=5,7",
+                                     "--games", "10"])
+    assert_one_line_error(code, out, err, "unknown variant ''")
+    assert "every point" not in err

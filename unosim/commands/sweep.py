@@ -76,6 +76,7 @@ def play_sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | N
     dims, fixed = opt.sweep_dims(rule, players)
     opt.check_backend(backend, workers, scheduler)
     base = variant_label(variant)
+    opt.resolve_rules(variant, [], None)  # an unknown variant is its own error, not each point's
 
     def make(coords: dict[str, Any]) -> VariantSpec:
         values = {**fixed, **coords}
