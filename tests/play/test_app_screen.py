@@ -59,6 +59,28 @@ async def finish_round(app: PlayApp, pilot) -> None:
     assert t.over
 
 
+def hold_hints(app: PlayApp, started: list[int]) -> threading.Event:
+    """Hold every hint search of ``app`` back until the returned event is set; each
+    search that starts notes the table's version in ``started``."""
+    go = threading.Event()
+    job = app.table.hint_job
+
+    def held():
+        inner = job()
+        if inner is None:
+            return None
+
+        def run():
+            started.append(app.version)
+            assert go.wait(60)
+            return inner()
+
+        return run
+
+    app.table.hint_job = held  # type: ignore[method-assign]
+    return go
+
+
 def test_rounds_are_numbered_from_0_on_screen_as_in_the_file_and_replay(tmp_path):
     app = make_app(saved_to="t.json")
     t = app.table
@@ -160,21 +182,7 @@ def test_a_hint_says_what_the_search_is_doing_while_the_screen_stays_live(
     app = make_app()
     app.table.hint_rollouts = 200
     monkeypatch.setattr(hints, "compiled", lambda review=False: compiled)
-    go = threading.Event()
-    job = app.table.hint_job
-
-    def held():
-        inner = job()
-        if inner is None:
-            return None
-
-        def run():
-            assert go.wait(60)
-            return inner()
-
-        return run
-
-    app.table.hint_job = held  # type: ignore[method-assign]
+    go = hold_hints(app, [])
 
     async def drive() -> None:
         async with app.run_test(size=(160, 45)) as pilot:
@@ -206,23 +214,8 @@ def test_a_hint_asked_again_while_its_search_runs_starts_no_second_search(monkey
     app = make_app()
     app.table.hint_rollouts = 200
     monkeypatch.setattr(hints, "compiled", lambda review=False: True)
-    go = threading.Event()
-    job = app.table.hint_job
-    started = []
-
-    def held():
-        inner = job()
-        if inner is None:
-            return None
-
-        def run():
-            started.append(app.version)
-            assert go.wait(60)
-            return inner()
-
-        return run
-
-    app.table.hint_job = held  # type: ignore[method-assign]
+    started: list[int] = []
+    go = hold_hints(app, started)
 
     async def drive() -> None:
         async with app.run_test(size=(160, 45)) as pilot:
