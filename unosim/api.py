@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from unosim import options as opt
-from unosim.errors import UnosimError
+from unosim.errors import UnosimError, is_whole
 from unosim.reports.compare import Comparison
 from unosim.reports.report_compare import CompareReport, SimulateReport
 from unosim.reports.report_grid import AtlasReport, SweepReport
@@ -98,10 +98,6 @@ def _names(names: Words) -> tuple[str, ...]:
 # UnosimError naming the argument, not a TypeError from deep inside the study.
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, numbers.Integral) and not isinstance(v, bool | np.bool_)
-
-
 def _int(lo: int | None = None, hi: int | None = None, none: bool = True
          ) -> Callable[[str, Any], None]:
     def check(name: str, v: Any) -> None:
@@ -109,7 +105,7 @@ def _int(lo: int | None = None, hi: int | None = None, none: bool = True
             return
         span = ("" if lo is None else f" within {lo}..{hi}" if hi is not None
                 else f" of {lo} or more")
-        if not _is_int(v) or (lo is not None and v < lo) or (hi is not None and v > hi):
+        if not is_whole(v) or (lo is not None and v < lo) or (hi is not None and v > hi):
             raise UnosimError(f"{name} must be a whole number{span}"
                               f"{' or None' if none else ''}, got {v!r}")
     return check
@@ -155,7 +151,7 @@ def _assignments(name: str, v: Any) -> None:
         return
     if isinstance(v, Mapping):
         for k, x in v.items():
-            if not isinstance(k, str) and not _is_int(k):
+            if not isinstance(k, str) and not is_whole(k):
                 raise UnosimError(f"{name} keys must be names or seat numbers, got {k!r}")
             if not isinstance(x, str | numbers.Number | bool | list | tuple | range):
                 raise UnosimError(f"{name}[{k!r}] must be a value such as 5 or 'true', "
@@ -172,7 +168,7 @@ def _assignments(name: str, v: Any) -> None:
 
 def _count(name: str, v: Any) -> None:
     """Games: a whole number, or text such as ``"1e6"``."""
-    if isinstance(v, str) or _is_int(v):
+    if isinstance(v, str) or is_whole(v):
         return
     if isinstance(v, float) and math.isfinite(v) and v == int(v):
         return
@@ -188,10 +184,10 @@ def _number(name: str, v: Any) -> None:
 
 def _counts(name: str, v: Any) -> None:
     """Player counts: ``"2..6"``, ``"2,4"``, a count or a list of counts."""
-    if v is None or isinstance(v, str) or _is_int(v):
+    if v is None or isinstance(v, str) or is_whole(v):
         return
     if isinstance(v, Iterable) and not isinstance(v, bytes | Mapping):
-        bad = [x for x in v if not _is_int(x)]
+        bad = [x for x in v if not is_whole(x)]
         if not bad:
             return
         raise UnosimError(f"{name} must be player counts such as '2..6' or [2, 4], got "

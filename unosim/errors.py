@@ -5,11 +5,18 @@ so the engine, the strategies, the reports and the face can all raise it."""
 from __future__ import annotations
 
 import difflib
+import numbers
 from collections.abc import Iterable
 
 
 class UnosimError(ValueError):
     """Bad user input: a rule, a variant, a strategy, an option value."""
+
+
+def is_whole(v: object) -> bool:
+    """A whole number as the API and the environments take one: a Python or NumPy
+    integer, never a bool (True would be seat 1) nor a float that happens to be whole."""
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

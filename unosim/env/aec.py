@@ -21,7 +21,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from unosim.env.encodings import Encoding, encoding_of
-from unosim.errors import UnosimError
+from unosim.errors import UnosimError, is_whole
 from unosim.runs.game import Game
 from unosim.simulate import layout as L
 from unosim.simulate.cards import COLOURS, card_name
@@ -43,7 +43,7 @@ def whole_seed(seed: Any, name: str = "seed") -> int:
     """``seed`` as an int: a whole number 0 or more, a Python or NumPy integer. A float,
     a string, a bool or a negative number is refused in one line naming ``name``, never
     rounded (1.5 would play seed 1) or parsed."""
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+    if not is_whole(seed):
         raise UnosimError(f"{name} must be a whole number 0 or more, not {seed!r} "
                           f"({type(seed).__name__})")
     if seed < 0:
@@ -57,7 +57,7 @@ def action_index(action: Any, agent: str) -> int:
     the mask decides whether the number is legal."""
     if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
         action = action[()]
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    if not is_whole(action):
         what = (f"an array of {action.dtype} and shape {action.shape}"
                 if isinstance(action, np.ndarray)
                 else f"{action!r} ({type(action).__name__})")
@@ -69,8 +69,7 @@ def action_index(action: Any, agent: str) -> int:
 def player_count(players: Any) -> int:
     """``players`` checked as a whole number of seats the engine deals for (a float or
     a word would otherwise be cut or fail inside numpy)."""
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
-            or not 2 <= players <= L.MAX_PLAYERS:
+    if not is_whole(players) or not 2 <= players <= L.MAX_PLAYERS:
         raise UnosimError(f"players must be a whole number 2 to {L.MAX_PLAYERS}, "
                           f"not {players!r}")
     return int(players)

@@ -30,7 +30,7 @@ from unosim.compiler.compiling import first_use
 from unosim.env import vector_nb as V
 from unosim.env.aec import REWARDS, IllegalAction, player_count, table_rules, whole_seed
 from unosim.env.observation import OBS_SIZE, bounds
-from unosim.errors import UnosimError
+from unosim.errors import UnosimError, is_whole
 from unosim.runs import tiers
 from unosim.runs.failures import illegal_message
 from unosim.runs.runner import base_seed, game_template
@@ -112,7 +112,7 @@ def _actions(actions: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
         # a list of ints past int64 comes out float or object: the kernel refuses the
         # number (as -1) and the message names it as given
         items = list(actions)
-        if all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in items):
+        if all(is_whole(x) for x in items):
             big = 1 << 63
             return (np.array(items, object),
                     np.array([x if -big <= x < big else -1 for x in items], np.int64))
@@ -309,7 +309,7 @@ def vector_env(variant: str | Sequence[str] = "official", *,
     row seats the learner at k mod players); ``seed``: the seed of the first
     ``reset`` without one (game ``i`` uses ``seed + i``)."""
     players = player_count(players)
-    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+    if not is_whole(num_envs):
         raise UnosimError(f"num_envs must be a whole number of games, not {num_envs!r}")
     if learner_seat != "rotate" and not (isinstance(learner_seat, (int, np.integer))
                                          and 0 <= learner_seat < players):
