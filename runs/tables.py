@@ -8,7 +8,6 @@ task function serves this machine and a cluster alike.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -142,6 +141,8 @@ def seats_of(seats: list[Any]) -> list[dict[str, Any]]:
     """The JSON form of a run's seat strategies; a plug-in seat also keeps where its
     code came from (absolute ``PATH.py:NAME``) and the SHA-256 of the bytes its code
     was made of (the file as it was loaded, not as it is now)."""
+    from unosim.strategies.plugins import file_digest
+
     out = []
     for s in seats:
         d: dict[str, Any] = {"name": s.name, "params": {
@@ -151,13 +152,9 @@ def seats_of(seats: list[Any]) -> list[dict[str, Any]]:
             path_text, _, fn_name = p.source.rpartition(":")
             path = Path(path_text).expanduser().resolve()
             d["plugin"] = {"spec": f"{path}:{fn_name}",
-                           "sha256": p.sha256 or _file_digest(path)}
+                           "sha256": p.sha256 or file_digest(path.read_bytes())}
         out.append(d)
     return out
-
-
-def _file_digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def load_plugin_seats(seats: list[dict[str, Any]], changed: str) -> None:
