@@ -144,7 +144,7 @@ def _hist_lines(ax: Any, cmp: Any, metric: str, xmax: int, width: int,
                 only: list[int] | None = None, xmin: int = 0) -> None:
     """Share of values per bin of ``width`` from ``xmin`` to ``xmax``: an outline per
     variant (``stairs``) over a band of the 95% Wilson interval of each bin."""
-    from unosim.reports.stats import wilson
+    from unosim.stats.intervals import wilson
 
     xmin = (xmin // width) * width
     edges = np.arange(xmin, xmax + width, width)

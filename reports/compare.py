@@ -19,11 +19,11 @@ import numpy as np
 from unosim import provenance
 from unosim.common import DOCS_URL
 from unosim.reports import metrics as MX
-from unosim.reports.numbers import decimals_for
-from unosim.reports.stats import Z95, diff_ci, mean_se, wilson
 from unosim.runs import modes
 from unosim.runs.variants import VariantSpec
 from unosim.simulate import layout as L
+from unosim.stats.intervals import Z95, diff_ci, mean_se, wilson
+from unosim.stats.numbers import decimals_for
 
 #: one colour per variant, the same in every chart (Okabe-Ito, colour-blind safe)
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",

@@ -26,8 +26,8 @@ from unosim.reports.chart_kit import (
     n_text,
     tag_errorbar,
 )
-from unosim.reports.verdict_stats import default_margin
 from unosim.runs import modes
+from unosim.stats.verdicts import default_margin
 
 #: the words under every difference chart: what the dots, bars and band are
 WHAT = ("dots: variant − {base}, paired on the same deals (filled: the interval excludes 0)\n"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unosim.common import wilson
-from unosim.reports import verdict_stats as vs
+from unosim.stats import verdicts as vs
 
 ORDER = (vs.TRUE, vs.FALSE, vs.NO_DIFFERENCE, vs.DEPENDS, vs.NOT_SHOWN)
 SHORT = {vs.TRUE: "TRUE", vs.FALSE: "FALSE", vs.NO_DIFFERENCE: "NO DIFF",

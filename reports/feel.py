@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from unosim.common import DOCS_URL
-from unosim.reports.numbers import plus_minus
-from unosim.reports.stats import Z95, mean_se, wilson
 from unosim.simulate.layout import FEEL_FIXED, FEEL_METRICS, FEEL_RATES, FEEL_SCALE
+from unosim.stats.intervals import Z95, mean_se, wilson
+from unosim.stats.numbers import plus_minus
 
 #: how each metric reads in tables and charts
 FEEL_LABELS = {

@@ -16,8 +16,8 @@ from matplotlib import colormaps
 from matplotlib.figure import Figure
 
 from unosim.reports.charts import _figure
-from unosim.reports.numbers import decimals_for
 from unosim.reports.sweep import KINDS, LABELS, SweepResult, shown_metrics
+from unosim.stats.numbers import decimals_for
 
 BLUE = "#0072B2"
 

@@ -6,9 +6,9 @@ import math
 from typing import Any
 
 from unosim.reports.feel import feel_figures, feel_lines
-from unosim.reports.numbers import compile_words, plus_minus
-from unosim.reports.stats import hist_quantile, mean_se, wilson
 from unosim.runs.match import MatchAggregate, MatchResult
+from unosim.stats.intervals import hist_quantile, mean_se, wilson
+from unosim.stats.numbers import compile_words, plus_minus
 
 SCORING_TEXT = {
     "winner_takes": "the round winner scores the other hands; first to {t} wins",

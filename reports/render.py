@@ -6,7 +6,7 @@ import json
 import math
 from typing import Any
 
-from unosim.reports.numbers import compile_words, plus_minus
+from unosim.stats.numbers import compile_words, plus_minus
 
 
 def _f(x: float, digits: int = 2) -> str:

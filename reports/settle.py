@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from unosim import provenance
-from unosim.reports.numbers import decimals_for
+from unosim.stats.numbers import decimals_for
 
 VERDICTS = ("TRUE", "FALSE", "NO REAL DIFFERENCE", "NOT SHOWN", "DEPENDS")
 
@@ -136,7 +136,7 @@ def levels(v: Verdict, c: Cell) -> str:
 
 
 def cell_text(v: Verdict, c: Cell, tag: bool = False) -> str:
-    from unosim.reports.verdict_stats import ruled_out
+    from unosim.stats.verdicts import ruled_out
 
     where = f"{c.where}: " if c.where else ""
     label = f" ({c.verdict.lower()})" if tag else ""

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from unosim import provenance
-from unosim.reports.stats import Z95, mean_se
+from unosim.stats.intervals import Z95, mean_se
 from unosim.strategies.registry import SeatStrategy
 
 

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from unosim.reports.feel import feel_figures, seat_balance, seat_balance_se
-from unosim.reports.stats import hist_quantile, mean_se, wilson
 from unosim.runs.aggregate import Aggregate, RunResult
+from unosim.stats.intervals import hist_quantile, mean_se, wilson
 
 
 def metric_summary(agg: Aggregate, m: str) -> dict[str, float]:

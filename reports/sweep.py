@@ -10,8 +10,8 @@ from typing import Any
 
 from unosim import provenance
 from unosim.reports.compare import Comparison
-from unosim.reports.numbers import decimals_for
 from unosim.runs.variants import VariantSpec
+from unosim.stats.numbers import decimals_for
 
 #: (metric, label, kind): "rate" in percent, "pp" a difference of rates in percentage
 #: points, "share" 0..1 without a unit, else a mean

@@ -58,7 +58,6 @@ from typing import Any
 import numpy as np
 
 from unosim import provenance
-from unosim.reports.stats import Z95, mean_se, wilson
 from unosim.reports.tournament_order import (
     RANKED_BY,
     disagreements,
@@ -67,6 +66,7 @@ from unosim.reports.tournament_order import (
 )
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
+from unosim.stats.intervals import Z95, mean_se, wilson
 from unosim.strategies.registry import SeatStrategy
 
 FIELD_PREFIX = "field: "

@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from unosim.reports.stats import Z95
+from unosim.stats.intervals import Z95
 
 #: the key of ``results`` rows that ranks the entrants (then ``place_mean``, then label)
 RANKED_BY = "win_rate_vs_fair"

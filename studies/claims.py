@@ -5,7 +5,7 @@ line naming the field (docs/settle.md documents every field).
 A claim is data, not code: which study answers it (compare, tournament, skill or
 sweep), on which metric, in which direction (or "same within a margin"), at which
 table. Every claim has a margin, the smallest difference that matters to players:
-its own ``margin``, else the metric's default (``verdict_stats.default_margin``). The
+its own ``margin``, else the metric's default (``stats.verdicts.default_margin``). The
 catalogue of arguments players actually have ships in ``claims/``.
 """
 
@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from unosim.errors import UnosimError, did_you_mean
-from unosim.reports.verdict_stats import default_margin
 from unosim.runs import modes
+from unosim.stats.verdicts import default_margin
 
 STUDIES = ("compare", "tournament", "skill", "sweep")
 DIRECTIONS = ("higher", "lower", "same")

@@ -2,7 +2,7 @@
 whose answer is known, two ways.
 
 * **The procedure alone** (synthetic): the sequential verdict of
-  ``verdict_stats.sequential_verdict`` (the looks at 1x, 2x, 4x with settle's
+  ``stats.verdicts.sequential_verdict`` (the looks at 1x, 2x, 4x with settle's
   O'Brien-Fleming z, the margin, the first look that decides) fed with draws of a
   known mean difference, thousands of times: its false rate against the nominal
   alpha, and its power as the effect moves from inside the margin to beyond it.
@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from unosim.reports import verdict_stats as vs
 from unosim.reports.error_rate import Tally
 from unosim.runs.backend import Backend
+from unosim.stats import verdicts as vs
 from unosim.studies.claims import Claim, parse_claim
 from unosim.studies.settle import ALPHA, about, settle_claim
 from unosim.studies.settle_stages import planned_units

@@ -1,6 +1,6 @@
 """The settle study: a claim becomes runs of the existing studies (compare,
 tournament, skill, sweep), and their paired intervals become a verdict
-(``verdict_stats`` holds the rules and the statistics).
+(``stats.verdicts`` holds the rules and the statistics).
 
 Margins: every claim has the smallest difference that matters (its own ``margin``,
 else its metric's default). A place (a player count or a seat) is TRUE when its
@@ -28,11 +28,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from unosim.reports import verdict_stats as vs
 from unosim.reports.settle import Cell, Verdict
 from unosim.runs import modes
 from unosim.runs.backend import Backend, Progress
 from unosim.runs.stopping import Stopped
+from unosim.stats import verdicts as vs
 from unosim.studies.claims import Claim
 from unosim.studies.settle_stages import (
     first_look_units,
@@ -45,7 +45,7 @@ from unosim.studies.settle_stages import (
 
 #: the error of a run: of each claim, or under ``--all`` of the whole catalogue
 ALPHA = 0.05
-#: how the error is shared over the claims of ``--all`` (see ``verdict_stats``)
+#: how the error is shared over the claims of ``--all`` (see ``stats.verdicts``)
 FAMILY = "bonferroni"
 KIND_NAMES = {"obrien-fleming": "O'Brien-Fleming", "pocock": "Pocock",
               "bonferroni": "Bonferroni over the looks",
@@ -218,7 +218,7 @@ def _needed(c: Claim, bound: vs.Boundary, stages: list[Any], cells: dict[str, li
             stage_games: dict[str, int]) -> tuple[float, int | None]:
     """(about how many games in all would likely decide the claim, the ``--games`` that
     plays about that many at its last look): each place left undecided at the cap needs
-    ``verdict_stats.games_needed`` at the cap's z; a decided stage keeps its games."""
+    ``stats.verdicts.games_needed`` at the cap's z; a decided stage keeps its games."""
     z = bound.z[-1]
     total = 0.0
     factor = 1.0

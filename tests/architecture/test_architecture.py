@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = {"unosim": "unosim", "simulate": "unosim.simulate",
            "runs": "unosim.runs", "compiler": "unosim.compiler", "checks": "unosim.checks",
            "strategies": "unosim.strategies", "studies": "unosim.studies",
-           "reports": "unosim.reports", "configs": "unosim.configs"}
+           "reports": "unosim.reports", "stats": "unosim.stats", "configs": "unosim.configs"}
 #: modules every side may use, which must import nothing of the project themselves
 #: but one another (the package computes its engine fingerprint at import; the engine
 #: installs the cache locator keyed by it before its first kernel)
@@ -101,6 +101,8 @@ def side(module: str) -> str:
         return "studies"
     if module.startswith("unosim.reports"):
         return "reports"
+    if module.startswith("unosim.stats"):
+        return "stats"
     if module.startswith("unosim.configs"):
         return "data"
     if module.startswith("unosim.env"):
@@ -122,7 +124,11 @@ def violations(graph: dict[str, set[str]]) -> list[str]:
             s, d = side(mod), side(dep) if dep in graph else "outside"
             if s == "neutral" and d not in ("outside", "neutral"):
                 bad.append(f"{mod} -> {dep} (a shared helper imports the project)")
-            elif s == "run" and (d in ("reports", "studies", "face")
+            elif s == "stats" and (d not in ("outside", "neutral", "stats")
+                                   or dep in ENGINE_FORBIDDEN or dep in REPORTS_FORBIDDEN):
+                bad.append(f"{mod} -> {dep} (the statistics reach "
+                           f"{d if d != 'outside' else dep})")
+            elif s == "run" and (d in ("reports", "studies", "face", "stats")
                                  or dep in ENGINE_FORBIDDEN):
                 bad.append(f"{mod} -> {dep} (the run layer reaches {d if d != 'outside' else dep})")
             elif s == "engine" and d == "strategies":
@@ -231,18 +237,20 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
     sources = {
         "unosim": "",
         "unosim.errors": "",
-        "unosim.common": "from unosim.reports import stats\n",
+        "unosim.common": "from unosim.stats import intervals\n",
         "unosim.cli": "import click\nfrom unosim.commands import run\n",
         "unosim.commands": "",
         "unosim.commands.run": "def f():\n    from unosim import cli\n",
         "unosim.simulate": "",
-        "unosim.runs.runner": "def f():\n    import pandas\n    from unosim.reports.stats "
+        "unosim.runs.runner": "def f():\n    import pandas\n    from unosim.stats.intervals "
                                   "import wilson\n",
         "unosim.strategies": "",
         "unosim.strategies.registry": "from unosim.cli import main\n",
         "unosim.reports": "",
-        "unosim.reports.stats": "import click\n",
-        "unosim.reports.summary": "from . import stats\nfrom .stats import wilson\n",
+        "unosim.stats.intervals": "import click\n",
+        "unosim.stats.numbers": "from . import intervals\nfrom .intervals import wilson\n",
+        "unosim.stats.verdicts": "from unosim.reports import summary\n",
+        "unosim.reports.summary": "from unosim.stats import intervals\n",
         "unosim.reports.sweep": "from unosim.runs.runner import run\nimport optuna\n",
         "unosim.reports.atlas": "from unosim.studies import compare\n",
         "unosim.studies": "",
@@ -266,13 +274,18 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
         "unosim.commands.replay": "from unosim.play.table import Table\n",
     }
     g = build_graph(sources)
-    assert g["unosim.reports.summary"] == {"unosim.reports.stats"}
+    assert g["unosim.stats.numbers"] == {"unosim.stats.intervals"}
     bad = violations(g)
-    assert "unosim.common -> unosim.reports.stats (a shared helper imports the project)" in bad
+    assert "unosim.common -> unosim.stats.intervals (a shared helper imports the project)" in bad
     assert any(b.startswith("unosim.runs.runner -> pandas") for b in bad)
-    assert any(b.startswith("unosim.runs.runner -> unosim.reports.stats") for b in bad)
+    assert any(b.startswith("unosim.runs.runner -> unosim.stats.intervals") for b in bad)
     assert any(b.startswith("unosim.strategies.registry -> unosim.cli") for b in bad)
-    assert any(b.startswith("unosim.reports.stats -> click") for b in bad)
+    assert any(b.startswith("unosim.stats.intervals -> click") for b in bad)
+    # the statistics lie below the studies and the reports
+    assert ("unosim.stats.verdicts -> unosim.reports.summary (the statistics reach "
+            "reports)") in bad
+    assert not any(b.startswith(("unosim.reports.summary", "unosim.stats.numbers"))
+                   for b in bad)
     assert any(b.startswith("unosim.reports.sweep -> unosim.runs.runner") for b in bad)
     assert any(b.startswith("unosim.reports.sweep -> optuna") for b in bad)
     assert any(b.startswith("unosim.reports.atlas -> unosim.studies.compare") for b in bad)

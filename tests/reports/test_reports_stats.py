@@ -1,4 +1,4 @@
-"""Interval and difference arithmetic against known values (reports/stats.py,
+"""Interval and difference arithmetic against known values (stats/intervals.py,
 reports/metrics.py, reports/compare.py), without the engine."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pytest
 
 from unosim.reports import metrics as MX
 from unosim.reports.compare import Comparison, dec_for_value
-from unosim.reports.numbers import decimals_for, plus_minus
-from unosim.reports.stats import Z95, diff_ci, hist_quantile, mean_se, wilson
 from unosim.runs.variants import VariantSpec
 from unosim.simulate.rules import resolve
+from unosim.stats.intervals import Z95, diff_ci, hist_quantile, mean_se, wilson
+from unosim.stats.numbers import decimals_for, plus_minus
 from unosim.strategies.registry import parse_strategy
 
 # ---------------------------------------------------------------- Wilson

@@ -1,4 +1,4 @@
-"""reports/verdict_stats.py: the confidence sequence against independent references (the
+"""stats/verdicts.py: the confidence sequence against independent references (the
 ``confseq`` package when it is installed; always the mixture martingale integrated
 numerically and the asymptotic-CS closed form of Waudby-Smith et al.), the spending
 boundaries against published tables, coverage by simulation (and that naive repeated 95%
@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from unosim.errors import UnosimError
-from unosim.reports import verdict_stats as V
-from unosim.reports.verdict_stats import (
+from unosim.stats import verdicts as V
+from unosim.stats.verdicts import (
     DEPENDS,
     FALSE,
     NO_DIFFERENCE,

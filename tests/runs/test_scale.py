@@ -7,9 +7,9 @@ import json
 import pytest
 
 from unosim.cli import main
-from unosim.reports.stats import wilson
 from unosim.runs.runner import run, seat0_half_width
 from unosim.simulate.rules import resolve
+from unosim.stats.intervals import wilson
 from unosim.strategies.registry import parse_strategy
 
 RANDOM4 = [parse_strategy("random")] * 4

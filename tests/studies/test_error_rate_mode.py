@@ -13,8 +13,8 @@ import pytest
 from cli_helpers import assert_one_line_error, invoke
 from test_interrupt_studies import EXIT, files_whole, stop_midway, unosim
 
-from unosim.reports import verdict_stats as V
 from unosim.runs.backend import LocalBackend
+from unosim.stats import verdicts as V
 from unosim.studies import error_rate as er
 from unosim.studies.checkpoints import Keeper
 from unosim.studies.settle import plan, settle_claim

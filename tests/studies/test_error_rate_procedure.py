@@ -10,9 +10,9 @@ import math
 import numpy as np
 import pytest
 
-from unosim.reports import verdict_stats as V
 from unosim.reports.error_rate import Tally, pooled, render_tallies, right_verdicts
-from unosim.reports.verdict_stats import DEPENDS, FALSE, NO_DIFFERENCE, NOT_SHOWN, TRUE
+from unosim.stats import verdicts as V
+from unosim.stats.verdicts import DEPENDS, FALSE, NO_DIFFERENCE, NOT_SHOWN, TRUE
 from unosim.studies import error_rate as er
 
 
@@ -124,7 +124,7 @@ def test_power_grows_with_the_effect_and_errors_stay_under_alpha():
 def _stay_inside(z: list[float], t: list[float], nodes: int = 160) -> list[float]:
     """P(|W(t_j)| < z_j sqrt(t_j) for every j <= k), k = 1 .. 3, for Brownian motion W:
     Gauss-Legendre on the joint density of (W(t1), W(t2)) and the normal distribution
-    function for the last step. Independent of verdict_stats' Simpson recursion."""
+    function for the last step. Independent of stats.verdicts' Simpson recursion."""
     phi = np.vectorize(lambda u: 0.5 * math.erfc(-u / math.sqrt(2)))
     g, w = np.polynomial.legendre.leggauss(nodes)
     c = [zk * math.sqrt(tk) for zk, tk in zip(z, t, strict=True)]
@@ -143,7 +143,7 @@ def _stay_inside(z: list[float], t: list[float], nodes: int = 160) -> list[float
 
 @pytest.mark.parametrize("alpha", [0.05, 0.05 / 22, 0.01])
 def test_settles_look_boundaries_spend_what_obrien_fleming_allows(alpha):
-    """The z of settle's looks at 1x, 2x, 4x, solved in verdict_stats, checked by
+    """The z of settle's looks at 1x, 2x, 4x, solved in stats.verdicts, checked by
     another integration: the chance of a miss by each look equals the error the
     Lan-DeMets O'Brien-Fleming function spends by then."""
     b = V.boundary([1, 2, 4], alpha)

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from cli_helpers import invoke
 
-from unosim.reports import verdict_stats as V
 from unosim.reports.settle import Verdict, margin_text, to_dict, verdict_line, verdicts_csv
 from unosim.runs.checkpoint import Keeper
+from unosim.stats import verdicts as V
 from unosim.studies import settle as S
 from unosim.studies.claims import catalogue, load_claim_file, parse_claim
 from unosim.studies.settle_stages import Stage
