@@ -3,7 +3,7 @@
 Numba's cache checks only the file that defines a kernel, yet a kernel is compiled
 together with the kernels it calls from other modules and with the constants it
 reads from them (``L.HAND`` from simulate/layout.py, ``A.N_ACTIONS`` from
-unosim/env/actions.py), which are frozen into the machine code. So the fingerprint
+env/actions.py), which are frozen into the machine code. So the fingerprint
 hashes the content of every module that holds ``cache=True`` kernels and of every
 project module they import at module level, transitively: a change to any of them
 changes ``unosim.ENGINE``, which names the cache folder (unosim/__init__.py) and is

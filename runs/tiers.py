@@ -127,7 +127,7 @@ GAME_STRATEGIES = CompilePath(
     "game/strategies", "the built-in strategies' choices in a game driven from Python",
     (15, 45))
 
-#: the paths of the vector environment (unosim/env/vector_nb.py), compiled on its first
+#: the paths of the vector environment (env/vector_nb.py), compiled on its first
 #: reset in a process: its cached kernels for opponents that are built-ins without
 #: parameters, and a pair bound to any other opponents, compiled in each process. They
 #: have notices but are not paths of ``unosim compile``: nothing may import an

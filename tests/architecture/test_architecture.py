@@ -5,8 +5,8 @@ imports inside functions:
                                                    -> strategies (strategies/) -> engine
                                                    -> engine (simulate/)
     commands -> reports (reports/: result objects -> text, files, charts)
-    environments (unosim/env/) -> run layer, strategies, engine; nothing imports them
-    the table (unosim/play/) -> run layer, strategies, engine; only its command
+    environments (env/) -> run layer, strategies, engine; nothing imports them
+    the table (play/) -> run layer, strategies, engine; only its command
                                  (unosim/commands/play.py) imports it
 
 The face (unosim/) calls the studies, the run layer and the reports; the studies run
@@ -34,14 +34,15 @@ ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = {"unosim": "unosim", "simulate": "unosim.simulate",
            "runs": "unosim.runs", "compiler": "unosim.compiler", "checks": "unosim.checks",
            "strategies": "unosim.strategies", "studies": "unosim.studies",
-           "reports": "unosim.reports", "stats": "unosim.stats", "configs": "unosim.configs"}
+           "reports": "unosim.reports", "stats": "unosim.stats", "configs": "unosim.configs",
+           "env": "unosim.env", "play": "unosim.play"}
 #: modules every side may use, which must import nothing of the project themselves
 #: but one another (the package computes its engine fingerprint at import; the engine
 #: installs the cache locator keyed by it before its first kernel)
 NEUTRAL = {"unosim", "unosim.errors", "unosim.common", "unosim.compiler.fingerprint",
            "unosim.compiler.locator"}
 ENGINE_FORBIDDEN = ("click", "pandas", "matplotlib")
-#: the one module outside unosim/play/ that may import it: the command that opens it
+#: the one module outside play/ that may import it: the command that opens it
 PLAY_COMMAND = "unosim.commands.play"
 #: what plays games: a report must reach none of it
 RUNS_GAMES = {"unosim.runs.runner", "unosim.runs.backend",

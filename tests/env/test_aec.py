@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment (unosim/env): PettingZoo's own API and seed tests
+"""The PettingZoo AEC environment (env/): PettingZoo's own API and seed tests
 over the presets the rules change most, the no-peeking twin proof, every decision
 kind reachable as an action, rewards, refusals and reproducible deals."""
 

@@ -1,4 +1,4 @@
-"""RLCard's encoding of the AEC environment (unosim/env/rlcard_encoding.py): PettingZoo's
+"""RLCard's encoding of the AEC environment (env/rlcard_encoding.py): PettingZoo's
 tests, RLCard's action order spelled out by hand, the (4, 4, 15) planes of crafted
 hands as RLCard writes them, the decisions taken for the learner RLCard's way, and
 the tables it refuses. RLCard itself is not imported: the expected planes and

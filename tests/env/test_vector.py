@@ -1,4 +1,4 @@
-"""The vector environment (unosim/env/vector.py): step by step the same games,
+"""The vector environment (env/vector.py): step by step the same games,
 observations, masks and rewards as AEC environments seeded alike, across
 autoresets; its kernel encoder and mask equal the shared Python layouts on every
 state reached; refusals apply nothing; reproducible seeds; the no-peeking twin
