@@ -35,7 +35,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unosim import options as opt
 from unosim.errors import UnosimError, is_whole
 from unosim.reports.compare import Comparison
 from unosim.reports.report_compare import CompareReport, SimulateReport
@@ -44,7 +43,7 @@ from unosim.reports.report_play import SkillReport, TournamentReport
 from unosim.reports.report_replay import ReplayReport
 from unosim.reports.report_settle import SettleReport
 from unosim.reports.report_tune import TuneReport
-from unosim.runs import modes
+from unosim.runs import inputs, modes
 from unosim.runs.variants import build_variants, split_variant, variant_label
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
@@ -201,7 +200,7 @@ _CHECKS: dict[str, Callable[[str, Any], None]] = {
     "strategy_file": _words, "rule": _assignments, "seat": _assignments,
     "param": _assignments, "games": _count, "games_per_trial": _count,
     "players": _int(2, 10), "seed": _int(0), "workers": _int(1), "game": _int(0, none=False),
-    "target_score": _int(1, opt.MAX_TARGET), "max_rounds": _int(1, 1_000_000),
+    "target_score": _int(1, inputs.MAX_TARGET), "max_rounds": _int(1, 1_000_000),
     "trials": _int(0, 1_000_000, none=False), "strategy": _str(), "field": _str(none=True),
     "scheduler": _str(none=True), "storage": _str(), "study": _str(none=True),
     "against": _str(),
@@ -229,7 +228,7 @@ def _prepare(seed: int | None, strategy_file: Words, legacy: dict[str, Any] | No
         from unosim.strategies.plugins import load_plugins
 
         load_plugins(files)
-    return opt.pick_seed(seed, announce=False)
+    return inputs.pick_seed(seed)
 
 
 class Interrupted(UnosimError):
@@ -268,7 +267,7 @@ def rules_for(variant: Words = "official", rule: Assignments = None,
               players: int | None = None) -> Rules:
     """The resolved rule set of a variant with overrides (as ``unosim rules`` shows it)."""
     _check(locals())
-    return opt.resolve_rules(_variant(variant), _assign(rule), players)
+    return inputs.resolve_rules(_variant(variant), _assign(rule), players)
 
 
 # ---------------------------------------------------------------- run and compare
@@ -290,11 +289,11 @@ def simulate(variant: Words = "official", games: int | str = 10_000, *,
     _check({"rule": rule, "seat": seat})
     seed = _prepare(seed, strategy_file, kwargs)
     variants = _variant(variant)
-    count = opt.parse_games(str(games))
-    rules = opt.resolve_rules(variants, (*_assign(rule), *opt.target_override(target_score,
+    count = inputs.parse_games(str(games))
+    rules = inputs.resolve_rules(variants, (*_assign(rule), *inputs.target_override(target_score,
                                                                                mode)), players)
-    opt.check_mode_options(mode, max_rounds)
-    seats = opt.seats_for(rules["players"], strategy, _assign(seat))
+    inputs.check_mode_options(mode, max_rounds)
+    seats = inputs.seats_for(rules["players"], strategy, _assign(seat))
     name = variant_label(variants)
     return _play(lambda: _simulate(name, rules, seats, count, seed, workers, mode, max_rounds,
                                    keep_games, progress))
@@ -348,12 +347,12 @@ def comparison(variants: Words = ("official", "stacking"), games: int | str = 10
     rule, seat = _legacy(rule, seat, kwargs)
     _check({"rule": rule, "seat": seat})
     seed = _prepare(seed, strategy_file, kwargs)
-    count = opt.parse_games(str(games))
-    extra = (*_assign(rule), *opt.target_override(target_score, mode))
-    opt.check_mode_options(mode, max_rounds)
+    count = inputs.parse_games(str(games))
+    extra = (*_assign(rule), *inputs.target_override(target_score, mode))
+    inputs.check_mode_options(mode, max_rounds)
     specs = build_variants(_names(variants),
-                           lambda presets: opt.resolve_rules(presets, extra, players),
-                           lambda n: opt.seats_for(n, strategy, _assign(seat)))
+                           lambda presets: inputs.resolve_rules(presets, extra, players),
+                           lambda n: inputs.seats_for(n, strategy, _assign(seat)))
     if len(specs) < 2:
         raise UnosimError("compare needs at least two variants, e.g. "
                           "api.compare(['official', 'stacking'])")
@@ -505,7 +504,7 @@ def replay(*, seed: int, game: int, players: int | None = None, variant: Words =
     if not 0 <= game < 10**12:
         raise UnosimError(f"game must be within 0..{10**12 - 1}, got {game}")
     presets = _variant(variant)
-    rules = opt.resolve_rules(presets, _assign(rule), players)
-    seats = opt.seats_for(rules["players"], strategy, _assign(seat))
+    rules = inputs.resolve_rules(presets, _assign(rule), players)
+    seats = inputs.seats_for(rules["players"], strategy, _assign(seat))
     r = play_one(rules, seats, seed, game)
     return ReplayReport(r, render_replay(r, variant_label(presets)))

@@ -22,7 +22,7 @@ def on_backend(name: str, workers: int | None, scheduler: str | None, show: bool
                total: int, job: Callable[[Any, Any], Any], unit: str = "games") -> Any:
     """Open the backend the options name, run ``job(on_batch, backend)`` under the
     progress bar, and close the backend however the job ends."""
-    from unosim.options import open_backend
+    from unosim.runs.inputs import open_backend
 
     where = open_backend(name, workers, scheduler)
     try:

@@ -10,6 +10,7 @@ from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.progress import on_backend
 from unosim.resuming import finish, keeper, resume_option, start
+from unosim.runs import inputs
 
 
 @click.command(short_help="Every preset against official at each player count, one page.")
@@ -70,23 +71,23 @@ def play_atlas(players: str, games_text: str, strategy: str, seed: int | None,
     from unosim.strategies.registry import parse_strategy
     from unosim.studies.atlas import run_atlas
 
-    games = opt.parse_games(games_text)
+    games = inputs.parse_games(games_text)
     counts = opt.parse_values("players", players)
     strat = None if strategy.strip().lower() == "none" else parse_strategy(strategy)
     if strat is not None:
-        opt.check_skill_games(games, max(counts))
+        inputs.check_skill_games(games, max(counts))
     elif games < 2:  # the paired differences' intervals need two deals
         raise UnosimError(f"--games {games}: the atlas needs at least 2 games per preset "
                           "and player count to give an interval")
-    opt.check_backend(backend, workers, scheduler)
+    inputs.check_backend(backend, workers, scheduler)
     out_dir = opt.prepare_out(out)
-    seed = opt.pick_seed(seed, announce=stages is None)
+    seed = inputs.pick_seed(seed, opt.announce_seed if stages is None else None)
     keep = keeper("atlas", out_dir, saved, seed, stages)
     presets = preset_names()
 
     def make(name: str, n: int) -> VariantSpec:
-        rules = opt.resolve_rules((name,), (), n)
-        return VariantSpec(name, rules, opt.seats_for(n, "random", ()))
+        rules = inputs.resolve_rules((name,), (), n)
+        return VariantSpec(name, rules, inputs.seats_for(n, "random", ()))
 
     def planned(n: int) -> int:
         """A preset's games at n players: the comparison's, then the skill deals in

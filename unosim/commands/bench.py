@@ -29,6 +29,7 @@ import click
 
 from unosim import interrupt
 from unosim import options as opt
+from unosim.runs import inputs
 from unosim.runs.stopping import Stopped
 
 TARGETS = {
@@ -388,8 +389,8 @@ def bench(games_text: str, fmt: str, skip_compile: bool, quick: bool,
     """Benchmark report: games/s on 1 and all cores (official, stacking, seven-o,
     jump-in at 2, 4, 6 players), parallel efficiency, JIT times, the search, Python
     strategies and the vector environment, peak memory."""
-    mem = opt.parse_games(memory_games, "--memory-games") if memory_games else None
-    report = run_bench(opt.parse_games(games_text), measure_cold=not skip_compile,
+    mem = inputs.parse_games(memory_games, "--memory-games") if memory_games else None
+    report = run_bench(inputs.parse_games(games_text), measure_cold=not skip_compile,
                        matrix=not quick, memory_games=mem, repeat=repeat)
     click.echo(render_bench(report, fmt))
     if report["partial"]:

@@ -14,6 +14,7 @@ from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.progress import with_progress
 from unosim.resuming import finish, keeper, resume_option, start
+from unosim.runs import inputs
 
 
 @click.command(epilog=opt.METRICS_HELP,
@@ -46,24 +47,24 @@ def _compare(variant_names: tuple[str, ...], games_text: str, players: int | Non
              saved: dict[str, Any], stages: dict[str, Any] | None) -> None:
     from unosim.runs.variants import build_variants
 
-    games = opt.parse_games(games_text)
-    extra = (*rule, *opt.target_override(target_score, mode))
-    opt.check_mode_options(mode, max_rounds)
+    games = inputs.parse_games(games_text)
+    extra = (*rule, *inputs.target_override(target_score, mode))
+    inputs.check_mode_options(mode, max_rounds)
     variants = build_variants(variant_names,
-                              lambda presets: opt.resolve_rules(presets, extra, players),
-                              lambda n: opt.seats_for(n, strategy, seat))
+                              lambda presets: inputs.resolve_rules(presets, extra, players),
+                              lambda n: inputs.seats_for(n, strategy, seat))
     out_dir = opt.prepare_out(out)
     save_path = opt.check_save_games(save_games)
     if len(variants) < 2:  # checked before the seed line is printed
         raise UnosimError("compare needs at least two variants, e.g. `unosim compare official "
                           "stacking`")
-    opt.check_backend(backend, workers, scheduler)
+    inputs.check_backend(backend, workers, scheduler)
     if backend == "dask" and save_path is not None:
         raise UnosimError("--save-games keeps per-game records on this machine: drop "
                           "--backend dask")
-    seed = opt.pick_seed(seed, announce=stages is None)
+    seed = inputs.pick_seed(seed, opt.announce_seed if stages is None else None)
     keep = keeper("compare", out_dir, saved, seed, stages)
-    where = opt.open_backend(backend, workers, scheduler)
+    where = inputs.open_backend(backend, workers, scheduler)
     try:
         compare_variants(games=games, variants=variants, seed=seed, workers=workers, fmt=fmt,
                          out_dir=out_dir, mode=mode, max_rounds=max_rounds,

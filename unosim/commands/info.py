@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from unosim import options as opt
+from unosim.runs import inputs
 
 
 @click.command()
@@ -76,7 +77,7 @@ def rules(variant: tuple[str, ...], rule: tuple[str, ...], keys: bool) -> None:
             vals = "|".join(k.choices) if k.choices else k.kind
             click.echo(f"{k.name:<26} {str(k.default):<13} {vals:<40} {k.help}")
         return
-    resolved = opt.resolve_rules(variant, rule, None)
+    resolved = inputs.resolve_rules(variant, rule, None)
     changed = resolved.changed()
     for key, value in resolved.values.items():
         mark = "*" if key in changed else " "

@@ -17,6 +17,7 @@ import click
 from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.interrupt import terminate_as_interrupt
+from unosim.runs import inputs
 
 #: the strategy of every opponent seat --seat does not name
 DEFAULT_OPPONENT = "offensive"
@@ -37,12 +38,12 @@ class _Points(click.ParamType):
             points = int(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a whole number of points", param, ctx)
-        if not 1 <= points <= opt.MAX_TARGET:
+        if not 1 <= points <= inputs.MAX_TARGET:
             self.fail(POINTS_RANGE.format(points), param, ctx)
         return points
 
 
-POINTS_RANGE = "{} points: the points must be 1.." + str(opt.MAX_TARGET)
+POINTS_RANGE = "{} points: the points must be 1.." + str(inputs.MAX_TARGET)
 
 
 class _PlayCommand(click.Command):
@@ -239,9 +240,9 @@ def match_rule(match: int | str | None, rule: tuple[str, ...]) -> tuple[str, ...
 def check_table(players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
                 seat: tuple[str, ...]) -> tuple[Any, list[Any]]:
     """The rules and seats the options give, checked (no table is dealt yet)."""
-    rules = opt.resolve_rules(variant, rule, players)
+    rules = inputs.resolve_rules(variant, rule, players)
     n = int(rules["players"])
-    seats = opt.seats_for(n, DEFAULT_OPPONENT, seat)
+    seats = inputs.seats_for(n, DEFAULT_OPPONENT, seat)
     if any(item.partition("=")[0].strip() == "0" for item in seat):
         raise UnosimError("--seat 0: seat 0 is yours; give the opponents seats 1.."
                           f"{n - 1}")
@@ -257,7 +258,7 @@ def make_table(players: int | None, variant: tuple[str, ...], rule: tuple[str, .
 
     rules, seats = check_table(players, variant, rule, seat)
     n = int(rules["players"])
-    seed = opt.pick_seed(seed, announce=False)
+    seed = inputs.pick_seed(seed)
     labels = ["you", *(s.label() for s in seats[1:])]
     kind = " · a match" if match else ""
     return (Table(rules, seats[1:], seed, match, call_uno=call_uno), labels,

@@ -20,7 +20,7 @@ import numpy as np
 from unosim import options as opt
 from unosim import provenance
 from unosim.errors import UnosimError
-from unosim.runs import modes
+from unosim.runs import inputs, modes
 from unosim.runs.game import Game
 from unosim.simulate import layout as L
 from unosim.simulate.round_nb import record_round
@@ -271,8 +271,8 @@ def replay_command(ctx: click.Context, file: str | None, seed: int | None, game:
     if seed is None:
         raise UnosimError("replay needs --seed S (the run's seed), or a file of "
                           "--save-games: `unosim replay FILE --game K`")
-    rules = opt.resolve_rules(variant, rule, players)
-    seats = opt.seats_for(rules["players"], strategy, seat)
+    rules = inputs.resolve_rules(variant, rule, players)
+    seats = inputs.seats_for(rules["players"], strategy, seat)
     r = replay(rules, seats, seed, game)
     click.echo(render_json(r) if fmt == "json" else render_replay(r, variant_label(variant)))
 

@@ -13,6 +13,7 @@ from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.progress import with_progress
 from unosim.resuming import finish, keeper, resume_option, start
+from unosim.runs import inputs
 
 
 @click.command(epilog=opt.METRICS_HELP)
@@ -48,21 +49,21 @@ def _run(games_text: str, players: int | None, variant: tuple[str, ...],
 
     mode = modes.of(mode)  # the --mode word, as the object the run layer reads
     show = opt.show_progress(progress)
-    games = opt.parse_games(games_text)
-    rules = opt.resolve_rules(variant, (*rule, *opt.target_override(target_score, mode)),
+    games = inputs.parse_games(games_text)
+    rules = inputs.resolve_rules(variant, (*rule, *inputs.target_override(target_score, mode)),
                               players)
-    opt.check_mode_options(mode, max_rounds)
-    seats = opt.seats_for(rules["players"], strategy, seat)
+    inputs.check_mode_options(mode, max_rounds)
+    seats = inputs.seats_for(rules["players"], strategy, seat)
     out_dir = opt.prepare_out(out)
     save_path = opt.check_save_games(save_games)
-    seed = opt.pick_seed(seed, announce=False)  # the report shows it
+    seed = inputs.pick_seed(seed)  # the report shows it
     if precision is not None and not 0 < precision < 0.5:
         raise UnosimError(f"--precision must be between 0 and 0.5, got {precision}")
     if mode.by_rounds and precision is not None:
         raise UnosimError("--precision applies to rounds (--mode round)")
     if precision is not None and (save_path is not None or report):
         raise UnosimError("--precision cannot be combined with --save-games or --report")
-    opt.check_scheduler(scheduler, backend)
+    inputs.check_scheduler(scheduler, backend)
     name = variant_label(variant)
     keep = keeper("run", out_dir, saved, seed, stages)
     if backend == "dask" and (mode.by_rounds or save_path is not None or report):
@@ -93,7 +94,7 @@ def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
 
     kept = keep.stage("run")
     done = kept.totals.games if kept is not None else 0
-    where = opt.open_backend(backend, workers, scheduler)
+    where = inputs.open_backend(backend, workers, scheduler)
 
     def job(progress: Any, totals: Any = None) -> Any:
         return run_games(rules, seats, games, seed, on_batch=progress, on_totals=totals,

@@ -226,7 +226,7 @@ def selfcheck(minutes: float, seed: int | None, combo: int | None, games_text: s
     invariant (cards conserved, legal moves only, termination or the cap, consistent
     scores, same records however the games are split). Exit code 1 on a failure,
     printed with the seed and rules to reproduce it."""
-    from unosim.options import parse_games
+    from unosim.runs.inputs import parse_games
 
     if not 0 < minutes <= 24 * 60 or minutes != minutes:
         raise UnosimError(f"--minutes must be more than 0 and at most 1440, got {minutes}")

@@ -14,6 +14,7 @@ import click
 from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.resuming import finish, keeper, resume_option, start
+from unosim.runs import inputs
 
 
 @click.command(short_help="Settle house-rule arguments: each claim's verdict in one line.")
@@ -119,14 +120,14 @@ def play_claims(claims: tuple[str, ...], run_all: bool, games_text: str | None,
     chosen = [_override(c, games_text, players) for c in chosen]
     alpha = parse_alpha(alpha_text)
     out_dir = opt.prepare_out(out)
-    opt.check_backend(backend, workers, scheduler)
-    seed = opt.pick_seed(seed, announce=stages is None and echo)
+    inputs.check_backend(backend, workers, scheduler)
+    seed = inputs.pick_seed(seed, opt.announce_seed if stages is None and echo else None)
     keep = keeper("settle", out_dir, saved, seed, stages)
     family = run_all and len(chosen) > 1
     commands = {c.name: _command(c, seed, games_text, players,
                                  _claim_alpha(alpha_text, alpha, len(chosen), family))
                 for c in chosen}
-    where = opt.open_backend(backend, workers, scheduler)
+    where = inputs.open_backend(backend, workers, scheduler)
     try:
         verdicts, partial, elapsed = _play(chosen, seed, where, keep, commands, echo, show,
                                            alpha, family)
@@ -141,7 +142,7 @@ def _override(c: Any, games_text: str | None, players: int | None) -> Any:
     from dataclasses import replace
 
     if games_text is not None:
-        c = replace(c, games=opt.parse_games(games_text))
+        c = replace(c, games=inputs.parse_games(games_text))
     if players is not None:
         if c.study == "sweep":
             raise UnosimError(f"claim {c.name!r} sweeps the player count; --players applies "

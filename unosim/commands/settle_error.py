@@ -12,6 +12,7 @@ import click
 from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.resuming import finish, keeper
+from unosim.runs import inputs
 
 
 def check(claims: tuple[str, ...], run_all: bool, players: int | None,
@@ -39,18 +40,18 @@ def error_rate(games_text: str | None, alpha: float, seed: int | None,
     from unosim.progress import with_progress
     from unosim.studies import error_rate as er
 
-    games = opt.parse_games(games_text) if games_text is not None else None
+    games = inputs.parse_games(games_text) if games_text is not None else None
     known = er.known_claims(games)
     seeds = er.SEEDS if seeds is None else seeds
     reps = er.REPLICATIONS if replications is None else replications
     out_dir = opt.prepare_out(out)
-    opt.check_backend(backend, workers, scheduler)
-    seed = opt.pick_seed(seed, announce=stages is None and fmt != "json")
+    inputs.check_backend(backend, workers, scheduler)
+    seed = inputs.pick_seed(seed, opt.announce_seed if stages is None and fmt != "json" else None)
     keep = keeper("settle", out_dir, saved, seed, stages)
     t0 = time.perf_counter()
     synth = er.synthetic(seed, reps, alpha) if reps else []
     synth_s = time.perf_counter() - t0
-    where = opt.open_backend(backend, workers, scheduler)
+    where = inputs.open_backend(backend, workers, scheduler)
     t1 = time.perf_counter()
     try:
         real, seeds_done, partial = with_progress(

@@ -12,6 +12,7 @@ from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.progress import on_backend
 from unosim.resuming import finish, keeper, resume_option, start
+from unosim.runs import inputs
 
 
 @click.command(short_help="The skill edge of a strategy under each variant, with verdicts.")
@@ -85,16 +86,16 @@ def play_skill(variant_names: tuple[str, ...], strategy: str | None, players: in
     from unosim.strategies.registry import parse_strategy
     from unosim.studies.skill import players_of, run_skill
 
-    games = opt.parse_games(games_text)
+    games = inputs.parse_games(games_text)
     strat = parse_strategy(strategy)
-    against = opt.parse_field(field if field is not None else "random")
+    against = inputs.parse_field(field if field is not None else "random")
     variants = build_variants(variant_names,
-                              lambda presets: opt.resolve_rules(presets, rule, players),
+                              lambda presets: inputs.resolve_rules(presets, rule, players),
                               lambda n: [])
-    opt.check_skill_games(games, players_of(variants))
+    inputs.check_skill_games(games, players_of(variants))
     out_dir = opt.prepare_out(out)
-    opt.check_backend(backend, workers, scheduler)
-    seed = opt.pick_seed(seed, announce=stages is None)
+    inputs.check_backend(backend, workers, scheduler)
+    seed = inputs.pick_seed(seed, opt.announce_seed if stages is None else None)
     keep = keeper("skill", out_dir, saved, seed, stages)
     p = int(variants[0].rules["players"])
     total = max(1, -(-games // p)) * p * len(variants)

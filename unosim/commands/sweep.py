@@ -10,6 +10,7 @@ import click
 from unosim import options as opt
 from unosim.progress import on_backend
 from unosim.resuming import finish, keeper, resume_option, start
+from unosim.runs import inputs
 
 
 @click.command(short_help="Rule values and player counts on a grid, every metric per point.")
@@ -72,23 +73,23 @@ def play_sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | N
     from unosim.runs.variants import VariantSpec, variant_label
     from unosim.studies.sweep import grid, run_sweep
 
-    games = opt.parse_games(games_text)
+    games = inputs.parse_games(games_text)
     dims, fixed = opt.sweep_dims(rule, players)
-    opt.check_backend(backend, workers, scheduler)
+    inputs.check_backend(backend, workers, scheduler)
     base = variant_label(variant)
-    opt.resolve_rules(variant, [], None)  # an unknown variant is its own error, not each point's
+    inputs.resolve_rules(variant, [], None)  # an unknown variant is its own error, not each point's
 
     def make(coords: dict[str, Any]) -> VariantSpec:
         values = {**fixed, **coords}
         n = values.pop("players", None)
-        rules = opt.resolve_rules(variant, [f"{k}={_text(v)}" for k, v in values.items()], n)
-        seats = opt.seats_for(rules["players"], strategy, seat)
+        rules = inputs.resolve_rules(variant, [f"{k}={_text(v)}" for k, v in values.items()], n)
+        seats = inputs.seats_for(rules["players"], strategy, seat)
         label = ", ".join(f"{k}={_text(v)}" for k, v in coords.items())
         return VariantSpec(label, rules, seats)
 
     points = grid(dims, make)
     out_dir = opt.prepare_out(out)
-    seed = opt.pick_seed(seed, announce=stages is None)
+    seed = inputs.pick_seed(seed, opt.announce_seed if stages is None else None)
     keep = keeper("sweep", out_dir, saved, seed, stages)
     played = sum(p.refused is None for p in points)
     result = on_backend(backend, workers, scheduler, show, games * played,

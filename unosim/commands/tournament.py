@@ -10,6 +10,7 @@ import click
 from unosim import interrupt
 from unosim import options as opt
 from unosim.progress import on_backend
+from unosim.runs import inputs
 
 
 @click.command(short_help="Strategies head to head, every seat played equally often.")
@@ -66,13 +67,13 @@ def play_tournament(names: tuple[str, ...], field: str | None, players: int | No
     from unosim.strategies.registry import parse_strategy
     from unosim.studies.tournament import planned_games, run_tournament
 
-    games = opt.parse_games(games_text)
-    rules = opt.resolve_rules(variant, rule, players)
+    games = inputs.parse_games(games_text)
+    rules = inputs.resolve_rules(variant, rule, players)
     strats = [parse_strategy(x) for x in names]
-    against = opt.parse_field(field) if field is not None else None
-    opt.check_scheduler(scheduler, backend)
+    against = inputs.parse_field(field) if field is not None else None
+    inputs.check_scheduler(scheduler, backend)
     total = planned_games(len(strats), rules["players"], seating, games, against is not None)
-    seed = opt.pick_seed(seed, announce=announce)
+    seed = inputs.pick_seed(seed, opt.announce_seed if announce else None)
     name = variant_label(variant)
     return TournamentReport(on_backend(
         backend, workers, scheduler, show, total,

@@ -12,6 +12,7 @@ from unosim import interrupt
 from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.interrupt import StopSignals
+from unosim.runs import inputs
 
 
 @click.command(short_help="Tune a parametric strategy's parameters (Optuna).")
@@ -105,18 +106,18 @@ def play_tune(strategy: str, param: tuple[str, ...], against: str, players: int 
     field = [parse_strategy(x) for x in against.split(",") if x.strip()]
     if not field:
         raise UnosimError("--against needs at least one strategy")
-    games = opt.parse_games(games_text, "--games-per-trial")
-    rules = opt.resolve_rules(variant, rule, players)
+    games = inputs.parse_games(games_text, "--games-per-trial")
+    rules = inputs.resolve_rules(variant, rule, players)
     modes.of(mode).check_rules(rules, 1000)
-    opt.check_backend(backend, workers, scheduler)
+    inputs.check_backend(backend, workers, scheduler)
     if seed is not None:
-        seed = opt.pick_seed(seed, announce=False)  # checked
+        seed = inputs.pick_seed(seed)  # checked
     out_dir = opt.prepare_out(out)
     n = int(rules["players"])
     if study_name is None:
         study_name = (f"{name}-{n}p-vs-{against.replace(',', '+')}-{mode}"
                       f"-{variant_label(variant)}")
-    where = opt.open_backend(backend, workers, scheduler)
+    where = inputs.open_backend(backend, workers, scheduler)
     try:
         with StopSignals():  # a stop lands between two tasks of a trial
             table = T.TrialTable(rules, field, mode, seed, where)
@@ -124,7 +125,7 @@ def play_tune(strategy: str, param: tuple[str, ...], against: str, players: int 
                                 variant_label(variant))
             study, result = T.run_study(
                 setup, storage, study_name, trials,
-                draw_seed=lambda: opt.pick_seed(None, announce=announce))
+                draw_seed=lambda: inputs.pick_seed(None, opt.announce_seed if announce else None))
     finally:
         where.close()
     return TuneReport(result, lambda: T.history(study), study), out_dir
