@@ -135,7 +135,6 @@ def run_extended(
 ) -> None:
     """``unosim run`` with --save-games or --report (this machine): a one-variant
     comparison, which keeps the per-game totals the charts need."""
-    from unosim.game_files import records_header
     from unosim.output import (
         play_keeping_records,
         print_summary,
@@ -145,6 +144,7 @@ def run_extended(
     )
     from unosim.reports.export import write_report_files, write_summary_files
     from unosim.reports.saved_games import RecordSaver
+    from unosim.runs.game_files import records_header
     from unosim.runs.variants import VariantSpec
     from unosim.studies.compare import run_compare
 
