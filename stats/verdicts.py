@@ -5,7 +5,7 @@ undecided claim, and the error of a whole catalogue.
 
 Pure Python and numpy, no engine: every function takes the figures a study already has
 at a look (pairs played ``n``, the mean paired difference, its standard error) and
-returns numbers or verdict words, so it can be tested on its own; ``studies/settle.py``
+returns numbers or verdict words, so it can be tested on its own; ``studies/settle/looks.py``
 uses it for every verdict (O'Brien-Fleming looks, margins, games needed, and the
 Bonferroni share of ``--all``).
 
@@ -450,7 +450,7 @@ def sequential_verdict(direction: str, margin: float, z: Sequence[float],
                        ) -> tuple[str, list[str], int]:
     """The verdict settle reaches on one stage of places, given each look's intervals:
     ``read(look, z)`` (look from 1) gives every place's (low, high) at that look's z.
-    The rules of ``studies/settle.py`` without the games: a look that spends no error
+    The rules of ``studies/settle/looks.py`` without the games: a look that spends no error
     is skipped, a place keeps the verdict of the first look that decides it, play stops
     at the first look where the claim is settled, and a place undecided at the end is
     NOT SHOWN. Returns (the claim's verdict, the places' verdicts, the last look read),

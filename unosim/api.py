@@ -41,12 +41,12 @@ from unosim.reports.report_compare import CompareReport, SimulateReport
 from unosim.reports.report_grid import AtlasReport, SweepReport
 from unosim.reports.report_play import SkillReport, TournamentReport
 from unosim.reports.report_replay import ReplayReport
-from unosim.reports.report_settle import SettleReport
 from unosim.reports.report_tune import TuneReport
 from unosim.runs import inputs, modes
 from unosim.runs.variants import build_variants, split_variant, variant_label
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
+from unosim.studies.settle.report import SettleReport
 
 Words = str | Iterable[str] | None
 Assignments = Mapping[Any, Any] | Iterable[str] | str | None
@@ -391,14 +391,23 @@ def settle(claims: Words = (), *, all: bool = False, games: int | str | None = N
     ``all=True`` for the whole catalogue; each gets its verdict. ``.verdicts`` holds
     them, ``.plot(NAME)`` a claim's card."""
     _check(locals())
-    from unosim.commands.settle import play_claims
+    from unosim.progress import with_progress
+    from unosim.studies.settle import play as room
 
     seed = _prepare(seed, strategy_file)
-    names = _names(claims)
-    return _play(lambda: play_claims(
-        names, all, None if games is None else str(games), players,
-        None if alpha is None else str(alpha), seed, workers, show=progress, backend=backend,
-        scheduler=scheduler, **_no_files())[0])
+    asked = room.ask(_names(claims), all,
+                     None if games is None else inputs.parse_games(str(games)), players)
+    share = None if alpha is None else room.error_share(alpha)
+    inputs.check_backend(backend, workers, scheduler)
+
+    def job() -> SettleReport:
+        where = inputs.open_backend(backend, workers, scheduler)
+        try:
+            return room.play(asked, seed, where, alpha=share,
+                             progress=lambda total, run: with_progress(progress, total, run))
+        finally:
+            where.close()
+    return _play(job)
 
 
 def tournament(strategies: Words, *, field: str | None = None, players: int | None = None,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from unosim.reports.settle import Cell, Verdict, settle_summary
-from unosim.reports.settle_pages import card_figure, chart_caption, settle_html
+from unosim.studies.settle.cards import card_figure, chart_caption, settle_html
+from unosim.studies.settle.verdicts import Cell, Verdict, settle_summary
 
 
 def verdict(cells: list[Cell], margin: float, verdict: str = "TRUE", study: str = "compare",

@@ -377,7 +377,7 @@ def test_family_error_of_the_catalogue_today():
 
 # ---------------------------------------------------------------- margins
 
-CLAIMS = Path(__file__).resolve().parents[2] / "studies" / "claims"
+CLAIMS = Path(__file__).resolve().parents[2] / "studies" / "settle" / "claims"
 
 
 def test_every_catalogue_metric_has_a_default_margin():

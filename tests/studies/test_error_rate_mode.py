@@ -15,9 +15,9 @@ from test_interrupt_studies import EXIT, files_whole, stop_midway, unosim
 
 from unosim.runs.backend import LocalBackend
 from unosim.stats import verdicts as V
-from unosim.studies import error_rate as er
 from unosim.studies.checkpoints import Keeper
-from unosim.studies.settle import plan, settle_claim
+from unosim.studies.settle import error_rate as er
+from unosim.studies.settle.looks import plan, settle_claim
 
 TINY = ["settle", "--error-rate", "--seeds", "2", "--replications", "40", "--games", "300",
         "--seed", "3", "--no-progress"]

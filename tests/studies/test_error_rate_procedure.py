@@ -10,10 +10,10 @@ import math
 import numpy as np
 import pytest
 
-from unosim.reports.error_rate import Tally, pooled, render_tallies, right_verdicts
 from unosim.stats import verdicts as V
 from unosim.stats.verdicts import DEPENDS, FALSE, NO_DIFFERENCE, NOT_SHOWN, TRUE
-from unosim.studies import error_rate as er
+from unosim.studies.settle import error_rate as er
+from unosim.studies.settle.tallies import Tally, pooled, render_tallies, right_verdicts
 
 
 @pytest.mark.parametrize(("direction", "truth", "margin", "want"), [

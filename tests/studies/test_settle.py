@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from cli_helpers import assert_one_line_error, invoke
 
-from unosim.reports.settle import VERDICTS
-from unosim.studies.claims import catalogue
+from unosim.studies.settle.claims import catalogue
+from unosim.studies.settle.verdicts import VERDICTS
 
 STACKING = """
 claim = "{sentence}"
@@ -288,7 +288,7 @@ def test_the_catalogue_has_every_argument_with_its_source(capsys):
 
 def test_the_catalogue_ships_as_package_data():
     text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
-    assert '"unosim.studies" = ["claims/*.toml"]' in text
+    assert '"unosim.studies.settle" = ["claims/*.toml"]' in text
 
 
 # ---------------------------------------------------------------- the files
@@ -331,8 +331,8 @@ def test_out_writes_verdicts_a_page_and_readable_cards(capsys, tmp_path):
 def test_a_card_opens_in_matplotlib(tmp_path):
     import matplotlib.image as mpimg
 
-    from unosim.reports.settle import Cell, Verdict
-    from unosim.reports.settle_pages import card_png
+    from unosim.studies.settle.cards import card_png
+    from unosim.studies.settle.verdicts import Cell, Verdict
 
     v = Verdict("x", "A claim", "src", "compare", "turns", "turns per round", "turns", 1.0,
                 "higher", 0.0, "TRUE", [Cell("", 3.0, 2.0, 4.0, 1000, 1, "TRUE")], 1, 1000,
@@ -347,8 +347,8 @@ def test_a_card_shows_the_margin_band_and_a_long_verdict():
     the axis holds both edges of it, even when the interval is far narrower."""
     from matplotlib.colors import to_hex
 
-    from unosim.reports.settle import Cell, Verdict
-    from unosim.reports.settle_pages import MARGIN_COLOUR, card_figure
+    from unosim.studies.settle.cards import MARGIN_COLOUR, card_figure
+    from unosim.studies.settle.verdicts import Cell, Verdict
 
     v = Verdict("x", "A claim", "src", "skill", "skill_edge", "skill edge", "", 1.0,
                 "lower", 0.01, "NO REAL DIFFERENCE",

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from cli_helpers import invoke
 
-from unosim.reports.settle import Verdict, margin_text, to_dict, verdict_line, verdicts_csv
 from unosim.runs.checkpoint import Keeper
 from unosim.stats import verdicts as V
-from unosim.studies import settle as S
-from unosim.studies.claims import catalogue, load_claim_file, parse_claim
-from unosim.studies.settle_stages import Stage
+from unosim.studies.settle import looks as S
+from unosim.studies.settle.claims import catalogue, load_claim_file, parse_claim
+from unosim.studies.settle.stages import Stage
+from unosim.studies.settle.verdicts import Verdict, margin_text, to_dict, verdict_line, verdicts_csv
 
 TURNS = {"claim": "Stacking makes rounds longer", "source": "a test", "study": "compare",
          "metric": "turns", "direction": "higher", "variant": ["stacking"], "games": 1000}
@@ -217,7 +217,7 @@ def test_all_shares_the_error_over_the_claims():
 
 
 def test_alpha_reproduces_a_claims_share(capsys):
-    from unosim.commands.settle import parse_alpha
+    from unosim.studies.settle.play import parse_alpha
 
     assert parse_alpha(None) == 0.05 and parse_alpha("0.01") == 0.01
     assert parse_alpha("0.05/22") == 0.05 / 22  # the same number the family gives

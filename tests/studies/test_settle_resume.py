@@ -136,7 +136,7 @@ def test_stops_inside_every_look_of_a_claim_that_plays_them_all(capsys, stop_aft
 def two_of_each_study(monkeypatch):
     """The catalogue cut to its first two claims of each study (compare, skill, sweep,
     tournament), so that ``--all`` stays quick."""
-    from unosim.studies import claims
+    from unosim.studies.settle import claims
 
     chosen = []
     for c in claims.catalogue():

@@ -4,8 +4,6 @@ the margin behind it)."""
 
 from __future__ import annotations
 
-import math
-import shlex
 import sys
 from typing import Any
 
@@ -77,168 +75,123 @@ def _settle(claims: tuple[str, ...], run_all: bool, games_text: str | None,
             saved: dict[str, Any], stages: dict[str, Any] | None,
             error_rate: bool = False, seeds: int | None = None,
             replications: int | None = None) -> None:
-    from unosim.commands import settle_error
-    from unosim.reports.settle import render_catalogue
-    from unosim.studies.claims import catalogue
+    from unosim.studies.settle import play as room
+    from unosim.studies.settle.claims import catalogue
+    from unosim.studies.settle.verdicts import render_catalogue
 
-    settle_error.check(claims, run_all, players, seeds, replications, error_rate)
+    _check(claims, run_all, players, seeds, replications, error_rate)
     if error_rate:
-        settle_error.error_rate(games_text, parse_alpha(alpha_text), seed, seeds,
-                                replications, workers, fmt, out, progress, backend,
-                                scheduler, saved, stages)
+        _error_rate(games_text, room.parse_alpha(alpha_text), seed, seeds, replications,
+                    workers, fmt, out, progress, backend, scheduler, saved, stages)
         return
     if not claims and not run_all:
         click.echo(render_catalogue([(c.name, c.study, c.sentence) for c in catalogue()]))
         return
-    report, keep, out_dir = play_claims(claims, run_all, games_text, players, alpha_text, seed,
-                                        workers, out, opt.show_progress(progress), backend,
-                                        scheduler, saved, stages, echo=fmt != "json")
+    games = inputs.parse_games(games_text) if games_text is not None else None
+    asked = room.ask(claims, run_all, games, players)
+    alpha = room.error_share(alpha_text) if alpha_text is not None else None
+    out_dir = opt.prepare_out(out)
+    inputs.check_backend(backend, workers, scheduler)
+    echo = fmt != "json"
+    seed = inputs.pick_seed(seed, opt.announce_seed if stages is None and echo else None)
+    keep = keeper("settle", out_dir, saved, seed, stages)
+    where = inputs.open_backend(backend, workers, scheduler)
+    try:
+        report = room.play(asked, seed, where, keep, alpha=alpha,
+                           on_verdict=_said if echo else None,
+                           progress=_bar(opt.show_progress(progress)))
+    finally:
+        where.close()
     _report(report, fmt, out_dir, keep)
     finish(keep, report.partial, "settle", f"{sum(not v.partial for v in report.verdicts)} "
            f"of {report.asked} claims")
 
 
-def play_claims(claims: tuple[str, ...], run_all: bool, games_text: str | None,
-                players: int | None, alpha_text: str | None, seed: int | None,
-                workers: int | None, out: str | None, show: bool, backend: str,
-                scheduler: str | None, saved: dict[str, Any], stages: dict[str, Any] | None,
-                echo: bool = False) -> tuple[Any, Any, Any]:
-    """Settle the claims the options name (``unosim.api.settle`` too), printing each
-    verdict line as it is decided when ``echo``: the
-    :class:`~unosim.reports.report_settle.SettleReport` (partial after a stop), the
-    checkpoint keeper and the ``--out`` folder."""
-    from unosim.reports.report_settle import SettleReport
-    from unosim.reports.settle import settle_summary
-    from unosim.studies.claims import catalogue, find_claims
-    from unosim.studies.settle import family_text, method
-
-    if not claims and not run_all:
-        raise UnosimError("name the claims to settle, or settle them all")
-    if claims and run_all:
-        raise UnosimError("give claims or --all, not both")
-    chosen = catalogue() if run_all else find_claims(claims)
-    chosen = [_override(c, games_text, players) for c in chosen]
-    alpha = parse_alpha(alpha_text)
-    out_dir = opt.prepare_out(out)
-    inputs.check_backend(backend, workers, scheduler)
-    seed = inputs.pick_seed(seed, opt.announce_seed if stages is None and echo else None)
-    keep = keeper("settle", out_dir, saved, seed, stages)
-    family = run_all and len(chosen) > 1
-    commands = {c.name: _command(c, seed, games_text, players,
-                                 _claim_alpha(alpha_text, alpha, len(chosen), family))
-                for c in chosen}
-    where = inputs.open_backend(backend, workers, scheduler)
-    try:
-        verdicts, partial, elapsed = _play(chosen, seed, where, keep, commands, echo, show,
-                                           alpha, family)
-    finally:
-        where.close()
-    error = family_text(len(chosen), alpha, family)  # the alpha each line was read at
-    summary = settle_summary(verdicts, seed, partial, elapsed, method(), error, alpha, family)
-    return SettleReport(verdicts, summary, asked=len(chosen)), keep, out_dir
-
-
-def _override(c: Any, games_text: str | None, players: int | None) -> Any:
-    from dataclasses import replace
-
-    if games_text is not None:
-        c = replace(c, games=inputs.parse_games(games_text))
+def _check(claims: tuple[str, ...], run_all: bool, players: int | None,
+           seeds: int | None, replications: int | None, error_rate: bool) -> None:
+    """What goes with --error-rate and what only with it, refused before any game."""
+    if not error_rate:
+        for name, value in (("--seeds", seeds), ("--replications", replications)):
+            if value is not None:
+                raise UnosimError(f"{name} goes with --error-rate")
+        return
+    if claims or run_all:
+        raise UnosimError("--error-rate settles its own claims with a known answer; drop "
+                          + ("--all" if run_all else "the claim names"))
+    if seeds == 0 and replications == 0:
+        raise UnosimError("--seeds 0 with --replications 0 measures nothing")
     if players is not None:
-        if c.study == "sweep":
-            raise UnosimError(f"claim {c.name!r} sweeps the player count; --players applies "
-                              "to the other claims")
-        c = replace(c, players=(players,), seats=None if c.seats is None else tuple(
-            s for s in c.seats if s < players) or (0,))
-        from unosim.studies.claims import check_claim
-
-        check_claim(c, f"claim {c.name} with --players {players}")
-    return c
+        raise UnosimError("--error-rate asks its claims at the player counts their true "
+                          "effects were measured at; drop --players")
 
 
-def parse_alpha(text: str | None) -> float:
-    """``--alpha``: a share within (0, 1), or a share over a count (``0.05/28``)."""
-    from unosim.studies.settle import ALPHA
-
-    if text is None:
-        return ALPHA
-    share, _, count = str(text).strip().partition("/")
-    try:
-        value = float(share) / (int(count) if count else 1)
-    except (ValueError, ZeroDivisionError):
-        value = math.nan
-    if not 0 < value < 1:
-        raise UnosimError(f"--alpha must be a share within (0, 1) such as 0.05, or one over "
-                          f"a count such as 0.05/28, got {text!r}")
-    return value
-
-
-def _claim_alpha(text: str | None, alpha: float, n: int, family: bool) -> str | None:
-    """The --alpha that settles one claim alone at the error it had in this run."""
-    return f"{alpha!r}/{n}" if family else text
-
-
-def _command(c: Any, seed: int, games_text: str | None, players: int | None,
-             alpha_text: str | None = None) -> str:
-    from unosim.strategies.registry import PLUGINS
-
-    words = ["unosim", "settle", c.path or c.name, "--seed", str(seed)]
-    named = {x.split(":")[0] for x in (c.strategy, *c.seat_strategies.values(),
-                                       *c.strategies)}
-    for name in sorted(named & set(PLUGINS)):  # the strategy files it needs, again
-        if not PLUGINS[name].source.startswith("<python>"):
-            words += ["--strategy-file", PLUGINS[name].source]
-    if games_text is not None:
-        words += ["--games", games_text]
-    if players is not None:
-        words += ["--players", str(players)]
-    if alpha_text is not None:
-        words += ["--alpha", alpha_text]
-    return " ".join(shlex.quote(w) for w in words)
-
-
-def _play(chosen: list[Any], seed: int, where: Any, keep: Any, commands: dict[str, str],
-          echo: bool, show: bool, alpha: float, family: bool
-          ) -> tuple[list[Any], bool, float]:
-    import time
-
+def _bar(show: bool) -> Any:
+    """``progress(total, job)`` for the study: ``job`` under the progress bar."""
     from unosim.progress import with_progress
-    from unosim.reports.settle import verdict_line
-    from unosim.studies.settle import settle
-    from unosim.studies.settle_stages import planned_units
 
-    total = sum(planned_units(c, seed, where) for c in chosen)
+    return lambda total, job: with_progress(show, total, job)
 
-    def said(v: Any) -> None:
-        # through sys.stdout: under the progress bar that is rich's proxy, which prints
-        # the line above the bar instead of across it
-        if echo:
-            sys.stdout.write(verdict_line(v) + "\n")
-            sys.stdout.flush()
 
-    t0 = time.perf_counter()
-    verdicts, partial = with_progress(
-        show, total, lambda cb: settle(chosen, seed, where, keep, cb, said, commands, alpha,
-                                      family))
-    return verdicts, partial, time.perf_counter() - t0
+def _said(v: Any) -> None:
+    """A verdict's line as soon as it is decided: through sys.stdout, which under the
+    progress bar is rich's proxy, printing the line above the bar instead of across it."""
+    from unosim.studies.settle.verdicts import verdict_line
+
+    sys.stdout.write(verdict_line(v) + "\n")
+    sys.stdout.flush()
 
 
 def _report(report: Any, fmt: str, out_dir: Any, keep: Any = None) -> None:
-    from unosim.common import write_text_atomic
     from unosim.output import report_files
-    from unosim.reports.render import render_json
-    from unosim.reports.settle import verdicts_csv
 
-    summary = report.to_dict()
     click.echo(report.to_json() if fmt == "json" else report.closing())
     if out_dir is None:
         return
-    from unosim.reports.settle_pages import write_cards, write_page
+    from unosim.studies.settle.files import write_verdicts
 
-    verdicts = report.verdicts
     with report_files(out_dir, keep, "settle", report.partial):
-        write_text_atomic(out_dir / "verdicts.json", render_json(summary) + "\n")
-        write_text_atomic(out_dir / "verdicts.csv", verdicts_csv(verdicts))
-        cards = write_cards(verdicts, out_dir / "cards")
-        write_page(verdicts, summary, out_dir / "settle.html")
+        cards = write_verdicts(report, out_dir)
     click.echo(f"wrote verdicts.json, verdicts.csv, settle.html and {len(cards)} cards to "
                f"{out_dir}", err=True)
+
+
+# ---------------------------------------------------------------- --error-rate
+
+
+def _error_rate(games_text: str | None, alpha: float, seed: int | None,
+                seeds: int | None, replications: int | None, workers: int | None, fmt: str,
+                out: str | None, progress: bool | None, backend: str, scheduler: str | None,
+                saved: dict[str, Any], stages: dict[str, Any] | None) -> None:
+    """How often verdicts are wrong, on claims with a known answer (the measure is
+    ``studies/settle/error_rate.py``)."""
+    from unosim.studies.settle import error_rate as er
+
+    games = inputs.parse_games(games_text) if games_text is not None else None
+    known = er.known_claims(games)
+    out_dir = opt.prepare_out(out)
+    inputs.check_backend(backend, workers, scheduler)
+    seed = inputs.pick_seed(seed, opt.announce_seed if stages is None and fmt != "json"
+                            else None)
+    keep = keeper("settle", out_dir, saved, seed, stages)
+    where = inputs.open_backend(backend, workers, scheduler)
+    try:
+        rates = er.measure(known, seed, where, keep,
+                           seeds=er.SEEDS if seeds is None else seeds,
+                           replications=er.REPLICATIONS if replications is None
+                           else replications,
+                           alpha=alpha,
+                           progress=_bar(opt.show_progress(progress)))
+    finally:
+        where.close()
+    from unosim.reports.render import render_json
+
+    click.echo(render_json(rates.to_dict()) if fmt == "json" else rates.text())
+    if out_dir is not None:
+        from unosim.output import report_files
+        from unosim.studies.settle.files import write_error_rates
+
+        with report_files(out_dir, keep, "settle", rates.partial):
+            write_error_rates(rates, out_dir)
+        click.echo(f"wrote error-rate.json and error-rate.csv to {out_dir}", err=True)
+    finish(keep, rates.partial, "settle",
+           f"{rates.summary['seeds_done']} of {rates.summary['seeds']} seeds")

@@ -7,13 +7,13 @@ import re
 from typing import Any
 
 from unosim.reports.report_base import Report, tidy_row
-from unosim.reports.settle import Verdict, verdict_line
+from unosim.studies.settle.verdicts import Verdict, verdict_line
 
 _WHERE = re.compile(r"(seat (?P<seat>\d+)|(?P<players>\d+) players)$")
 
 
 class SettleReport(Report):
-    """``unosim settle``: ``verdicts`` (:class:`~unosim.reports.settle.Verdict`) and
+    """``unosim settle``: ``verdicts`` (:class:`~unosim.studies.settle.verdicts.Verdict`) and
     the run's JSON summary. Each row of :meth:`to_frame` is a claim at one place
     (player count or seat): the effect (the claim's subject minus its reference,
     rates as shares) with its interval, the verdict and the margin."""
@@ -60,7 +60,7 @@ class SettleReport(Report):
 
     def figures(self) -> dict[str, Any]:
         """One card per claim, by the claim's name."""
-        from unosim.reports.settle_pages import card_figure
+        from unosim.studies.settle.cards import card_figure
 
         return {v.name: card_figure(v) for v in self.verdicts}
 

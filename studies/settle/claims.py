@@ -285,7 +285,7 @@ def load_claim_file(path: str | Path) -> Claim:
 
 def catalogue() -> list[Claim]:
     """The claims shipped with unosim, by name."""
-    folder = resources.files("unosim.studies") / "claims"
+    folder = resources.files("unosim.studies.settle") / "claims"
     out = []
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):

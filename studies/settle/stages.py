@@ -1,7 +1,7 @@
 """How a claim becomes study runs: per player count (or for the whole sweep) a stage
 that plays a look of the compare, tournament, skill or sweep study under its own
 checkpoint stage, and reads each place's effect, interval and figures from the
-study's result at the look's z (see ``studies/settle.py`` for the looks)."""
+study's result at the look's z (see ``looks.py`` for the looks)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from unosim.runs.modes import ROUND
 from unosim.runs.variants import VariantSpec
 from unosim.simulate.rules import parse_assignment, resolve
 from unosim.strategies.registry import parse_strategy
-from unosim.studies.claims import Claim
+from unosim.studies.settle.claims import Claim
 
 #: the largest task of a settle stage, in the study's units
 MAX_STEP = 1 << 14

@@ -20,7 +20,13 @@ from matplotlib.figure import Figure
 from unosim.common import make_folder, write_bytes_atomic, write_text_atomic
 from unosim.reports.chart_kit import MARGIN_COLOUR, ZERO_COLOUR, mark_id
 from unosim.reports.html import page
-from unosim.reports.settle import Verdict, cell_text, margin_text, needed_text, verdict_line
+from unosim.studies.settle.verdicts import (
+    Verdict,
+    cell_text,
+    margin_text,
+    needed_text,
+    verdict_line,
+)
 
 #: verdict -> colour (Okabe-Ito: colour-blind safe)
 COLOURS = {"TRUE": "#009E73", "FALSE": "#D55E00", "NO REAL DIFFERENCE": "#0072B2",

@@ -28,13 +28,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from unosim.reports.settle import Cell, Verdict
 from unosim.runs import modes
 from unosim.runs.backend import Backend, Progress
 from unosim.runs.stopping import Stopped
 from unosim.stats import verdicts as vs
-from unosim.studies.claims import Claim
-from unosim.studies.settle_stages import (
+from unosim.studies.settle.claims import Claim
+from unosim.studies.settle.stages import (
     first_look_units,
     label_of,
     metric_name,
@@ -42,6 +41,7 @@ from unosim.studies.settle_stages import (
     stages_of,
     step_for,
 )
+from unosim.studies.settle.verdicts import Cell, Verdict
 
 #: the error of a run: of each claim, or under ``--all`` of the whole catalogue
 ALPHA = 0.05

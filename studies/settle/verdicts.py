@@ -1,6 +1,6 @@
 """The verdicts of ``unosim settle``: their result types, the one-line verdict, the
 JSON and CSV files and the catalogue listing (the study that decides them is
-``studies/settle.py``; the page and the cards are ``reports/settle_pages.py``).
+``looks.py``; the page and the cards are ``cards.py``).
 
 A verdict is TRUE (the claim holds by more than its margin, the smallest difference
 that matters), FALSE (the opposite holds by more than the margin), NO REAL DIFFERENCE

@@ -29,12 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from unosim.reports.error_rate import Tally
 from unosim.runs.backend import Backend
+from unosim.runs.checkpoint import Keeper
 from unosim.stats import verdicts as vs
-from unosim.studies.claims import Claim, parse_claim
-from unosim.studies.settle import ALPHA, about, settle_claim
-from unosim.studies.settle_stages import planned_units
+from unosim.studies.settle.claims import Claim, parse_claim
+from unosim.studies.settle.looks import ALPHA, about, settle_claim
+from unosim.studies.settle.stages import planned_units
+from unosim.studies.settle.tallies import Tally, render
 
 #: a variant that plays the baseline's game in distribution, on other games: a
 #: forgotten UNO call costs 0 cards but draws a random number
@@ -107,6 +108,57 @@ def known_claims(games: int | None = None) -> list[tuple[Known, Claim]]:
 def _about(k: Known, c: Claim) -> str:
     return (f"{about(c)}; {c.games:,} games a first look, {c.direction}, margin {c.margin:g}; "
             f"true effect {k.truth:+g}: {k.why}")
+
+
+# ---------------------------------------------------------------- the measure
+
+
+@dataclass
+class ErrorRates:
+    """What ``settle --error-rate`` measured: the run's summary (seed, error, looks,
+    repetitions, seeds, timings, partial), the synthetic settings' tallies and the real
+    known-answer claims' tallies."""
+
+    summary: dict[str, Any]
+    synthetic: list[Tally]
+    real: list[Tally]
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.summary["partial"])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of the run (``--format json`` and error-rate.json)."""
+        return {**self.summary, "synthetic": [t.as_dict() for t in self.synthetic],
+                "real": [t.as_dict() for t in self.real]}
+
+    def text(self) -> str:
+        return render(self.summary, self.synthetic, self.real)
+
+
+def measure(known: list[tuple[Known, Claim]], seed: int, backend: Backend,
+            keep: Keeper | None = None, *, seeds: int = SEEDS,
+            replications: int = REPLICATIONS, alpha: float = ALPHA,
+            progress: Callable[[int, Callable[[Any], Any]], Any] | None = None
+            ) -> ErrorRates:
+    """The verdict procedure on ``replications`` synthetic draws of each setting, then
+    settle on the ``known`` claims over ``seeds`` seeds from ``seed`` through
+    ``backend`` (``progress(total, job)`` runs ``job(on_batch)`` under the caller's
+    bar); partial after a stop, ``keep`` holding the runs finished."""
+    keep = keep if keep is not None else Keeper(None, "settle", {})
+    run = progress if progress is not None else (lambda _, job: job(None))
+    t0 = time.perf_counter()
+    synth = synthetic(seed, replications, alpha) if replications else []
+    synth_s = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    real, seeds_done, partial = run(
+        planned(known, seed, seeds, backend),
+        lambda cb: run_real(known, seed, seeds, backend, keep, cb, alpha))
+    summary = {"seed": seed, "alpha": alpha, "boundary": boundary_text(alpha),
+               "replications": replications, "pairs": PAIRS, "seeds": seeds,
+               "seeds_done": seeds_done, "partial": partial, "synthetic_s": synth_s,
+               "real_s": time.perf_counter() - t1}
+    return ErrorRates(summary, synth, real)
 
 
 # ---------------------------------------------------------------- real games
