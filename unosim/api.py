@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -40,19 +41,20 @@ from unosim.reports.compare import Comparison
 from unosim.reports.report_compare import CompareReport, SimulateReport
 from unosim.reports.report_grid import AtlasReport, SweepReport
 from unosim.reports.report_play import SkillReport, TournamentReport
-from unosim.reports.report_replay import ReplayReport
 from unosim.reports.report_tune import TuneReport
 from unosim.runs import inputs, modes
 from unosim.runs.variants import build_variants, split_variant, variant_label
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
+from unosim.studies.replay.files import OtherVersionWarning
+from unosim.studies.replay.report import ReplayReport
 from unosim.studies.settle.report import SettleReport
 
 Words = str | Iterable[str] | None
 Assignments = Mapping[Any, Any] | Iterable[str] | str | None
 
-__all__ = ["Interrupted", "atlas", "compare", "comparison", "replay", "rules_for", "settle",
-           "simulate", "skill", "sweep", "tournament", "tune"]
+__all__ = ["Interrupted", "OtherVersionWarning", "atlas", "compare", "comparison", "replay",
+           "rules_for", "settle", "simulate", "skill", "sweep", "tournament", "tune"]
 
 
 # ---------------------------------------------------------------- the options
@@ -500,20 +502,39 @@ def tune(strategy: str, *, param: Assignments = None, against: str = "random",
                                    workers, None, backend, scheduler, announce=False)[0])
 
 
-def replay(*, seed: int, game: int, players: int | None = None, variant: Words = None,
+def replay(file: str | os.PathLike[str] | None = None, *, seed: int | None = None,
+           game: int | None = None, players: int | None = None, variant: Words = None,
            rule: Assignments = None, strategy: str = "random", seat: Assignments = None,
            strategy_file: Words = None) -> ReplayReport:
     """``unosim replay``: game ``game`` of the run with ``seed``, move by move;
-    ``.moves()`` has one row per decision."""
-    _check(locals(), seed=_int(0, none=False))
-    from unosim.commands.replay import render_replay
-    from unosim.commands.replay import replay as play_one
+    ``.moves()`` has one row per decision. Or ``file``: game ``game`` of a file of
+    ``--save-games``, rebuilt from what it holds alone and checked against its row
+    (``variant`` names one of a comparison's variants), or round ``game`` (the last by
+    default) of a file ``unosim play`` saved, with the person's moves; a file another
+    version of unosim wrote with the same engine replays with an
+    :class:`OtherVersionWarning`."""
+    if file is not None:
+        _check(locals(), game=_int(0))
+        if not isinstance(file, str | os.PathLike):
+            raise UnosimError(f"file must be a path, got {file!r}")
+        given = [n for n, v in (("seed", seed), ("players", players), ("rule", rule),
+                                ("seat", seat), ("strategy_file", strategy_file))
+                 if v is not None] + (["strategy"] if strategy != "random" else [])
+        if given:
+            raise UnosimError(f"{os.fspath(file)} holds the seed, rules and seats of its "
+                              f"games: drop {', '.join(given)}")
+        if game is not None and game >= 10**12:
+            raise UnosimError(f"game must be within 0..{10**12 - 1}, got {game}")
+        from unosim.studies.replay.files import replay_file
 
+        return replay_file(file, game, _variant(variant))
+    _check(locals(), seed=_int(0, none=False))
     _prepare(seed, strategy_file)
     if not 0 <= game < 10**12:
         raise UnosimError(f"game must be within 0..{10**12 - 1}, got {game}")
     presets = _variant(variant)
     rules = inputs.resolve_rules(presets, _assign(rule), players)
     seats = inputs.seats_for(rules["players"], strategy, _assign(seat))
-    r = play_one(rules, seats, seed, game)
-    return ReplayReport(r, render_replay(r, variant_label(presets)))
+    from unosim.studies.replay.play import play
+
+    return play(rules, seats, seed, game, variant_label(presets))

@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 from cli_helpers import invoke
 
-from unosim.commands.replay import render_replay, replay
 from unosim.runs.runner import play_records
 from unosim.simulate.layout import GAME_FIELDS
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
+from unosim.studies.replay.play import replay
+from unosim.studies.replay.text import render_replay
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "strategies" / "examples" / "plugins.py"
 

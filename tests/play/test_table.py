@@ -203,7 +203,8 @@ def test_blue_cards_are_drawn_blue():
 def test_replay_says_which_swap_a_move_made():
     """``unosim replay`` words a 7's chosen seat as a swap of hands and a 0 as every
     hand passed on (it once said "hands swapped or a card traded" of both)."""
-    from unosim.commands.replay import render_replay, replay
+    from unosim.studies.replay.play import replay
+    from unosim.studies.replay.text import render_replay
 
     rules = resolve(["seven-o"], [])
     seats = [parse_strategy("random")] * 4

@@ -53,7 +53,7 @@ class ReplayReport(Report):
                              for s in self.replay["steps"]])
 
     def figures(self) -> dict[str, Any]:
-        from unosim.reports.study_charts import replay_figure
+        from unosim.studies.replay.charts import replay_figure
 
         return {"hand_sizes": replay_figure(self.replay)}
 
