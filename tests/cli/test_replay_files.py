@@ -277,3 +277,26 @@ def test_a_resumed_file_keeps_its_header_and_rows(tmp_path, form):
         RecordSaver(path, modes.ROUND, {**header, "seed": 4}, resumed=True)
     assert len(rows_of(path)) == 15  # the refused run left the file as it was
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+def test_the_api_replays_a_file_as_the_command_does(capsys, saved):
+    """``api.replay(FILE, game=K)``: the command's JSON and text; what the file holds
+    cannot be given beside it."""
+    from unosim import api
+    from unosim.errors import UnosimError
+
+    files, _ = saved
+    path = files["json"]
+    r = api.replay(path, game=17, variant="stacking")
+    code, out, err = invoke(capsys, ["replay", str(path), "--game", "17", "--variant",
+                                     "stacking", "--format", "json"])
+    assert code == 0, err
+    assert json.loads(r.to_json()) == json.loads(out)
+    code, out, err = invoke(capsys, ["replay", str(path), "--game", "17", "--variant",
+                                     "stacking"])
+    assert code == 0 and r.summary() == out.rstrip("\n")
+    assert r.moves().shape[0] == len(r.replay["steps"])
+    with pytest.raises(UnosimError, match="drop seed, strategy"):
+        api.replay(path, game=17, seed=3, strategy="offensive")
+    with pytest.raises(UnosimError, match="needs --game K"):
+        api.replay(str(path))
