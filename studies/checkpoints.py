@@ -3,10 +3,7 @@ layer's (``runs/checkpoint.py``), one for every command."""
 
 from __future__ import annotations
 
-from unosim.reports.atlas import AtlasPlayers, Effect
 from unosim.reports.metrics import Moments, Paired
-from unosim.reports.skill import SkillTotals
-from unosim.reports.tournament import Totals
 from unosim.runs.checkpoint import (  # noqa: F401 - the names the commands use
     FILE_NAME,
     Keeper,
@@ -19,6 +16,9 @@ from unosim.runs.checkpoint import (  # noqa: F401 - the names the commands use
     save,
     unfinished,
 )
-from unosim.studies.compare import CompareTotals
+from unosim.studies.compare.totals import CompareTotals
+from unosim.studies.grids.atlas import AtlasPlayers, Effect
+from unosim.studies.lineups.skill_edge import SkillTotals
+from unosim.studies.lineups.tournament_totals import Totals
 
 keepable(Moments, Paired, CompareTotals, SkillTotals, Totals, AtlasPlayers, Effect)

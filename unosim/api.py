@@ -37,18 +37,19 @@ import numpy as np
 import pandas as pd
 
 from unosim.errors import UnosimError, is_whole
-from unosim.reports.compare import Comparison
-from unosim.reports.report_compare import CompareReport, SimulateReport
-from unosim.reports.report_grid import AtlasReport, SweepReport
-from unosim.reports.report_play import SkillReport, TournamentReport
-from unosim.reports.report_tune import TuneReport
 from unosim.runs import inputs, modes
 from unosim.runs.variants import build_variants, split_variant, variant_label
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
+from unosim.studies.compare.report import CompareReport
+from unosim.studies.compare.result import Comparison
+from unosim.studies.grids.report import AtlasReport, SweepReport
+from unosim.studies.lineups.report import SkillReport, TournamentReport
 from unosim.studies.replay.files import OtherVersionWarning
 from unosim.studies.replay.report import ReplayReport
+from unosim.studies.run.result import SimulateReport
 from unosim.studies.settle.report import SettleReport
+from unosim.studies.tune.report import TuneReport
 
 Words = str | Iterable[str] | None
 Assignments = Mapping[Any, Any] | Iterable[str] | str | None
@@ -304,19 +305,19 @@ def simulate(variant: Words = "official", games: int | str = 10_000, *,
 def _simulate(name: str, rules: Rules, seats: list[Any], games: int, seed: int,
               workers: int | None, mode: str, max_rounds: int | None, keep: bool,
               progress: bool) -> SimulateReport:
-    from unosim.output import run_report
     from unosim.progress import with_progress
-    from unosim.runs.variants import VariantSpec
-    from unosim.studies.compare import run_compare
+    from unosim.studies.run.play import run
+    from unosim.studies.run.report import run_report
 
     chunks: list[np.ndarray] = []
 
-    def kept(vi: int, first: int, rec: np.ndarray) -> None:
+    def kept(first: int, rec: np.ndarray) -> None:
         chunks.append(rec.copy())
 
-    cmp = with_progress(progress, games, lambda cb: run_compare(
-        [VariantSpec(name, rules, seats)], games, seed, workers, mode, max_rounds,
-        on_batch=cb, on_records=kept if keep else None), unit=modes.of(mode).unit)
+    cmp = with_progress(progress, games, lambda cb: run(
+        rules, seats, games, seed, workers, on_batch=cb, on_records=kept if keep else None,
+        mode=mode, max_rounds=max_rounds, per_game=True, name=name),
+        unit=modes.of(mode).unit)
     summary, text = run_report(cmp.results[0], name, mode, "local")
     return SimulateReport(summary, text, cmp,
                           _game_rows(chunks, mode, rules["players"], summary) if keep else None)
@@ -344,7 +345,7 @@ def comparison(variants: Words = ("official", "stacking"), games: int | str = 10
                max_rounds: int | None = None, backend: str = "local",
                scheduler: str | None = None, strategy_file: Words = None,
                progress: bool = False, **kwargs: Any) -> Comparison:
-    """The full :class:`~unosim.reports.compare.Comparison` behind :func:`compare`."""
+    """The full :class:`~unosim.studies.compare.result.Comparison` behind :func:`compare`."""
     _check(locals())
     rule, seat = _legacy(rule, seat, kwargs)
     _check({"rule": rule, "seat": seat})
@@ -359,7 +360,7 @@ def comparison(variants: Words = ("official", "stacking"), games: int | str = 10
         raise UnosimError("compare needs at least two variants, e.g. "
                           "api.compare(['official', 'stacking'])")
     from unosim.progress import on_backend
-    from unosim.studies.compare import run_compare
+    from unosim.studies.compare.play import run_compare
 
     return _play(lambda: on_backend(
         backend, workers, scheduler, progress, count * len(specs),
@@ -420,17 +421,37 @@ def tournament(strategies: Words, *, field: str | None = None, players: int | No
     """``unosim tournament``: strategies head to head, every seat played equally often
     (``field=``: each against that strategy in every other seat)."""
     _check(locals())
-    from unosim.commands.tournament import play_tournament
-
     seed = _prepare(seed, strategy_file)
     if seating not in ("rotations", "permutations"):
         raise UnosimError(f"seating must be rotations or permutations, got {seating!r}")
     names = _names(strategies)
     if not names:
         raise UnosimError("tournament needs at least one strategy")
-    return _play(lambda: play_tournament(names, field, players, str(games), _variant(variant),
-                                         _assign(rule), seating, seed, workers, backend,
-                                         scheduler, progress, announce=False))
+    return _play(lambda: _tournament(names, field, players, games, _variant(variant),
+                                     _assign(rule), seating, seed, workers, backend,
+                                     scheduler, progress))
+
+
+def _tournament(names: tuple[str, ...], field: str | None, players: int | None,
+                games: int | str, variant: tuple[str, ...], rule: tuple[str, ...],
+                seating: str, seed: int, workers: int | None, backend: str,
+                scheduler: str | None, progress: bool) -> TournamentReport:
+    from unosim.progress import on_backend
+    from unosim.strategies.registry import parse_strategy
+    from unosim.studies.lineups.play import play_tournament, tournament_games
+
+    count = inputs.parse_games(games)
+    rules = inputs.resolve_rules(variant, rule, players)
+    strats = [parse_strategy(x) for x in names]
+    against = inputs.parse_field(field) if field is not None else None
+    inputs.check_scheduler(scheduler, backend)
+    total = tournament_games(len(strats), rules, seating, count, against is not None)
+    name = variant_label(variant)
+    return on_backend(
+        backend, workers, scheduler, progress, total,
+        lambda cb, where: play_tournament(rules, strats, count, seed, seating=seating,
+                                          field=against, variant=name, backend=where,
+                                          workers=workers, on_batch=cb))
 
 
 def skill(variants: Words, *, strategy: str, field: str | None = None,
@@ -441,13 +462,31 @@ def skill(variants: Words, *, strategy: str, field: str | None = None,
     """``unosim skill``: the skill edge of ``strategy`` against ``field`` (random by
     default) under each variant, paired differences from the first."""
     _check(locals())
-    from unosim.commands.skill import play_skill
-
     seed = _prepare(seed, strategy_file)
-    return _play(lambda: play_skill(_names(variants), strategy, players, str(games),
-                                    _assign(rule), seed, workers, show=progress,
-                                    backend=backend, scheduler=scheduler, field=field,
-                                    **_no_files())[0])
+    return _play(lambda: _skill(_names(variants), strategy, field, players, games,
+                                _assign(rule), seed, workers, backend, scheduler, progress))
+
+
+def _skill(names: tuple[str, ...], strategy: str, field: str | None, players: int | None,
+           games: int | str, rule: tuple[str, ...], seed: int, workers: int | None,
+           backend: str, scheduler: str | None, progress: bool) -> SkillReport:
+    from unosim.progress import on_backend
+    from unosim.strategies.registry import parse_strategy
+    from unosim.studies.lineups.play import check_request, play_skill, skill_games
+    from unosim.studies.lineups.skill import players_of
+
+    check_request(names, strategy)
+    count = inputs.parse_games(games)
+    strat = parse_strategy(strategy)
+    against = inputs.parse_field(field if field is not None else "random")
+    specs = build_variants(names, lambda presets: inputs.resolve_rules(presets, rule, players),
+                           lambda n: [])
+    inputs.check_skill_games(count, players_of(specs))
+    inputs.check_backend(backend, workers, scheduler)
+    return on_backend(
+        backend, workers, scheduler, progress, skill_games(specs, count),
+        lambda cb, where: play_skill(specs, strat, count, seed, field=against, backend=where,
+                                     workers=workers, on_batch=cb))
 
 
 def sweep(*, variant: Words = None, rule: Assignments = None,
@@ -458,13 +497,19 @@ def sweep(*, variant: Words = None, rule: Assignments = None,
     """``unosim sweep``: one or two rule keys (or the player count) over their values:
     ``rule={"hand_size": "5..9"}`` or ``{"hand_size": [5, 7, 9]}``, ``players="2..6"``."""
     _check(locals(), players=_counts)
-    from unosim.commands.sweep import play_sweep
+    from unosim.progress import on_backend
+    from unosim.studies.grids.dimensions import sweep_dims
+    from unosim.studies.grids.play import plan_sweep, play_sweep
 
     seed = _prepare(seed, strategy_file)
-    counts = None if players is None else _text(players)
-    return _play(lambda: play_sweep(_variant(variant), _assign(rule), counts, strategy,
-                                    _assign(seat), str(games), seed, workers, backend,
-                                    scheduler, show=progress, **_no_files())[0])
+    count = inputs.parse_games(str(games))
+    dims, fixed = sweep_dims(_assign(rule), None if players is None else _text(players))
+    inputs.check_backend(backend, workers, scheduler)
+    plan = plan_sweep(dims, fixed, count, variant=_variant(variant), strategy=strategy,
+                      seat=_assign(seat))
+    return _play(lambda: on_backend(
+        backend, workers, scheduler, progress, plan.total,
+        lambda cb, where: play_sweep(plan, seed, workers=workers, backend=where, on_batch=cb)))
 
 
 def atlas(*, players: str | Iterable[int] = "2,4,6", games: int | str = 100_000,
@@ -474,11 +519,17 @@ def atlas(*, players: str | Iterable[int] = "2,4,6", games: int | str = 100_000,
     """``unosim atlas``: every preset against official at each player count
     (``strategy="none"`` leaves the skill edge out)."""
     _check(locals(), players=_counts)
-    from unosim.commands.atlas import play_atlas
+    from unosim.progress import on_backend
+    from unosim.studies.grids.dimensions import parse_values
+    from unosim.studies.grids.play import plan_atlas, play_atlas
 
     seed = _prepare(seed, strategy_file)
-    return _play(lambda: play_atlas(_text(players), str(games), strategy, seed, workers,
-                                    backend, scheduler, show=progress, **_no_files())[0])
+    count = inputs.parse_games(str(games))
+    plan = plan_atlas(parse_values("players", _text(players)), count, strategy)
+    inputs.check_backend(backend, workers, scheduler)
+    return _play(lambda: on_backend(
+        backend, workers, scheduler, progress, plan.total,
+        lambda cb, where: play_atlas(plan, seed, workers=workers, backend=where, on_batch=cb)))
 
 
 def tune(strategy: str, *, param: Assignments = None, against: str = "random",
@@ -493,13 +544,39 @@ def tune(strategy: str, *, param: Assignments = None, against: str = "random",
     study lives in ``storage`` and the same name continues it; without a seed, a new
     study draws one and a continued one keeps its own."""
     _check(locals())
-    from unosim.commands.tune import play_tune
-
     _prepare(0, strategy_file)
-    return _play(lambda: play_tune(strategy, _assign(param), against, players,
-                                   _variant(variant), _assign(rule), mode, int(trials),
-                                   str(games_per_trial), sampler, storage, study, seed,
-                                   workers, None, backend, scheduler, announce=False)[0])
+    return _play(lambda: _tune(strategy, _assign(param), against, players, _variant(variant),
+                               _assign(rule), mode, int(trials), games_per_trial, sampler,
+                               storage, study, seed, workers, backend, scheduler))
+
+
+def _tune(strategy: str, param: tuple[str, ...], against: str, players: int | None,
+          variant: tuple[str, ...], rule: tuple[str, ...], mode: str, trials: int,
+          games_per_trial: int | str, sampler: str, storage: str, study: str | None,
+          seed: int | None, workers: int | None, backend: str, scheduler: str | None
+          ) -> TuneReport:
+    from unosim.interrupt import StopSignals
+    from unosim.studies.tune.play import default_study_name, play_tune, tune_target
+
+    name, space, field = tune_target(strategy, param, against, storage, study)
+    games = inputs.parse_games(games_per_trial, "--games-per-trial")
+    rules = inputs.resolve_rules(variant, rule, players)
+    modes.of(mode).check_rules(rules, 1000)
+    inputs.check_backend(backend, workers, scheduler)
+    if seed is not None:
+        seed = inputs.pick_seed(seed)  # checked
+    label = variant_label(variant)
+    if study is None:
+        study = default_study_name(name, int(rules["players"]), against, mode, label)
+    where = inputs.open_backend(backend, workers, scheduler)
+    try:
+        with StopSignals():  # a stop lands between two tasks of a trial
+            return play_tune(name, space, field, rules, games, against=against,
+                             variant=label, mode=mode, trials=trials, sampler=sampler,
+                             storage=storage, study=study, seed=seed, backend=where,
+                             draw_seed=lambda: inputs.pick_seed(None))
+    finally:
+        where.close()
 
 
 def replay(file: str | os.PathLike[str] | None = None, *, seed: int | None = None,

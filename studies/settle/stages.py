@@ -89,7 +89,8 @@ def metric_name(metric: str, seat: int | None) -> tuple[str, bool]:
 def _compare_stage(c: Claim, players: int, seed: int, backend: Backend, on_batch: Any
                    ) -> Stage:
     from unosim.runs.tables import Table
-    from unosim.studies.compare import CompareTotals, run_compare
+    from unosim.studies.compare.play import run_compare
+    from unosim.studies.compare.totals import CompareTotals
 
     specs = [spec(c, players, "baseline")]
     if c.variant is not None:
@@ -148,8 +149,8 @@ def _where(c: Claim, players: int, seat: int | None) -> str:
 
 def _tournament_stage(c: Claim, players: int, seed: int, backend: Backend, on_batch: Any
                       ) -> Stage:
-    from unosim.reports.tournament import Totals, paired_points
-    from unosim.studies.tournament import lineups, run_tournament
+    from unosim.studies.lineups.tournament import lineups, run_tournament
+    from unosim.studies.lineups.tournament_totals import Totals, paired_points
 
     rules = rules_of(c, players, "baseline")
     strats = [parse_strategy(s) for s in c.strategies]
@@ -183,8 +184,8 @@ def _tournament_stage(c: Claim, players: int, seed: int, backend: Backend, on_ba
 
 def _skill_stage(c: Claim, players: int, seed: int, backend: Backend, on_batch: Any
                  ) -> Stage:
-    from unosim.reports.skill import SkillTotals, diff_stats, skill_stats
-    from unosim.studies.skill import run_skill
+    from unosim.studies.lineups.skill import run_skill
+    from unosim.studies.lineups.skill_edge import SkillTotals, diff_stats, skill_stats
 
     specs = [spec(c, players, "baseline")]
     if c.variant is not None:
@@ -215,10 +216,10 @@ def _skill_stage(c: Claim, players: int, seed: int, backend: Backend, on_batch: 
 
 
 def _sweep_stage(c: Claim, seed: int, backend: Backend, on_batch: Any) -> Stage:
-    from unosim.reports.sweep import Dim
     from unosim.runs.tables import Table
-    from unosim.studies.compare import CompareTotals
-    from unosim.studies.sweep import grid, run_sweep
+    from unosim.studies.compare.totals import CompareTotals
+    from unosim.studies.grids.dimensions import Dim
+    from unosim.studies.grids.play import grid, run_sweep
 
     dims = [Dim("players", tuple(c.players))]
     points = grid(dims, lambda co: spec(c, int(co["players"]), "baseline"))
@@ -271,7 +272,7 @@ def first_look_units(c: Claim) -> int:
     games per lineup (tournament, ``games`` split over the lineups), deals (skill,
     ``games`` split over the seats)."""
     if c.study == "tournament":
-        from unosim.studies.tournament import lineups
+        from unosim.studies.lineups.tournament import lineups
 
         return first_units(max(1, -(-c.games // len(lineups(2, min(c.players))))))
     if c.study == "skill":

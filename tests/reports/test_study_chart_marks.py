@@ -8,9 +8,10 @@ import re
 
 import pytest
 
-from unosim.reports.grid_charts import _heatmap, heatmap_decimals
-from unosim.reports.study_charts import tournament_figure
-from unosim.reports.sweep import Dim, Point, SweepResult
+from unosim.studies.grids.charts import _heatmap, heatmap_decimals
+from unosim.studies.grids.dimensions import Dim
+from unosim.studies.grids.sweep import Point, SweepResult
+from unosim.studies.lineups.charts import tournament_figure
 
 
 def tournament(fairs: list[float]) -> dict:

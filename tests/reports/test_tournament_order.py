@@ -9,17 +9,16 @@ import json
 import numpy as np
 import pytest
 
-from unosim.reports.tournament import (
-    Totals,
+from unosim.simulate import layout as L
+from unosim.simulate.rules import resolve
+from unosim.strategies.registry import parse_strategy
+from unosim.studies.lineups.tournament_summary import (
     TournamentResult,
-    add_records,
     render_json,
     render_tournament,
     summarize_tournament,
 )
-from unosim.simulate import layout as L
-from unosim.simulate.rules import resolve
-from unosim.strategies.registry import parse_strategy
+from unosim.studies.lineups.tournament_totals import Totals, add_records
 
 NAMES = ("attacker", "defensive", "random")
 
@@ -122,7 +121,7 @@ def fielded(x_wins: int, x_hand: int, rounds: int = 100, players: int = 6) -> di
     rotated through all six (the lineups of ``--field``): it wins ``x_wins`` of every
     ``rounds`` rounds; in the others the field's next seat wins and attacker keeps
     ``x_hand`` points in hand, the field's losing seats 5, 10, 15 and 20."""
-    from unosim.studies.tournament import lineups
+    from unosim.studies.lineups.tournament import lineups
 
     rules = resolve([], [("players", players)])
     table = lineups(1, players, field=True)
@@ -197,8 +196,8 @@ def test_fewer_strategies_than_seats_pair_per_seat_across_lineups():
     b's over b's (the difference of the win rates per seat), seat for seat the share of
     all the seat pairs a's seat finished ahead, and each standard error that of the
     per-round d_r = R (A_r / N_a - B_r / N_b), computed here round by round."""
-    from unosim.reports.tournament import paired_wins, seat_for_seat
-    from unosim.studies.tournament import lineups
+    from unosim.studies.lineups.tournament import lineups
+    from unosim.studies.lineups.tournament_totals import paired_wins, seat_for_seat
 
     rules = resolve([], [("players", 4)])
     table = lineups(3, 4)
@@ -236,7 +235,7 @@ def test_fewer_strategies_than_seats_pair_per_seat_across_lineups():
 def test_totals_merge_the_same_in_any_order():
     """Totals of lineups of different shapes (who holds two seats changes) merged in
     either order hold the same integers and give the same paired figures, to the bit."""
-    from unosim.reports.tournament import paired_points, paired_wins, seat_for_seat
+    from unosim.studies.lineups.tournament_totals import paired_points, paired_wins, seat_for_seat
 
     rules = resolve([], [("players", 4)])
     rng = np.random.default_rng(5)
@@ -271,7 +270,7 @@ def test_paired_points_over_lineups_of_different_shapes_match_a_direct_computati
     its uncapped seat-rounds minus b's, the difference of the two means the report
     shows, and the standard error that of d_r = R (A_r / N_a - B_r / N_b), computed
     here round by round from the records."""
-    from unosim.reports.tournament import paired_points
+    from unosim.studies.lineups.tournament_totals import paired_points
 
     rules = resolve([], [("players", 3)])
     assert rules["scoring"] == "winner_takes"

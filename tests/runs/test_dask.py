@@ -16,9 +16,9 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 from unosim.runs.backend import DaskBackend  # noqa: E402
-from unosim.runs.runner import run  # noqa: E402
 from unosim.simulate.rules import resolve  # noqa: E402
 from unosim.strategies.registry import parse_strategy  # noqa: E402
+from unosim.studies.run.play import run  # noqa: E402
 
 
 def run_dask(rules, seats, games, seed, client, task_games=1 << 18, on_batch=None):
@@ -142,8 +142,8 @@ def test_run_json_has_one_schema_on_both_backends(client, capsys):
 def test_grids_on_dask_equal_this_machine(client):
     """A sweep or atlas comparison and the skill edge give the same totals on a cluster."""
     from unosim.runs.variants import VariantSpec
-    from unosim.studies.compare import run_compare
-    from unosim.studies.skill import run_skill
+    from unosim.studies.compare.play import run_compare
+    from unosim.studies.lineups.skill import run_skill
 
     specs = [VariantSpec(n, resolve([n], [("players", 3)]), [parse_strategy("random")] * 3)
              for n in ("official", "stacking", "seven-o")]
@@ -213,7 +213,7 @@ def test_every_study_gives_the_same_json_on_dask(client, capsys, args):
 
 
 def test_a_tuning_trial_plays_the_same_games_on_dask(client):
-    from unosim.studies.tune import TrialTable
+    from unosim.studies.tune.trials import TrialTable
 
     rules = resolve([], [("players", 3)])
     field = [parse_strategy("random"), parse_strategy("defensive")]

@@ -367,10 +367,11 @@ def test_a_card_shows_the_margin_band_and_a_long_verdict():
 def test_paired_tournament_points_are_the_difference_of_the_strategies_means():
     """The paired points of a tournament (per round, one strategy's points per seat minus
     the other's) average to the difference of their own means over the same rounds."""
-    from unosim.reports.tournament import paired_points, summarize_tournament
     from unosim.simulate.rules import resolve
     from unosim.strategies.registry import parse_strategy
-    from unosim.studies.tournament import run_tournament
+    from unosim.studies.lineups.tournament import run_tournament
+    from unosim.studies.lineups.tournament_summary import summarize_tournament
+    from unosim.studies.lineups.tournament_totals import paired_points
 
     for players in (3, 4):
         r = run_tournament(resolve([], [("players", players)]),

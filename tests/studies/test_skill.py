@@ -10,14 +10,20 @@ import numpy as np
 import pytest
 from cli_helpers import assert_one_line_error, invoke
 
-from unosim.reports.skill import SkillTotals, diff_stats, skill_stats, summarize_skill, verdict
 from unosim.runs.runner import play_records
 from unosim.runs.variants import VariantSpec
 from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
-from unosim.studies.skill import lineup, run_skill
-from unosim.studies.tournament import run_tournament
+from unosim.studies.lineups.skill import lineup, run_skill
+from unosim.studies.lineups.skill_edge import (
+    SkillTotals,
+    diff_stats,
+    skill_stats,
+    summarize_skill,
+    verdict,
+)
+from unosim.studies.lineups.tournament import run_tournament
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "strategies" / "examples" / "plugins.py"
 

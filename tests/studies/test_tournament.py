@@ -13,10 +13,14 @@ import pytest
 
 from unosim.cli import main
 from unosim.errors import UnosimError
-from unosim.reports.tournament import entrant_labels, render_tournament, summarize_tournament
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import BUILTINS, parse_strategy
-from unosim.studies.tournament import lineups, run_tournament
+from unosim.studies.lineups.tournament import lineups, run_tournament
+from unosim.studies.lineups.tournament_summary import (
+    entrant_labels,
+    render_tournament,
+    summarize_tournament,
+)
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "strategies" / "examples" / "plugins.py"
 TIMING = ("elapsed_s", "workers")

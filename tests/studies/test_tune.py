@@ -109,12 +109,14 @@ def test_two_processes_share_one_sqlite_study(tmp_path):
 
 def test_ctrl_c_keeps_the_finished_trials(tmp_path):
     from unosim.simulate.rules import resolve
-    from unosim.studies import tune as T
+    from unosim.studies.tune.space import search_space
+    from unosim.studies.tune.study import TuneSetup, run_study
+    from unosim.studies.tune.trials import TrialTable
 
     rules = resolve([], [("players", 2)])
-    space = T.search_space("weighted", ["wild=-5..5"])
-    setup = T.TuneSetup("weighted", space, T.TrialTable(rules, [parse_strategy("random")], seed=1),
-                        900)
+    space = search_space("weighted", ["wild=-5..5"])
+    setup = TuneSetup("weighted", space, TrialTable(rules, [parse_strategy("random")], seed=1),
+                      900)
     from unosim.runs import stopping
 
     calls = []
@@ -127,12 +129,12 @@ def test_ctrl_c_keeps_the_finished_trials(tmp_path):
 
     storage = f"sqlite:///{tmp_path / 'c.db'}"
     with stopping.listening(stop):
-        study, result = T.run_study(setup, storage, "c", 10, on_trial=stop_on_second)
+        study, result = run_study(setup, storage, "c", 10, on_trial=stop_on_second)
     assert result.interrupted
     assert result.counts["complete"] >= 1 and result.counts["trials"] < 10
     assert result.best
     # and the study continues from there
-    _, again = T.run_study(setup, storage, "c", 1)
+    _, again = run_study(setup, storage, "c", 1)
     assert again.counts["trials"] == result.counts["trials"] + 1
 
 

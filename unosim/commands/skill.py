@@ -9,7 +9,6 @@ from typing import Any
 import click
 
 from unosim import options as opt
-from unosim.errors import UnosimError
 from unosim.progress import on_backend
 from unosim.resuming import finish, keeper, resume_option, start
 from unosim.runs import inputs
@@ -50,42 +49,12 @@ def _skill(variant_names: tuple[str, ...], strategy: str | None, players: int | 
     # field defaults to None: a checkpoint kept before --field existed resumes as random
     from unosim.common import write_text_atomic
     from unosim.reports.render import render_json
-
-    report, keep, out_dir = play_skill(variant_names, strategy, players, games_text, rule,
-                                       seed, workers, out, opt.show_progress(progress),
-                                       backend, scheduler, saved, stages, field)
-    summary = report.to_dict()
-    click.echo(report.to_json() if fmt == "json" else report.summary())
-    if out_dir is not None:
-        from unosim.output import report_files
-        from unosim.reports.export import summary_csv
-
-        with report_files(out_dir, keep, "skill", report.partial):
-            write_text_atomic(out_dir / "skill.json", render_json(summary) + "\n")
-            write_text_atomic(out_dir / "skill.csv", summary_csv(_flat(summary)))
-    finish(keep, report.partial, "skill", f"{summary['deals']:,} of "
-           f"{summary['deals_requested']:,} deals")
-
-
-def play_skill(variant_names: tuple[str, ...], strategy: str | None, players: int | None,
-               games_text: str, rule: tuple[str, ...], seed: int | None,
-               workers: int | None, out: str | None, show: bool, backend: str,
-               scheduler: str | None, saved: dict[str, Any], stages: dict[str, Any] | None,
-               field: str | None = None) -> tuple[Any, Any, Any]:
-    """Play the skill study the options describe (``unosim.api.skill`` too): its
-    :class:`~unosim.reports.report_play.SkillReport` (partial after a stop), the
-    checkpoint keeper and the ``--out`` folder."""
-    if not variant_names:
-        raise UnosimError("skill needs at least one VARIANT, e.g. `unosim skill official "
-                          "stacking --strategy offensive`")
-    if strategy is None:
-        raise UnosimError("skill needs --strategy NAME: the strategy whose skill edge is "
-                          "measured")
-    from unosim.reports.report_play import SkillReport
     from unosim.runs.variants import build_variants
     from unosim.strategies.registry import parse_strategy
-    from unosim.studies.skill import players_of, run_skill
+    from unosim.studies.lineups.play import check_request, play_skill, skill_games
+    from unosim.studies.lineups.skill import players_of
 
+    check_request(variant_names, strategy)
     games = inputs.parse_games(games_text)
     strat = parse_strategy(strategy)
     against = inputs.parse_field(field if field is not None else "random")
@@ -97,13 +66,22 @@ def play_skill(variant_names: tuple[str, ...], strategy: str | None, players: in
     inputs.check_backend(backend, workers, scheduler)
     seed = inputs.pick_seed(seed, opt.announce_seed if stages is None else None)
     keep = keeper("skill", out_dir, saved, seed, stages)
-    p = int(variants[0].rules["players"])
-    total = max(1, -(-games // p)) * p * len(variants)
-    result = on_backend(backend, workers, scheduler, show, total,
-                        lambda cb, where: run_skill(variants, strat, games, seed, workers,
-                                                    on_batch=cb, backend=where, keep=keep,
-                                                    field=against))
-    return SkillReport(result), keep, out_dir
+    report = on_backend(backend, workers, scheduler, opt.show_progress(progress),
+                        skill_games(variants, games),
+                        lambda cb, where: play_skill(variants, strat, games, seed, field=against,
+                                                     backend=where, workers=workers,
+                                                     on_batch=cb, keep=keep))
+    summary = report.to_dict()
+    click.echo(report.to_json() if fmt == "json" else report.summary())
+    if out_dir is not None:
+        from unosim.output import report_files
+        from unosim.reports.export import summary_csv
+
+        with report_files(out_dir, keep, "skill", report.partial):
+            write_text_atomic(out_dir / "skill.json", render_json(summary) + "\n")
+            write_text_atomic(out_dir / "skill.csv", summary_csv(_flat(summary)))
+    finish(keep, report.partial, "skill", f"{summary['deals']:,} of "
+           f"{summary['deals_requested']:,} deals")
 
 
 def _flat(summary: dict) -> dict:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 
@@ -45,8 +44,23 @@ def tournament(names: tuple[str, ...], field: str | None, players: int | None,
     its seats won); its fair share is the share of the seats it holds, 1/players
     for a strategy against a field. --format json lists the entrants in the order
     given (the field last), each with its rank; the table sorts them by rank."""
-    report = play_tournament(names, field, players, games_text, variant, rule, seating, seed,
-                             workers, backend, scheduler, opt.show_progress(progress))
+    from unosim.runs.variants import variant_label
+    from unosim.strategies.registry import parse_strategy
+    from unosim.studies.lineups.play import play_tournament, tournament_games
+
+    games = inputs.parse_games(games_text)
+    rules = inputs.resolve_rules(variant, rule, players)
+    strats = [parse_strategy(x) for x in names]
+    against = inputs.parse_field(field) if field is not None else None
+    inputs.check_scheduler(scheduler, backend)
+    total = tournament_games(len(strats), rules, seating, games, against is not None)
+    seed = inputs.pick_seed(seed, opt.announce_seed)
+    name = variant_label(variant)
+    report = on_backend(
+        backend, workers, scheduler, opt.show_progress(progress), total,
+        lambda cb, where: play_tournament(rules, strats, games, seed, seating=seating,
+                                          field=against, variant=name,
+                                          backend=where, workers=workers, on_batch=cb))
     s = report.to_dict()
     click.echo(report.to_json() if fmt == "json" else report.summary())
     if report.partial:
@@ -55,28 +69,3 @@ def tournament(names: tuple[str, ...], field: str | None, players: int | None,
                    "covers the finished ones (the same deals in every lineup)", err=True)
         sys.exit(interrupt.exit_code())
 
-
-def play_tournament(names: tuple[str, ...], field: str | None, players: int | None,
-                    games_text: str, variant: tuple[str, ...], rule: tuple[str, ...],
-                    seating: str, seed: int | None, workers: int | None, backend: str,
-                    scheduler: str | None, show: bool, announce: bool = True) -> Any:
-    """Play the tournament the options describe (``unosim.api.tournament`` too): its
-    :class:`~unosim.reports.report_play.TournamentReport`, partial after a stop."""
-    from unosim.reports.report_play import TournamentReport
-    from unosim.runs.variants import variant_label
-    from unosim.strategies.registry import parse_strategy
-    from unosim.studies.tournament import planned_games, run_tournament
-
-    games = inputs.parse_games(games_text)
-    rules = inputs.resolve_rules(variant, rule, players)
-    strats = [parse_strategy(x) for x in names]
-    against = inputs.parse_field(field) if field is not None else None
-    inputs.check_scheduler(scheduler, backend)
-    total = planned_games(len(strats), rules["players"], seating, games, against is not None)
-    seed = inputs.pick_seed(seed, opt.announce_seed if announce else None)
-    name = variant_label(variant)
-    return TournamentReport(on_backend(
-        backend, workers, scheduler, show, total,
-        lambda cb, where: run_tournament(rules, strats, games, seed, seating, workers,
-                                         on_batch=cb, variant=name, backend=where,
-                                         field=against)))

@@ -1,16 +1,14 @@
-"""``unosim tune``: search a parametric strategy's parameters on Optuna (the study is
-studies/tune.py: objective, racing, re-evaluation; its files are reports/tune.py)."""
+"""``unosim tune``: search a parametric strategy's parameters on Optuna (the study, its
+report and its files are studies/tune/)."""
 
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 
 from unosim import interrupt
 from unosim import options as opt
-from unosim.errors import UnosimError
 from unosim.interrupt import StopSignals
 from unosim.runs import inputs
 
@@ -61,13 +59,34 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     study (without --seed, with the study's own seed). With --out: summary.json and
     summary.csv (the result), trials.csv, and the optimisation history and parameter
     importances as charts (PNG and SVG)."""
-    report, out_dir = play_tune(strategy, param, against, players, variant, rule, mode, trials,
-                                games_text, sampler, storage, study_name, seed, workers, out,
-                                backend, scheduler)
+    from unosim.runs import modes
+    from unosim.runs.variants import variant_label
+    from unosim.studies.tune.play import default_study_name, play_tune, tune_target
+
+    name, space, field = tune_target(strategy, param, against, storage, study_name)
+    games = inputs.parse_games(games_text, "--games-per-trial")
+    rules = inputs.resolve_rules(variant, rule, players)
+    modes.of(mode).check_rules(rules, 1000)
+    inputs.check_backend(backend, workers, scheduler)
+    if seed is not None:
+        seed = inputs.pick_seed(seed)  # checked
+    out_dir = opt.prepare_out(out)
+    label = variant_label(variant)
+    if study_name is None:
+        study_name = default_study_name(name, int(rules["players"]), against, mode, label)
+    where = inputs.open_backend(backend, workers, scheduler)
+    try:
+        with StopSignals():  # a stop lands between two tasks of a trial
+            report = play_tune(name, space, field, rules, games, against=against,
+                               variant=label, mode=mode, trials=trials, sampler=sampler,
+                               storage=storage, study=study_name, seed=seed, backend=where,
+                               draw_seed=lambda: inputs.pick_seed(None, opt.announce_seed))
+    finally:
+        where.close()
     click.echo(report.to_json() if fmt == "json" else report.summary())
     if out_dir is not None:
         from unosim.output import report_files
-        from unosim.reports import tune as files
+        from unosim.studies.tune import files
 
         with report_files(out_dir, None, "tune", report.partial, again=(
                 "the same command with --trials 0 writes them from the study without "
@@ -79,53 +98,3 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
                    "again to continue it", err=True)
         sys.exit(interrupt.exit_code())
 
-
-def play_tune(strategy: str, param: tuple[str, ...], against: str, players: int | None,
-              variant: tuple[str, ...], rule: tuple[str, ...], mode: str, trials: int,
-              games_text: str, sampler: str, storage: str, study_name: str | None,
-              seed: int | None, workers: int | None, out: str | None, backend: str,
-              scheduler: str | None, announce: bool = True) -> tuple[Any, Any]:
-    """Run the tuning study the options describe (``unosim.api.tune`` too): its
-    :class:`~unosim.reports.report_tune.TuneReport` (partial after a stop) and the
-    ``--out`` folder."""
-    from unosim.studies import tune as T
-
-    T.require_optuna()
-    T.check_storage(storage, study_name)  # before any game: a study lost at exit, no name
-    from unosim.reports.report_tune import TuneReport
-    from unosim.runs import modes
-    from unosim.runs.variants import variant_label
-    from unosim.strategies.registry import parse_strategy
-
-    name = strategy.strip()
-    if ":" in name:
-        raise UnosimError(f"tune takes a strategy name without parameters, got {strategy!r}; "
-                          "fix a parameter with --param NAME=V..V")
-    parse_strategy(name)  # unknown names: the registry's message
-    space = T.search_space(name, list(param))
-    field = [parse_strategy(x) for x in against.split(",") if x.strip()]
-    if not field:
-        raise UnosimError("--against needs at least one strategy")
-    games = inputs.parse_games(games_text, "--games-per-trial")
-    rules = inputs.resolve_rules(variant, rule, players)
-    modes.of(mode).check_rules(rules, 1000)
-    inputs.check_backend(backend, workers, scheduler)
-    if seed is not None:
-        seed = inputs.pick_seed(seed)  # checked
-    out_dir = opt.prepare_out(out)
-    n = int(rules["players"])
-    if study_name is None:
-        study_name = (f"{name}-{n}p-vs-{against.replace(',', '+')}-{mode}"
-                      f"-{variant_label(variant)}")
-    where = inputs.open_backend(backend, workers, scheduler)
-    try:
-        with StopSignals():  # a stop lands between two tasks of a trial
-            table = T.TrialTable(rules, field, mode, seed, where)
-            setup = T.TuneSetup(name, space, table, games, sampler, against,
-                                variant_label(variant))
-            study, result = T.run_study(
-                setup, storage, study_name, trials,
-                draw_seed=lambda: inputs.pick_seed(None, opt.announce_seed if announce else None))
-    finally:
-        where.close()
-    return TuneReport(result, lambda: T.history(study), study), out_dir

@@ -1,6 +1,6 @@
 """The skill edge of a strategy under each variant (docs/metrics.md#skill-edge), paired
 across variants: the totals, their statistics, verdicts and the table (the study that
-plays it is ``studies/skill.py``).
+plays it is ``skill.py``).
 
 One seat of strategy S plays against P-1 seats of the field (``random`` unless
 ``--field`` names another strategy); the seat of S is rotated

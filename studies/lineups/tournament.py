@@ -1,5 +1,5 @@
 """The tournament study: every lineup of the entrants plays the same games of the
-seed (duplicate format); see reports/tournament.py for the seating and the figures.
+seed (duplicate format); see tournament_summary.py for the seating and the figures.
 
 The entrants are the strategies as listed (the same one may be listed several times:
 each entry is its own entrant) and, with a field, the field strategy last.
@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from unosim.errors import UnosimError
-from unosim.reports.tournament import Totals, TournamentResult, add_records
 from unosim.runs.backend import Backend
 from unosim.runs.driver import Outcome, Study, drive
 from unosim.runs.modes import ROUND
@@ -24,6 +23,8 @@ from unosim.runs.tables import Table
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
 from unosim.strategies.registry import SeatStrategy
+from unosim.studies.lineups.tournament_summary import TournamentResult
+from unosim.studies.lineups.tournament_totals import Totals, add_records
 
 SEATINGS = ("rotations", "permutations")
 MAX_LINEUPS = 100_000

@@ -1,6 +1,6 @@
 """The skill study: one seat of a strategy against the field (``random`` unless another
 is named) in the others, its seat rotated through all P seats, every rotation (lineup)
-and every variant on the same deals (see reports/skill.py for the skill edge and its
+and every variant on the same deals (see skill_edge.py for the skill edge and its
 interval). Every sum is an integer, so the totals do not depend on the split into
 blocks or tasks.
 """
@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 
 from unosim.errors import UnosimError
-from unosim.reports.skill import SkillResult, SkillTotals
 from unosim.runs.backend import Backend
 from unosim.runs.driver import Outcome, Study, drive
 from unosim.runs.modes import ROUND
@@ -21,6 +20,7 @@ from unosim.runs.runner import batch_size, env_number, play_batch_into
 from unosim.runs.tables import Table
 from unosim.simulate import layout as L
 from unosim.strategies.registry import SeatStrategy, parse_strategy
+from unosim.studies.lineups.skill_edge import SkillResult, SkillTotals
 
 #: deals per block: every lineup of every variant plays a block before the next one
 BLOCK = 1 << 14

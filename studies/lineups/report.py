@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from unosim.reports import skill as K
-from unosim.reports import tournament as T
 from unosim.reports.render import render_json
 from unosim.reports.report_base import Report, tidy_row
+from unosim.studies.lineups import skill_edge as K
+from unosim.studies.lineups import tournament_summary as T
+from unosim.studies.lineups.tournament_totals import METRICS
 
 
 class TournamentReport(Report):
     """``unosim tournament``: each entrant's win rate, points and place with 95%
     intervals, and head to head (metric ``ahead``: the share of rounds the strategy
     finished ahead of ``opponent``). ``result`` is the
-    :class:`~unosim.reports.tournament.TournamentResult`."""
+    :class:`~unosim.studies.lineups.tournament_summary.TournamentResult`."""
 
     command = "tournament"
 
@@ -42,7 +43,7 @@ class TournamentReport(Report):
             out.append(tidy_row(**who, metric="win_rate", statistic="value",
                                 estimate=r["win_rate"], ci_low=lo, ci_high=hi,
                                 games=r["games"], **extra))
-            for key in T.METRICS:
+            for key in METRICS:
                 lo, hi = r[key + "_ci95"]
                 out.append(tidy_row(**who, metric=key, statistic="value",
                                     estimate=r[key + "_mean"], ci_low=lo, ci_high=hi,
@@ -56,7 +57,7 @@ class TournamentReport(Report):
         return out
 
     def figures(self) -> dict[str, Any]:
-        from unosim.reports.study_charts import tournament_figure
+        from unosim.studies.lineups.charts import tournament_figure
 
         return {"tournament_win_rates": tournament_figure(self._summary)}
 
@@ -68,7 +69,7 @@ class TournamentReport(Report):
 class SkillReport(Report):
     """``unosim skill``: the strategy's win rate and skill edge under each variant
     (``value``), and the skill edge's paired difference from the first (``diff``).
-    ``result`` is the :class:`~unosim.reports.skill.SkillResult`."""
+    ``result`` is the :class:`~unosim.studies.lineups.skill_edge.SkillResult`."""
 
     command = "skill"
 
@@ -107,7 +108,7 @@ class SkillReport(Report):
         return out
 
     def figures(self) -> dict[str, Any]:
-        from unosim.reports.study_charts import skill_figure
+        from unosim.studies.lineups.charts import skill_figure
 
         return {"skill_edge": skill_figure(self._summary)}
 

@@ -1,5 +1,6 @@
-"""The tuning study (``unosim tune``): a parametric strategy's search space, the
-Optuna study and its objective, racing and the final re-evaluation.
+"""The tuning study (``unosim tune``): the Optuna study and its objective, racing and
+the final re-evaluation (the search space is ``space.py``, a trial's play
+``trials.py``, the study's storage ``storage.py``).
 
 A trial is a parameter string. It plays the tuned strategy in every seat of the
 table in turn (the lineup rotated, the field in the other seats) on game indices
@@ -20,40 +21,22 @@ Optuna is an optional extra: ``require_optuna`` says how to install it.
 
 from __future__ import annotations
 
-import math
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from unosim import ENGINE, __version__, provenance
 from unosim.common import wilson
 from unosim.errors import UnosimError
-from unosim.runs import modes
-from unosim.runs.backend import Backend
-from unosim.runs.driver import Outcome, Study, drive
-from unosim.runs.modes import ROUND
-from unosim.runs.runner import batch_size, default_batch, play_batch_into
-from unosim.runs.tables import Table
-from unosim.simulate.rules import Rules
-from unosim.strategies.registry import (
-    STRATEGY_PARAMS,
-    Param,
-    SeatStrategy,
-    parse_strategy,
-    strategy_params,
-)
+from unosim.strategies.registry import Param, parse_strategy
+from unosim.studies.tune.space import strategy_string
+from unosim.studies.tune.storage import check_storage, sqlite_file, storage_errors, storage_failure
+from unosim.studies.tune.trials import REDUCTION, TrialTable, rung_sizes
 
 INSTALL_HINT = 'unosim tune needs optuna: pip install "unosim[tune]" (or pip install optuna)'
 #: the re-evaluation plays game indices from here on (the search uses 0 .. m-1)
 REEVAL_START = 1 << 40
-#: racing: rungs at m/9, m/3, m games per lineup; the pruner keeps the best third
-REDUCTION = 3
-RUNGS = 3
 #: trials re-evaluated at the end (the defaults are played too, for reference)
 REEVAL_TOP = 5
 SAMPLERS = ("tpe", "cmaes")
@@ -66,157 +49,6 @@ def require_optuna() -> Any:
     except ImportError:
         raise UnosimError(INSTALL_HINT) from None
     return optuna
-
-
-# ------------------------------------------------------------------ search space
-
-
-def search_space(name: str, specs: list[str]) -> dict[str, tuple[float, float, Param]]:
-    """``--param NAME=LO..HI`` items checked against the strategy's declared
-    parameters (all of them over their documented range when none is given)."""
-    params = {p.name: p for p in strategy_params(name)}
-    if not params:
-        tunable = ", ".join(STRATEGY_PARAMS) + ", or a Python strategy that declares PARAMS"
-        raise UnosimError(f"strategy {name!r} has nothing to tune (tunable: {tunable})")
-    if not specs:
-        return {p.name: (p.lo, p.hi, p) for p in params.values()}
-    out: dict[str, tuple[float, float, Param]] = {}
-    for item in specs:
-        key, eq, rng = item.partition("=")
-        key = key.strip()
-        lo_s, dots, hi_s = rng.partition("..")
-        if not eq or not dots:
-            raise UnosimError(f"--param expects NAME=LO..HI, got {item!r}")
-        if key not in params:
-            raise UnosimError(f"--param {item}: {name} has no parameter {key!r}; it has "
-                              + ", ".join(params))
-        try:
-            lo, hi = float(lo_s), float(hi_s)
-        except ValueError:
-            raise UnosimError(f"--param {item}: LO and HI must be numbers") from None
-        p = params[key]
-        if not (math.isfinite(lo) and math.isfinite(hi)):
-            raise UnosimError(f"--param {item}: LO and HI must be finite numbers")
-        if lo > hi:
-            raise UnosimError(f"--param {item}: LO {lo_s} is above HI {hi_s}")
-        if lo < p.lo or hi > p.hi:
-            raise UnosimError(f"--param {item}: outside the domain of {key}, "
-                              f"{p.lo:g}..{p.hi:g}")
-        if p.integer and (lo != int(lo) or hi != int(hi)):
-            raise UnosimError(f"--param {item}: {key} takes whole numbers")
-        out[key] = (lo, hi, p)
-    return out
-
-
-def strategy_string(name: str, values: dict[str, float]) -> str:
-    """The parameter string `--strategy`, `--seat` and `tournament` accept."""
-    if not values:
-        return name
-    parts = []
-    for k in sorted(values):
-        v = values[k]
-        parts.append(f"{k}={int(v)}" if float(v).is_integer() else f"{k}={round(v, 3):g}")
-    return f"{name}:{','.join(parts)}"
-
-
-# ------------------------------------------------------------------ evaluation
-
-
-@dataclass
-class TrialTable:
-    """What a trial plays: the rules, the field and how (rounds or matches), on
-    ``backend`` (this machine's threads by default)."""
-
-    rules: Rules
-    field: list[SeatStrategy]
-    mode: str = "round"
-    seed: int | None = 0  # None: the study's own seed, or a new one (open_study)
-    backend: Backend | None = None
-    max_rounds: int = 1000
-    #: told of every finished task (games): the command's stop check
-    tick: Callable[[int], None] | None = None
-
-    @property
-    def players(self) -> int:
-        return int(self.rules["players"])
-
-    def lineups(self, cand: SeatStrategy) -> list[tuple[int, list[SeatStrategy]]]:
-        """(seat of the candidate, seats) for each rotation of [cand, field...]."""
-        n = self.players
-        base = [cand] + [self.field[i % len(self.field)] for i in range(n - 1)]
-        return [(r, base[n - r:] + base[:n - r]) for r in range(n)]
-
-    def wins(self, cand: SeatStrategy, start: int, per_lineup: int) -> int | None:
-        """Wins of ``cand`` over ``per_lineup`` games (from index ``start``) in each
-        rotation; None when a stop cut them short (a trial is whole or not played)."""
-        return drive(TrialWins(self, cand, start, per_lineup), self.backend)
-
-
-def seat_wins(table: Table, seat: int, mode: str, seed: int, start: int, n: int,
-              batch: int, chunks: int, max_rounds: int) -> int:
-    """The task of a trial: rounds (or matches) ``start .. start + n`` of one rotation
-    that seat ``seat`` won."""
-    won = 0
-    for first in range(start, start + n, batch):
-        rec = np.zeros((min(batch, start + n - first), modes.of(mode).width), np.int32)
-        play_batch_into(table, mode, seed, first, rec, chunks, max_rounds)
-        won += modes.of(mode).seat_wins(rec, seat)
-    return won
-
-
-class TrialWins(Study):
-    """One trial's play: ``per_lineup`` games from ``start`` in every rotation of the
-    candidate, counted as the candidate's wins; None when a stop cut it short."""
-
-    task = staticmethod(seat_wins)
-
-    def __init__(self, table: TrialTable, cand: SeatStrategy, start: int,
-                 per_lineup: int) -> None:
-        self.table, self.cand, self.start, self.per = table, cand, start, per_lineup
-        self.workers, self.chunks = 1, 1
-
-    def prepare(self, backend: Backend) -> None:
-        self.backend = backend
-
-    def step(self, backend: Backend) -> int:
-        return 1  # each rotation sizes its own tasks (tasks below)
-
-    def fresh(self) -> list[int]:
-        return [0]
-
-    def tasks(self, step: int) -> Any:
-        t, backend = self.table, self.backend
-        seed = 0 if t.seed is None else int(t.seed)
-        end = self.start + self.per
-        for r, seats in t.lineups(self.cand):
-            batch = batch_size(seats, default_batch(ROUND), backend.workers)
-            size = backend.task_games(batch)
-            table = Table(t.rules, seats)
-            for s in range(self.start, end, size):  # keyed apart per rotation
-                yield s * t.players + r, (table, r, t.mode, seed, s, min(size, end - s),
-                                          batch, backend.chunks, t.max_rounds)
-
-    def merge(self, totals: list[int], part: int) -> None:
-        totals[0] += part
-
-    def units(self, part: int) -> int:
-        if self.table.tick is not None:
-            self.table.tick(1)
-        return 1
-
-    def played(self, totals: list[int]) -> bool:
-        return True  # a cut trial is reported as None, not as an empty result
-
-    def result(self, totals: list[int], outcome: Outcome) -> int | None:
-        return None if outcome.stopped else totals[0]
-
-
-def rung_sizes(games_per_trial: int, players: int) -> list[int]:
-    """Cumulative games per lineup at each rung: m/9, m/3, m (m rounded up so
-    that the rungs are whole)."""
-    m = max(1, -(-games_per_trial // players))
-    first = max(1, -(-m // REDUCTION ** (RUNGS - 1)))
-    return [first * REDUCTION ** k for k in range(RUNGS)]
 
 
 # ------------------------------------------------------------------ the study
@@ -258,24 +90,6 @@ def _sampler(optuna: Any, name: str, seed: int) -> Any:
     return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=10)
 
 
-def check_storage(storage: str, study_name: str | None) -> None:
-    """Refuse a study that would be lost at exit or has no name: an in-memory SQLite
-    database (``sqlite://``, ``sqlite:///``, ``:memory:``, ``mode=memory``) keeps no
-    trial, so neither the result nor a continued study would survive the run."""
-    if study_name is not None and not study_name.strip():
-        raise UnosimError(f"--study must name the study, got {study_name!r}")
-    try:
-        from sqlalchemy.engine import make_url
-
-        url = make_url(storage)
-    except Exception:  # noqa: BLE001 - a malformed URL: open_study says why
-        return
-    if url.get_backend_name() == "sqlite" and (
-            url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"):
-        raise UnosimError(f"--storage {storage}: an in-memory database, lost when unosim "
-                          "exits; give a file, e.g. sqlite:///unosim-tune.db")
-
-
 def open_study(setup: TuneSetup, storage: str, study_name: str,
                draw_seed: Callable[[], int] | None = None) -> Any:
     """Create or load the study (an unreadable storage is a one-line error; a study
@@ -285,7 +99,7 @@ def open_study(setup: TuneSetup, storage: str, study_name: str,
     optuna = require_optuna()
     check_storage(storage, study_name)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    new_file = _sqlite_file(storage)
+    new_file = sqlite_file(storage)
     if new_file is not None and new_file.exists():
         new_file = None  # an existing database is never removed
     for attempt in range(6):
@@ -331,79 +145,6 @@ def open_study(setup: TuneSetup, storage: str, study_name: str,
         raise UnosimError(f"study {study_name!r} in {storage} was made with another setup "
                           f"({', '.join(diff)} differ); use another --study name")
     return study
-
-
-def _sqlite_file(storage: str) -> Path | None:
-    """The file of an SQLite storage URL, or None."""
-    try:
-        from sqlalchemy.engine import make_url
-
-        url = make_url(storage)
-    except Exception:  # noqa: BLE001 - not a URL: open_study says why
-        return None
-    if url.get_backend_name() != "sqlite" or not url.database:
-        return None
-    return Path(url.database)
-
-
-def storage_failure(e: BaseException) -> str:
-    """What the database said, in one line: the innermost error of the chain (the
-    driver's, e.g. "OperationalError: database or disk is full") without SQLAlchemy's
-    statement and its "Background on this error" link."""
-    root = e
-    seen = {id(e)}
-    while True:  # down to the driver's error, not into what was being handled then
-        nxt = next((x for x in (getattr(root, "orig", None), root.__cause__,
-                                root.__context__)
-                    if x is not None and is_storage_failure(x)), None)
-        if nxt is None or id(nxt) in seen:
-            break
-        seen.add(id(nxt))
-        root = nxt
-    text = str(root).split("\n")[0]
-    for cut in ("[SQL:", "(Background on this error"):
-        text = text.split(cut)[0]
-    text = " ".join(text.split()).strip()
-    if len(text) > 200:
-        text = text[:200] + " ..."
-    return f"{type(root).__name__}: {text}" if text else type(root).__name__
-
-
-def is_storage_failure(e: BaseException) -> bool:
-    """An error of the study's database (SQLAlchemy's, the driver's, or Optuna's
-    storage error around them), not of the play."""
-    import sqlite3
-
-    kinds: list[type] = [sqlite3.Error]
-    try:
-        from sqlalchemy.exc import SQLAlchemyError
-
-        kinds.append(SQLAlchemyError)
-    except ImportError:
-        pass
-    try:
-        from optuna.exceptions import StorageInternalError
-
-        kinds.append(StorageInternalError)
-    except ImportError:
-        pass
-    return isinstance(e, tuple(kinds))
-
-
-@contextmanager
-def storage_errors(storage: str) -> Iterator[None]:
-    """A study whose database fails while it runs (a full disk, a lost server): one
-    line, saying that the trials told before it stay in the study."""
-    try:
-        yield
-    except Exception as e:
-        if not is_storage_failure(e):
-            raise
-        raise UnosimError(f"--storage {storage}: cannot write the study any more "
-                          f"({storage_failure(e)}); the trials finished before are kept "
-                          "there (the one playing may show as running); free some space or "
-                          "fix the storage, then the same command continues the study"
-                          ) from None
 
 
 def make_objective(setup: TuneSetup, study: Any,

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from unosim.reports import tune as T
 from unosim.reports.render import render_json
 from unosim.reports.report_base import Report, tidy_row
+from unosim.studies.tune.charts import tune_figures
+from unosim.studies.tune.summary import render, summarize
 
 
 class TuneReport(Report):
@@ -23,7 +24,7 @@ class TuneReport(Report):
         self.result = result
         self._history = history
         self.study = study
-        self._summary = T.summarize(result)
+        self._summary = summarize(result)
 
     @property
     def history(self) -> Any:
@@ -38,7 +39,7 @@ class TuneReport(Report):
         return render_json(self._summary)
 
     def summary(self) -> str:
-        return T.render(self._summary)
+        return render(self._summary)
 
     def rows(self) -> list[dict[str, Any]]:
         s = self._summary
@@ -50,7 +51,7 @@ class TuneReport(Report):
                 for r in s["reevaluation"]]
 
     def figures(self) -> dict[str, Any]:
-        return T.tune_figures(self.history, self._summary)
+        return tune_figures(self.history, self._summary)
 
     @property
     def partial(self) -> bool:
