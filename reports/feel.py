@@ -17,21 +17,12 @@ from typing import Any
 
 from unosim.common import DOCS_URL
 from unosim.simulate.layout import FEEL_FIXED, FEEL_METRICS, FEEL_RATES, FEEL_SCALE
+from unosim.simulate.round_metrics import FEEL
 from unosim.stats.intervals import Z95, mean_se, wilson
 from unosim.stats.numbers import plus_minus
 
-#: how each metric reads in tables and charts
-FEEL_LABELS = {
-    "lead_changes": "lead changes",
-    "winner_max_deficit": "winner's largest deficit (cards)",
-    "comeback": "comeback (winner 3+ cards behind)",
-    "winner_mean_deficit": "winner's mean deficit (cards)",
-    "winner_behind_share": "share of the round winner is behind",
-    "lock_in": "lock-in (share led alone to the end)",
-    "first_uno_wins": "first to one card wins",
-    "rival_on_uno": "a rival reached one card",
-    "leader_gap": "leader's gap (cards)",
-}
+#: how each metric reads in tables and charts (simulate/round_metrics.py declares it)
+FEEL_LABELS = {m.name: m.label for m in FEEL}
 
 
 def scale_of(m: str) -> int:

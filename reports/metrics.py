@@ -18,9 +18,9 @@ import numpy as np
 
 from unosim.runs import modes
 from unosim.runs.aggregate import HIST_BINS
-from unosim.runs.aggregate import METRICS as ROUND_COLUMNS
 from unosim.simulate import layout as L
 from unosim.simulate import match_nb as MN
+from unosim.simulate.round_metrics import FEEL, TOTALLED
 
 
 @dataclass(frozen=True)
@@ -36,24 +36,6 @@ class Metric:
     less: str = ""
     scale: int = 1  # the recorded values are the metric times this (fixed point)
 
-
-_ROUND_LABELS = {
-    "turns": ("turns per round", "turns"),
-    "cards_played": ("cards played per round", "cards"),
-    "drawn_no_play": ("cards drawn, no play", "cards"),
-    "penalty_drawn": ("cards drawn, penalty", "cards"),
-    "winner_points": ("winner points per round", "points"),
-    "reshuffles": ("reshuffles per round", "reshuffles"),
-    "max_stack": ("longest stack per round", "cards"),
-    "uno_caught": ("forgotten UNO calls caught", "calls"),
-    "challenges": ("Wild Draw Four challenges", "challenges"),
-    "jump_ins": ("jump-ins per round", "jump-ins"),
-    "swaps": ("swaps, rotations, trades", "swaps"),
-    "deflections": ("deflections per round", "deflections"),
-    "refill_drawn": ("cards drawn to refill", "cards"),
-    "uno_center_drawn": ("cards drawn, UNO in the centre", "cards"),
-    "silent_twos_broken": ("silences broken after a 2", "times"),
-}
 
 HEADLINE_PHRASES = {
     "turns": ("rounds {x} turns longer", "rounds {x} turns shorter"),
@@ -82,11 +64,9 @@ def _m(name: str, label: str, unit: str, rate: bool = False) -> Metric:
 
 
 def round_metrics(players: int) -> list[Metric]:
-    """Every per-round metric, in table order (the engine's columns first)."""
-    out = []
-    for name in ROUND_COLUMNS:
-        label, unit = _ROUND_LABELS.get(name, (name.replace("_", " ") + " per round", ""))
-        out.append(_m(name, label, unit))
+    """Every per-round metric, in table order (the engine's columns first, as
+    simulate/round_metrics.py declares them)."""
+    out = [_m(f.name, f.label, f.unit) for f in TOTALLED]
     out.insert(4, _m("cards_drawn", "cards drawn, no play + penalty", "cards"))
     out.append(_m("capped", "capped rounds", "%", rate=True))
     out += [_m(f"seat_win_{s}", f"seat {s} win rate", "%", rate=True) for s in range(players)]
@@ -97,16 +77,9 @@ def round_metrics(players: int) -> list[Metric]:
 
 def feel_metrics() -> list[Metric]:
     """The game-feel metrics (docs/metrics.md#game-feel) of the rounds with a winner, in
-    record order."""
-    from unosim.reports.feel import FEEL_LABELS, scale_of
-
-    return [Metric(m, FEEL_LABELS[m], "%" if m in L.FEEL_RATES else _FEEL_UNITS.get(m, ""),
-                   rate=m in L.FEEL_RATES, scale=scale_of(m)) for m in L.FEEL_METRICS]
-
-
-_FEEL_UNITS = {"lead_changes": "changes", "winner_max_deficit": "cards",
-               "winner_mean_deficit": "cards", "winner_behind_share": "share",
-               "lock_in": "share", "leader_gap": "cards"}
+    record order (simulate/round_metrics.py declares them)."""
+    return [Metric(m.name, m.label, m.unit, rate=m.rate,
+                   scale=L.FEEL_SCALE if m.fixed else 1) for m in FEEL]
 
 
 def match_metrics(players: int) -> list[Metric]:
@@ -135,8 +108,9 @@ def extract_round(rec: np.ndarray, players: int) -> Values:
     capped = rec[:, L.G_CAPPED] != 0
     won = ~capped
     vals: Values = {}
-    for name, col in ROUND_COLUMNS.items():
-        vals[name] = (rec[:, col].astype(np.int64), won if name == "winner_points" else None)
+    for f in TOTALLED:
+        col = L.GAME_RECORD.column(f.name)
+        vals[f.name] = (rec[:, col].astype(np.int64), won if f.won_only else None)
     vals["cards_drawn"] = (
         rec[:, L.G_DRAWN_NO_PLAY].astype(np.int64) + rec[:, L.G_PEN_DRAWN], None
     )

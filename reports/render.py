@@ -6,6 +6,7 @@ import json
 import math
 from typing import Any
 
+from unosim.simulate.round_metrics import ROUND_FIELDS, SHOWN
 from unosim.stats.numbers import compile_words, plus_minus
 
 
@@ -42,33 +43,15 @@ def render_table(s: dict[str, Any]) -> str:
         lines.append(seat_balance_line(s))
     lines.append("")
     lines.append(f"{'Per round':<26}{'mean ± se':>18}{'median':>9}{'p90':>8}")
-    rows = [
-        ("turns", "turns"),
-        ("cards played", "cards_played"),
-        ("winner points", "winner_points"),
-    ]
-    for label, key in rows:
-        lines.append(
-            f"  {label:<24}{plus_minus(s[key + '_mean'], s[key + '_se']):>18}"
-            f"{_f(s[key + '_median'], 0):>9}{_f(s[key + '_p90'], 0):>8}"
-        )
-    for label, key in [
-        ("cards drawn, no play", "drawn_no_play"),
-        ("cards drawn, penalty", "penalty_drawn"),
-        ("reshuffles", "reshuffles"),
-    ]:
-        lines.append(f"  {label:<24}{plus_minus(s[key + '_mean'], s[key + '_se']):>18}")
-    events = [
-        ("jump-ins", "jump_ins"),
-        ("hand swaps and trades", "swaps"),
-        ("deflections", "deflections"),
-        ("refill cards drawn", "refill_drawn"),
-        ("UNO-in-the-centre draws", "uno_center_drawn"),
-        ("silences broken", "silent_twos_broken"),
-    ]
-    for label, key in events:
-        if s.get(key + "_mean"):
-            lines.append(f"  {label:<24}{plus_minus(s[key + '_mean'], s[key + '_se']):>18}")
+    for show in SHOWN:  # the rows simulate/round_metrics.py declares, spread ones first
+        for f in ROUND_FIELDS:
+            key = f.name
+            if f.show != show or (show == "seen" and not s.get(key + "_mean")):
+                continue
+            cell = f"  {f.row:<24}{plus_minus(s[key + '_mean'], s[key + '_se']):>18}"
+            if show == "spread":
+                cell += f"{_f(s[key + '_median'], 0):>9}{_f(s[key + '_p90'], 0):>8}"
+            lines.append(cell)
     if s.get("max_stack_mean") and s["rules"]["stacking"] != "none":
         dist = s["max_stack_distribution"]
         n = sum(dist)

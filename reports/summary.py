@@ -8,6 +8,7 @@ import numpy as np
 
 from unosim.reports.feel import feel_figures, seat_balance, seat_balance_se
 from unosim.runs.aggregate import Aggregate, RunResult
+from unosim.simulate.round_metrics import TOTALLED
 from unosim.stats.intervals import hist_quantile, mean_se, wilson
 
 
@@ -30,13 +31,6 @@ def summarize(res: RunResult, variant: str) -> dict[str, Any]:
     players = agg.players
     rates = [agg.wins[i] / n if n else float("nan") for i in range(players)]
     cis = [list(wilson(int(agg.wins[i]), n)) for i in range(players)]
-    turns = metric_summary(agg, "turns")
-    played = metric_summary(agg, "cards_played")
-    dnp = metric_summary(agg, "drawn_no_play")
-    pen = metric_summary(agg, "penalty_drawn")
-    wp = metric_summary(agg, "winner_points")
-    resh = metric_summary(agg, "reshuffles")
-    stack = metric_summary(agg, "max_stack")
     return {
         "variant": variant,
         "rules": res.rules.as_dict(),
@@ -53,27 +47,7 @@ def summarize(res: RunResult, variant: str) -> dict[str, Any]:
         "seat_balance": seat_balance([int(w) for w in agg.wins[:players]], n),
         "seat_balance_se": seat_balance_se([int(w) for w in agg.wins[:players]], n),
         "seat_points_mean": [agg.seat_points[i] / n if n else float("nan") for i in range(players)],
-        "turns_mean": turns["mean"],
-        "turns_se": turns["se"],
-        "turns_median": turns["median"],
-        "turns_p90": turns["p90"],
-        "cards_played_mean": played["mean"],
-        "cards_played_se": played["se"],
-        "cards_played_median": played["median"],
-        "cards_played_p90": played["p90"],
-        "drawn_no_play_mean": dnp["mean"],
-        "drawn_no_play_se": dnp["se"],
-        "penalty_drawn_mean": pen["mean"],
-        "penalty_drawn_se": pen["se"],
-        "winner_points_mean": wp["mean"],
-        "winner_points_se": wp["se"],
-        "winner_points_median": wp["median"],
-        "winner_points_p90": wp["p90"],
-        "reshuffles_mean": resh["mean"],
-        "reshuffles_se": resh["se"],
-        "max_stack_mean": stack["mean"],
-        "uno_caught_mean": metric_summary(agg, "uno_caught")["mean"],
-        "challenges_mean": metric_summary(agg, "challenges")["mean"],
+        **metric_figures(agg),
         **_house_rule_figures(res, agg),
         **feel_figures(agg),
         "capped": agg.capped,
@@ -85,15 +59,21 @@ def summarize(res: RunResult, variant: str) -> dict[str, Any]:
     }
 
 
-def _house_rule_figures(res: RunResult, agg: Aggregate) -> dict[str, Any]:
-    """Figures only some rules produce: counts of their events per round, the
-    longest draw chain, finishing places (elimination), stages (seven_rounds)."""
+def metric_figures(agg: Aggregate) -> dict[str, Any]:
+    """The figures of every per-round metric, ``NAME_FIGURE`` (``turns_mean``), as
+    simulate/round_metrics.py declares them, in its order."""
     out: dict[str, Any] = {}
-    for m in ("jump_ins", "swaps", "deflections", "refill_drawn", "uno_center_drawn",
-              "silent_twos_broken"):
-        ms = metric_summary(agg, m)
-        out[m + "_mean"] = ms["mean"]
-        out[m + "_se"] = ms["se"]
+    for f in TOTALLED:
+        ms = metric_summary(agg, f.name)
+        for fig in f.figures:
+            out[f"{f.name}_{fig}"] = ms[fig]
+    return out
+
+
+def _house_rule_figures(res: RunResult, agg: Aggregate) -> dict[str, Any]:
+    """Figures only some rules produce: the longest draw chain, finishing places
+    (elimination), stages (seven_rounds)."""
+    out: dict[str, Any] = {}
     h = agg.hist["max_stack"]
     top = int(np.nonzero(h)[0].max()) if h.any() else 0
     out["max_stack_distribution"] = [int(x) for x in h[: top + 1]]

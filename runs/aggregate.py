@@ -14,31 +14,17 @@ import numpy as np
 
 from unosim.simulate import layout as L
 from unosim.simulate.fold_nb import fold_feel, fold_records
+from unosim.simulate.round_metrics import TOTALLED
 
 if TYPE_CHECKING:
     from unosim.simulate.rules import Rules
     from unosim.strategies.registry import SeatStrategy
 
-#: metric name -> column of the per-game record
-METRICS = {
-    "turns": L.G_TURNS,
-    "cards_played": L.G_PLAYED,
-    "drawn_no_play": L.G_DRAWN_NO_PLAY,
-    "penalty_drawn": L.G_PEN_DRAWN,
-    "winner_points": L.G_WINNER_POINTS,
-    "reshuffles": L.G_RESHUFFLES,
-    "max_stack": L.G_MAX_STACK,
-    "uno_caught": L.G_UNO_CAUGHT,
-    "challenges": L.G_CHALLENGES,
-    "jump_ins": L.G_JUMP_INS,
-    "swaps": L.G_SWAPS,
-    "deflections": L.G_DEFLECTS,
-    "refill_drawn": L.G_REFILL,
-    "uno_center_drawn": L.G_UNO_CENTER,
-    "silent_twos_broken": L.G_SILENT,
-}
+#: metric name -> column of the per-game record: the fields declared totalled in
+#: simulate/round_metrics.py, in record order
+METRICS = {f.name: L.GAME_RECORD.column(f.name) for f in TOTALLED}
 _COLS = np.array(list(METRICS.values()), np.int64)
-_WON_ONLY = np.array([m == "winner_points" for m in METRICS], np.bool_)
+_WON_ONLY = np.array([f.won_only for f in TOTALLED], np.bool_)
 #: game-feel metrics (docs/metrics.md#game-feel), record columns G_FEEL + k; fixed point
 #: as recorded
 FEEL_METRICS = L.FEEL_METRICS

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from unosim.simulate.cards import N_COLOURS, SWAP_HANDS, TYPE_SLOTS
+from unosim.simulate.round_metrics import FEEL, ROUND_FIELDS
 
 
 class LayoutError(Exception):
@@ -146,6 +147,12 @@ S_FEEL_RUN = _state()  # first t of that sole leader's current unbroken run
 # buffered at S_TURNS - S_FEEL_AT, so a sample keeps no counter of its own); once the
 # winner is out (feel_stop): how many samples the buffer holds, not folded yet
 S_FEEL_AT = _state()
+# a per-round counter declared in round_metrics.py whose slot is not laid out above
+# takes the next state slot (its kernel counts in G[L.S_...]; deal zeroes it)
+for _field in ROUND_FIELDS:
+    if _field.slot not in globals():
+        globals()[_field.slot] = _state()
+del _field
 N_STATE = _state.count
 
 # ---- hands: seat p, column c at OFF_H + p * HW + c ----
@@ -534,32 +541,30 @@ class Record:
     def width(self) -> int:
         return len(self.fields)
 
+    def column(self, field: str) -> int:
+        """The column of the field named ``field``."""
+        return self.fields.index(field)
 
-#: the record of one round (a row of ``round_nb.record_round``)
+
+#: the record of one round (a row of ``round_nb.record_round``): the scalar fields
+#: declared in round_metrics.ROUND_FIELDS, then the per-seat blocks and the game feel
 GAME_RECORD = Record("round")
-G_TURNS = GAME_RECORD.add("turns")
-G_PLAYED = GAME_RECORD.add("cards_played")
-G_DRAWN_NO_PLAY = GAME_RECORD.add("drawn_no_play")
-G_PEN_DRAWN = GAME_RECORD.add("penalty_drawn")
-G_WINNER = GAME_RECORD.add("winner")
-G_WINNER_POINTS = GAME_RECORD.add("winner_points")
-G_RESHUFFLES = GAME_RECORD.add("reshuffles")
-G_CAPPED = GAME_RECORD.add("capped")
-G_MAX_STACK = GAME_RECORD.add("max_stack")
-G_UNO_CAUGHT = GAME_RECORD.add("uno_caught")
-G_CHALLENGES = GAME_RECORD.add("challenges")
-G_JUMP_INS = GAME_RECORD.add("jump_ins")
-G_SWAPS = GAME_RECORD.add("swaps")
-G_DEFLECTS = GAME_RECORD.add("deflections")
-G_REFILL = GAME_RECORD.add("refill_drawn")
-G_UNO_CENTER = GAME_RECORD.add("uno_center_drawn")
-G_SILENT = GAME_RECORD.add("silent_twos_broken")
+for _field in ROUND_FIELDS:
+    GAME_RECORD.add(_field.name)
+del _field
+#: the state slot each scalar field is copied from (column k from G[RECORD_SLOTS[k]])
+RECORD_SLOTS = tuple(globals()[f.slot] for f in ROUND_FIELDS)
+#: the columns read by name outside the declared loops
+G_TURNS = GAME_RECORD.column("turns")
+G_DRAWN_NO_PLAY = GAME_RECORD.column("drawn_no_play")
+G_PEN_DRAWN = GAME_RECORD.column("penalty_drawn")
+G_WINNER = GAME_RECORD.column("winner")
+G_WINNER_POINTS = GAME_RECORD.column("winner_points")
+G_CAPPED = GAME_RECORD.column("capped")
 G_POINTS = GAME_RECORD.add("points", MAX_PLAYERS)  # + seat
 G_PLACES = GAME_RECORD.add("place", MAX_PLAYERS)  # + seat
 G_STAGES = GAME_RECORD.add("stage", MAX_PLAYERS)  # + seat
-G_FEEL = GAME_RECORD.add("feel", 9, ("lead_changes", "winner_max_deficit", "comeback",
-                                     "winner_mean_deficit", "winner_behind_share", "lock_in",
-                                     "first_uno_wins", "rival_on_uno", "leader_gap"))
+G_FEEL = GAME_RECORD.add("feel", len(FEEL), (m.name for m in FEEL))
 N_G = GAME_RECORD.width
 GAME_FIELDS = GAME_RECORD.fields
 
@@ -569,12 +574,12 @@ FEEL_METRICS = GAME_FIELDS[G_FEEL:]
 #: the fractional ones are recorded in fixed point: the value times FEEL_SCALE, rounded
 #: half up, so every total stays an exact integer sum (identical on any split)
 FEEL_SCALE = 10000
-FEEL_FIXED = ("winner_mean_deficit", "winner_behind_share", "lock_in", "leader_gap")
+FEEL_FIXED = tuple(m.name for m in FEEL if m.fixed)
 #: record fields held in fixed point (per round, and the per-match sums of match
 #: mode): Parquet and the DataFrame API divide them by FEEL_SCALE
 FIXED_POINT_FIELDS = frozenset(FEEL_FIXED) | frozenset(f"{m}_sum" for m in FEEL_FIXED)
 #: the 0/1 ones, reported as rates with a Wilson interval
-FEEL_RATES = ("comeback", "first_uno_wins", "rival_on_uno")
+FEEL_RATES = tuple(m.name for m in FEEL if m.rate)
 #: winner_max_deficit histogram: 0 .. 15 exactly, the last bin 16 and more
 FEEL_HIST_BINS = 17
 

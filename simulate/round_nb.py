@@ -42,24 +42,12 @@ from unosim.simulate.step_nb import (  # noqa: F401 - move_is_legal: tests impor
 @kernel(share="record", kinds="GiOi")
 def record_round(G, winner_points, out, row):
     """Write one round's metrics (docs/metrics.md#per-round and
-    docs/metrics.md#game-feel) into row ``row`` of ``out``."""
-    out[row, L.G_TURNS] = G[L.S_TURNS]
-    out[row, L.G_PLAYED] = G[L.S_PLAYED]
-    out[row, L.G_DRAWN_NO_PLAY] = G[L.S_DRAWN_NO_PLAY]
-    out[row, L.G_PEN_DRAWN] = G[L.S_PEN_DRAWN]
-    out[row, L.G_WINNER] = G[L.S_WINNER]
+    docs/metrics.md#game-feel) into row ``row`` of ``out``: the scalar fields from
+    their state slots (declared in simulate/round_metrics.py), ``winner_points`` as
+    the round was scored."""
+    for k in range(len(L.RECORD_SLOTS)):
+        out[row, k] = G[L.RECORD_SLOTS[k]]
     out[row, L.G_WINNER_POINTS] = winner_points
-    out[row, L.G_RESHUFFLES] = G[L.S_RESHUFFLES]
-    out[row, L.G_CAPPED] = G[L.S_CAPPED]
-    out[row, L.G_MAX_STACK] = G[L.S_MAX_STACK]
-    out[row, L.G_UNO_CAUGHT] = G[L.S_UNO_CAUGHT]
-    out[row, L.G_CHALLENGES] = G[L.S_CHALLENGES]
-    out[row, L.G_JUMP_INS] = G[L.S_JUMP_INS]
-    out[row, L.G_SWAPS] = G[L.S_SWAPS]
-    out[row, L.G_DEFLECTS] = G[L.S_DEFLECTS]
-    out[row, L.G_REFILL] = G[L.S_REFILL]
-    out[row, L.G_UNO_CENTER] = G[L.S_UNO_CENTER]
-    out[row, L.G_SILENT] = G[L.S_SILENT]
     n = G[L.R_PLAYERS]
     for q in range(n):
         out[row, L.G_POINTS + q] = hand_value(G, q)

@@ -52,6 +52,7 @@ from statistics import NormalDist
 import numpy as np
 
 from unosim.errors import UnosimError
+from unosim.simulate.round_metrics import margins as declared_margins
 
 _N = NormalDist()
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
@@ -598,6 +599,8 @@ def familywise_error(alphas: Sequence[float], independent: bool = False) -> floa
 #: The smallest difference that matters to players, per metric, in the units the
 #: studies give the effect in (rates and shares as fractions: 0.005 is half a percentage
 #: point). A claim may set its own. ``MATCH_MARGINS`` overrides for match-mode metrics.
+#: The per-round metrics declare theirs beside their record field
+#: (simulate/round_metrics.py); the others are here.
 MARGINS: dict[str, float] = {
     # win rates (seat_win_N, seat_edge_N, the tournament's win_rate): half a point, one
     # round in 200, about what a group playing weekly meets in a season
@@ -611,45 +614,13 @@ MARGINS: dict[str, float] = {
     # over a ten-round match
     "net_points": 2.0,
     "points_won": 2.0,
-    # length: one turn a round, about one more go around a 4-player table in four rounds
-    "turns": 1.0,
-    # cards: one card a round is one more draw a player could count
-    "cards_played": 1.0,
-    "drawn_no_play": 1.0,
-    "penalty_drawn": 1.0,
+    **declared_margins(),
+    # cards drawn, no play and penalty together: as each of them
     "cards_drawn": 1.0,
-    "refill_drawn": 1.0,
-    "uno_center_drawn": 1.0,
-    "max_stack": 1.0,
-    # the round winner's points: 5, about one number card
-    "winner_points": 5.0,
-    # events a round (reshuffles, calls, challenges, jump-ins, swaps ...): one more every
-    # ten rounds, rare enough to be told apart at the table
-    "reshuffles": 0.1,
-    "uno_caught": 0.1,
-    "challenges": 0.1,
-    "jump_ins": 0.1,
-    "swaps": 0.1,
-    "deflections": 0.1,
-    "silent_twos_broken": 0.1,
     # capped rounds: half a point, as a win rate
     "capped": 0.005,
     # seat balance (1 - win rate spread): a point of spread between the best and worst seat
     "seat_balance": 0.01,
-    # game feel: rates of rounds (comeback, first to one card wins, a rival on one card):
-    # a point, one round in a hundred that feels different
-    "comeback": 0.01,
-    "first_uno_wins": 0.01,
-    "rival_on_uno": 0.01,
-    # lead changes a round: one more every other round
-    "lead_changes": 0.5,
-    # deficits and gaps in cards: half a card a round
-    "winner_max_deficit": 0.5,
-    "winner_mean_deficit": 0.5,
-    "leader_gap": 0.5,
-    # shares of a round (winner behind, leader alone to the end): two points of the round
-    "winner_behind_share": 0.02,
-    "lock_in": 0.02,
     # skill edge (0 chance, 1 always wins): 0.01, a hundredth of the way from chance to
     # always winning, about a third of a point of win rate at 4 players
     "skill_edge": 0.01,

@@ -38,9 +38,10 @@ FOLDERS = {"unosim": "unosim", "simulate": "unosim.simulate",
            "env": "unosim.env", "play": "unosim.play"}
 #: modules every side may use, which must import nothing of the project themselves
 #: but one another (the package computes its engine fingerprint at import; the engine
-#: installs the cache locator keyed by it before its first kernel)
+#: installs the cache locator keyed by it before its first kernel; the per-round metrics'
+#: declarations are read from the engine's layout up to the statistics' margins)
 NEUTRAL = {"unosim", "unosim.errors", "unosim.common", "unosim.compiler.fingerprint",
-           "unosim.compiler.locator"}
+           "unosim.compiler.locator", "unosim.simulate.round_metrics"}
 ENGINE_FORBIDDEN = ("click", "pandas", "matplotlib")
 #: the one module outside play/ that may import it: the command that opens it
 PLAY_COMMAND = "unosim.commands.play"
