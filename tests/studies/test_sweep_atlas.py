@@ -10,13 +10,11 @@ import pytest
 from cli_helpers import assert_one_line_error, invoke
 
 from unosim.errors import UnosimError
-from unosim.options import parse_values, sweep_dims
-from unosim.reports.sweep import Dim
 from unosim.runs.variants import VariantSpec
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
-from unosim.studies.atlas import atlas_variants
-from unosim.studies.sweep import grid, run_sweep
+from unosim.studies.grids.dimensions import Dim, parse_values, sweep_dims
+from unosim.studies.grids.play import atlas_variants, grid, run_sweep
 
 
 def _json(capsys, argv):

@@ -44,59 +44,28 @@ def _sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None,
            workers: int | None, backend: str, scheduler: str | None, fmt: str,
            out: str | None, progress: bool | None, saved: dict[str, Any],
            stages: dict[str, Any] | None) -> None:
-    report, keep, out_dir = play_sweep(variant, rule, players, strategy, seat, games_text,
-                                       seed, workers, backend, scheduler, out,
-                                       opt.show_progress(progress), saved, stages)
+    from unosim.studies.grids.dimensions import sweep_dims
+    from unosim.studies.grids.play import plan_sweep, play_sweep
+
+    games = inputs.parse_games(games_text)
+    dims, fixed = sweep_dims(rule, players)
+    inputs.check_backend(backend, workers, scheduler)
+    plan = plan_sweep(dims, fixed, games, variant=variant, strategy=strategy, seat=seat)
+    out_dir = opt.prepare_out(out)
+    seed = inputs.pick_seed(seed, opt.announce_seed if stages is None else None)
+    keep = keeper("sweep", out_dir, saved, seed, stages)
+    report = on_backend(backend, workers, scheduler, opt.show_progress(progress), plan.total,
+                        lambda cb, where: play_sweep(plan, seed, workers=workers, backend=where,
+                                                     on_batch=cb, keep=keep))
     text = report.summary()
     summary = report.to_dict()
     click.echo(report.to_json() if fmt == "json" else text)
     if out_dir is not None:
         from unosim.output import report_files
-        from unosim.reports.grid_files import write_sweep_files
+        from unosim.studies.grids.files import write_sweep_files
 
         with report_files(out_dir, keep, "sweep", report.partial):
             written = write_sweep_files(report.result, summary, text, out_dir)
         click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}", err=True)
     finish(keep, report.partial, "sweep", f"{report.result.cmp.games:,} of "
            f"{report.result.games:,} games per point")
-
-
-def play_sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None,
-               strategy: str, seat: tuple[str, ...], games_text: str, seed: int | None,
-               workers: int | None, backend: str, scheduler: str | None, out: str | None,
-               show: bool, saved: dict[str, Any], stages: dict[str, Any] | None
-               ) -> tuple[Any, Any, Any]:
-    """Play the sweep the options describe (``unosim.api.sweep`` too): its
-    :class:`~unosim.reports.report_grid.SweepReport` (partial after a stop), the
-    checkpoint keeper and the ``--out`` folder."""
-    from unosim.reports.report_grid import SweepReport
-    from unosim.runs.variants import VariantSpec, variant_label
-    from unosim.studies.sweep import grid, run_sweep
-
-    games = inputs.parse_games(games_text)
-    dims, fixed = opt.sweep_dims(rule, players)
-    inputs.check_backend(backend, workers, scheduler)
-    base = variant_label(variant)
-    inputs.resolve_rules(variant, [], None)  # an unknown variant is its own error, not each point's
-
-    def make(coords: dict[str, Any]) -> VariantSpec:
-        values = {**fixed, **coords}
-        n = values.pop("players", None)
-        rules = inputs.resolve_rules(variant, [f"{k}={_text(v)}" for k, v in values.items()], n)
-        seats = inputs.seats_for(rules["players"], strategy, seat)
-        label = ", ".join(f"{k}={_text(v)}" for k, v in coords.items())
-        return VariantSpec(label, rules, seats)
-
-    points = grid(dims, make)
-    out_dir = opt.prepare_out(out)
-    seed = inputs.pick_seed(seed, opt.announce_seed if stages is None else None)
-    keep = keeper("sweep", out_dir, saved, seed, stages)
-    played = sum(p.refused is None for p in points)
-    result = on_backend(backend, workers, scheduler, show, games * played,
-                        lambda cb, where: run_sweep(points, dims, games, seed, workers,
-                                                    on_batch=cb, backend=where, keep=keep))
-    return SweepReport(result, base), keep, out_dir
-
-
-def _text(v: Any) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)

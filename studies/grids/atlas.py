@@ -1,5 +1,5 @@
 """The atlas's result: every preset against official, at each player count, on one
-page (the study that plays it is ``studies/atlas.py``).
+page (``play.py`` plays it).
 
 At each player count every preset plays the same deals as official (one comparison
 of all of them, common random numbers), and with a strategy its skill edge
@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unosim import provenance
-from unosim.reports.compare import Comparison
-from unosim.reports.sweep import point_stats
+from unosim.studies.compare.result import Comparison
+from unosim.studies.grids.sweep import point_stats
 
 #: (metric, label, kind, verdict for the lowest effect, for the highest, headline side)
 #: kind: "mean" effects are relative (%), "rate" and "share" in percentage points
@@ -100,7 +100,7 @@ class Atlas:
 
 def effects_of(cmp: Comparison, skill: Any) -> tuple[dict[str, dict[str, float]],
                                                     dict[str, dict[str, Effect]]]:
-    from unosim.reports.skill import diff_stats, skill_stats
+    from unosim.studies.lineups.skill_edge import diff_stats, skill_stats
 
     values: dict[str, dict[str, float]] = {}
     effects: dict[str, dict[str, Effect]] = {}
@@ -252,31 +252,3 @@ def _value(x: float | None, metric: str) -> str:
         return f"{100 * x:.1f}%"
     return f"{x:.3f}" if KINDS[metric] == "share" else f"{x:.1f}"
 
-
-def atlas_figures(atlas: Atlas) -> dict[str, Any]:
-    """One heatmap per player count: ``atlas_<P>p``."""
-    import numpy as np
-
-    from unosim.reports.grid_charts import atlas_heatmap
-
-    figs = {}
-    for a in atlas.by_players:
-        metrics = shown(a)
-        presets = sorted(a.presets)
-        eff = np.full((len(presets), len(metrics)), np.nan)
-        sig = np.zeros(eff.shape, bool)
-        texts = [["n/a"] * len(metrics) for _ in presets]
-        for i, p in enumerate(presets):
-            for j, m in enumerate(metrics):
-                e = a.effects[p].get(m)
-                if e is None or not math.isfinite(e.diff):
-                    continue
-                x, _, _ = e.scaled(KINDS[m])
-                # colour: red where the preset raises the metric, blue where it lowers it
-                eff[i, j] = x
-                sig[i, j] = e.significant
-                texts[i][j] = effect_text(e, m)
-        figs[f"atlas_{a.players}p"] = atlas_heatmap(
-            presets, metrics, [LABELS[m] for m in metrics], eff, texts, sig,
-            f"{a.players} players: effect of each preset against official")
-    return figs

@@ -15,7 +15,7 @@ def write_grid_files(kind: str, figures: dict[str, Any], page: Any, summary: dic
                      text: str, out_dir: Path) -> list[str]:
     """``KIND.json``, ``KIND.csv`` (the summary's rows), every figure as PNG and SVG and
     ``KIND.html`` made by ``page(summary, svgs, text)``; returns the names written."""
-    from unosim.reports.charts import save_figures
+    from unosim.reports.chart_kit import save_figures
 
     write_text_atomic(out_dir / f"{kind}.json", render_json(summary) + "\n")
     write_text_atomic(out_dir / f"{kind}.csv", csv_rows(summary["rows"]))
@@ -27,15 +27,15 @@ def write_grid_files(kind: str, figures: dict[str, Any], page: Any, summary: dic
 
 def write_sweep_files(result: Any, summary: dict[str, Any], text: str, out_dir: Path
                       ) -> list[str]:
-    from unosim.reports.grid_charts import sweep_figures
-    from unosim.reports.grid_pages import sweep_html
+    from unosim.studies.grids.charts import sweep_figures
+    from unosim.studies.grids.pages import sweep_html
 
     return write_grid_files("sweep", sweep_figures(result), sweep_html, summary, text, out_dir)
 
 
 def write_atlas_files(atlas: Any, summary: dict[str, Any], text: str, out_dir: Path
                       ) -> list[str]:
-    from unosim.reports.atlas import atlas_figures
-    from unosim.reports.grid_pages import atlas_html
+    from unosim.studies.grids.charts import atlas_figures
+    from unosim.studies.grids.pages import atlas_html
 
     return write_grid_files("atlas", atlas_figures(atlas), atlas_html, summary, text, out_dir)

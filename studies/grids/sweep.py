@@ -1,6 +1,6 @@
 """A sweep's result: every point of the grid with every metric and its 95% interval,
-the refused points with their reasons, as a table, rows and JSON (the study that
-plays it is ``studies/sweep.py``)."""
+the refused points with their reasons, as a table, rows and JSON (``play.py`` plays
+it)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unosim import provenance
-from unosim.reports.compare import Comparison
 from unosim.runs.variants import VariantSpec
 from unosim.stats.numbers import decimals_for
+from unosim.studies.compare.result import Comparison
+from unosim.studies.grids.dimensions import Dim
 
 #: (metric, label, kind): "rate" in percent, "pp" a difference of rates in percentage
 #: points, "share" 0..1 without a unit, else a mean
@@ -29,14 +30,6 @@ SWEEP_METRICS: tuple[tuple[str, str, str], ...] = (
 )
 LABELS = {m: label for m, label, _ in SWEEP_METRICS}
 KINDS = {m: kind for m, _, kind in SWEEP_METRICS}
-
-
-@dataclass(frozen=True)
-class Dim:
-    """One swept dimension: a rule key, or ``players`` for the player count."""
-
-    key: str
-    values: tuple[Any, ...]
 
 
 @dataclass

@@ -15,9 +15,10 @@ import numpy as np
 from matplotlib import colormaps
 from matplotlib.figure import Figure
 
-from unosim.reports.charts import _figure
-from unosim.reports.sweep import KINDS, LABELS, SweepResult, shown_metrics
+from unosim.reports.chart_kit import _figure
 from unosim.stats.numbers import decimals_for
+from unosim.studies.grids import atlas as A
+from unosim.studies.grids.sweep import KINDS, LABELS, SweepResult, shown_metrics
 
 BLUE = "#0072B2"
 
@@ -163,3 +164,28 @@ def atlas_heatmap(presets: list[str], metrics: list[str], labels: list[str],
     cb = fig.colorbar(im, ax=ax, shrink=0.7)
     cb.set_label("effect vs official, scaled per column")
     return fig
+
+
+def atlas_figures(atlas: A.Atlas) -> dict[str, Figure]:
+    """One heatmap per player count: ``atlas_<P>p``."""
+    figs = {}
+    for a in atlas.by_players:
+        metrics = A.shown(a)
+        presets = sorted(a.presets)
+        eff = np.full((len(presets), len(metrics)), np.nan)
+        sig = np.zeros(eff.shape, bool)
+        texts = [["n/a"] * len(metrics) for _ in presets]
+        for i, p in enumerate(presets):
+            for j, m in enumerate(metrics):
+                e = a.effects[p].get(m)
+                if e is None or not math.isfinite(e.diff):
+                    continue
+                x, _, _ = e.scaled(A.KINDS[m])
+                # colour: red where the preset raises the metric, blue where it lowers it
+                eff[i, j] = x
+                sig[i, j] = e.significant
+                texts[i][j] = A.effect_text(e, m)
+        figs[f"atlas_{a.players}p"] = atlas_heatmap(
+            presets, metrics, [A.LABELS[m] for m in metrics], eff, texts, sig,
+            f"{a.players} players: effect of each preset against official")
+    return figs

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from unosim.reports import atlas as A
-from unosim.reports import sweep as S
 from unosim.reports.report_base import Report, tidy_row
+from unosim.studies.grids import atlas as A
+from unosim.studies.grids import sweep as S
 
 
 def _seat(metric: str) -> int | None:
@@ -15,7 +15,7 @@ def _seat(metric: str) -> int | None:
 
 class SweepReport(Report):
     """``unosim sweep``: every point of the grid with every metric; ``result`` is the
-    :class:`~unosim.reports.sweep.SweepResult`, ``variant`` what was swept on."""
+    :class:`~unosim.studies.grids.sweep.SweepResult`, ``variant`` what was swept on."""
 
     command = "sweep"
 
@@ -55,7 +55,7 @@ class SweepReport(Report):
         return out
 
     def figures(self) -> dict[str, Any]:
-        from unosim.reports.grid_charts import sweep_figures
+        from unosim.studies.grids.charts import sweep_figures
 
         return sweep_figures(self.result)
 
@@ -91,7 +91,9 @@ class AtlasReport(Report):
                 for r in A.rows(self.atlas)]
 
     def figures(self) -> dict[str, Any]:
-        return A.atlas_figures(self.atlas)
+        from unosim.studies.grids.charts import atlas_figures
+
+        return atlas_figures(self.atlas)
 
     @property
     def partial(self) -> bool:
