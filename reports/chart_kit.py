@@ -1,17 +1,26 @@
-"""What every chart of a comparison shares: the style, the Agg figure, the SVG ids of
-a variant's artists, the sample-size text and the margin band's colour, so the
-charts of levels (``charts.py``) and of differences (``differences.py``) read alike."""
+"""What every chart shares: the style, the colour of each variant, the Agg figure,
+the SVG ids of a variant's artists, the sample-size text and the margin band's
+colour, so the charts of every study read alike; and a figure written as PNG and
+SVG."""
 
 from __future__ import annotations
 
+import io
 import itertools
+from pathlib import Path
 from typing import Any
 
 from matplotlib import rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from unosim.common import write_bytes_atomic
+
 _IDS = itertools.count()
+
+#: one colour per variant, the same in every chart (Okabe-Ito, colour-blind safe)
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+           "#F0E442")
 
 SVG_RC = {"svg.fonttype": "none", "svg.hashsalt": "unosim"}
 STYLE = {"font.size": 10, "axes.titlesize": 10, "figure.titlesize": 12,
@@ -63,3 +72,28 @@ def tag_errorbar(cont: Any, vi: int) -> None:
     for artist in [data, *caps, *bars]:
         if artist is not None:
             artist.set_gid(gid(vi))
+
+
+def svg_text(fig: Figure) -> str:
+    buf = io.StringIO()
+    with rc_context(SVG_RC):
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+    return buf.getvalue()
+
+
+def png_bytes(fig: Figure, dpi: int = 120) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def save_figures(figs: dict[str, Figure], out_dir: Path) -> dict[str, str]:
+    """Write ``NAME.png`` and ``NAME.svg`` for each figure (atomically); return the SVG
+    text of each (for embedding in report.html)."""
+    svgs = {}
+    for name, fig in figs.items():
+        svg = svg_text(fig)
+        write_bytes_atomic(out_dir / f"{name}.svg", svg.encode("utf-8"))
+        write_bytes_atomic(out_dir / f"{name}.png", png_bytes(fig))
+        svgs[name] = svg
+    return svgs

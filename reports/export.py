@@ -1,4 +1,4 @@
-"""Files a run or a comparison writes: summary JSON and CSV, charts and report.html."""
+"""Files a study writes: summary JSON and CSV, the long CSV of rows with the provenance."""
 
 from __future__ import annotations
 
@@ -77,23 +77,3 @@ def csv_rows(rows: list[dict[str, Any]]) -> str:
         for r in rows:
             w.writerow({**r, **prov})
     return buf.getvalue()
-
-
-def write_report_files(cmp: Any, out_dir: Path, text: str) -> list[str]:
-    """Charts (PNG and SVG) and the self-contained report.html of a comparison (or of
-    one run, as a comparison of one variant)."""
-    from unosim.reports.charts import figures, save_figures
-    from unosim.reports.html import comparison_html
-
-    svgs = save_figures(figures(cmp), out_dir)
-    write_text_atomic(out_dir / "report.html", comparison_html(cmp, svgs, text))
-    return [*(f"{n}.png" for n in svgs), *(f"{n}.svg" for n in svgs), "report.html"]
-
-
-def write_compare_outputs(cmp: Any, out_dir: Path, text: str) -> list[str]:
-    """Every file of ``compare --out``; returns their names."""
-    from unosim.reports.render import render_json
-
-    write_text_atomic(out_dir / "summary.json", render_json(cmp.to_dict()) + "\n")
-    write_text_atomic(out_dir / "summary.csv", csv_rows(cmp.rows()))
-    return ["summary.json", "summary.csv", *write_report_files(cmp, out_dir, text)]

@@ -221,13 +221,13 @@ def test_no_import_circle(graph):
 def test_the_graph_sees_the_project(graph):
     # the checks above are only as good as the graph: it must hold every side
     assert {"unosim.cli", "unosim.commands.run", "unosim.runs.runner",
-            "unosim.runs.backend", "unosim.strategies.registry", "unosim.studies.compare",
-            "unosim.studies.tune", "unosim.reports.compare", "unosim.env.aec",
+            "unosim.runs.backend", "unosim.strategies.registry", "unosim.studies.compare.play",
+            "unosim.studies.tune", "unosim.studies.compare.result", "unosim.env.aec",
             "unosim.play.table", "unosim.play.app"} <= set(graph)
     assert {"unosim.runs.game", "unosim.strategies.python"} <= graph["unosim.play.table"]
     assert "unosim.play.app" in graph["unosim.commands.play"]
     assert {"unosim.runs.game", "unosim.strategies.plugins"} <= graph["unosim.env.aec"]
-    assert "unosim.runs.backend" in graph["unosim.studies.compare"]
+    assert "unosim.runs.backend" in graph["unosim.studies.compare.play"]
     assert "unosim.options" in graph["unosim.commands.run"]
     assert "click" in graph["unosim.cli"]
     # the composition root binds the engine and the strategies

@@ -304,10 +304,10 @@ def bad_files(tmp_path: Path) -> Path:
 def _checkpoint(folder: Path) -> None:
     """A real, valid checkpoint: 64 of 1000 games of seed 3."""
     from unosim.runs.backend import Progress
-    from unosim.runs.runner import run
     from unosim.simulate.rules import resolve
     from unosim.strategies.registry import parse_strategy
     from unosim.studies import checkpoints as ck
+    from unosim.studies.run.play import run
 
     folder.mkdir()
     rules = resolve()

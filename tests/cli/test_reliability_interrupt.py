@@ -29,10 +29,10 @@ from cli_helpers import invoke
 from test_cli import TIMING_KEYS
 
 from unosim.runs.backend import Progress
-from unosim.runs.runner import run
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
 from unosim.studies import checkpoints as ck
+from unosim.studies.run.play import run
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_PLUGINS = REPO / "strategies" / "examples" / "plugins.py"
@@ -261,7 +261,7 @@ def test_resume_from_a_checkpoint_equals_one_run(tmp_path):
 
 
 def test_match_checkpoint_round_trip(tmp_path):
-    from unosim.runs.runner import run_matches
+    from unosim.studies.run.play import run_matches
 
     rules = resolve(["game-101"])
     res = run_matches(rules, RANDOM4, 300, seed=2, workers=1)

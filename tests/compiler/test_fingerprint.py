@@ -27,8 +27,8 @@ KERNEL_MODULES = {"unosim.runs.entries_nb", "unosim.env.vector_nb",
                   "unosim.simulate.step_nb", "unosim.simulate.feel_nb",
                   "unosim.strategies.search_nb", "unosim.simulate.moves"}
 #: a reports module, a command, the command line and a study: compiled into nothing
-NOT_COMPILED = ["unosim.reports.compare", "unosim.commands.run", "unosim.cli",
-                "unosim.studies.compare"]
+NOT_COMPILED = ["unosim.reports.export", "unosim.commands.run", "unosim.cli",
+                "unosim.studies.compare.play"]
 LONG_AGO = 1_000_000_000  # a time stamp in 2001: far from "recently written"
 
 

@@ -12,9 +12,10 @@ from matplotlib.colors import to_hex
 from matplotlib.lines import Line2D
 from test_reports_stats import synthetic_comparison
 
-from unosim.reports.charts import figures, save_figures, svg_text
-from unosim.reports.compare import PALETTE
-from unosim.reports.html import comparison_html, inline_svg
+from unosim.reports.chart_kit import PALETTE, save_figures, svg_text
+from unosim.reports.html import inline_svg
+from unosim.studies.compare.charts import figures
+from unosim.studies.compare.pages import comparison_html
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 NAMES = ("official", "stacking", "seven-o")
@@ -173,7 +174,7 @@ def _diff_errorbars(ax):
 def test_differences_axis_holds_zero_the_margin_and_the_paired_interval(shift):
     """Whatever the size of the difference, every panel's axis holds 0 and both edges
     of ±margin, and each bar is the paired interval the verdicts read."""
-    from unosim.reports.differences import difference_metrics, margin_of
+    from unosim.studies.compare.differences import difference_metrics, margin_of
 
     cmp = synthetic_comparison(shift=shift, names=NAMES)
     fig = figures(cmp)["differences"]

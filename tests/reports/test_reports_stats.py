@@ -1,5 +1,5 @@
 """Interval and difference arithmetic against known values (stats/intervals.py,
-reports/metrics.py, reports/compare.py), without the engine."""
+reports/metrics.py, studies/compare/result.py), without the engine."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from unosim.reports import metrics as MX
-from unosim.reports.compare import Comparison, dec_for_value
 from unosim.runs.variants import VariantSpec
 from unosim.simulate.rules import resolve
 from unosim.stats.intervals import Z95, diff_ci, hist_quantile, mean_se, wilson
 from unosim.stats.numbers import decimals_for, plus_minus
 from unosim.strategies.registry import parse_strategy
+from unosim.studies.compare.result import Comparison, dec_for_value
 
 # ---------------------------------------------------------------- Wilson
 

@@ -80,7 +80,7 @@ def test_a_filled_dot_means_the_interval_excludes_zero(low, high, filled):
     the verdict: a dot is filled with its colour, or hollow (white) when 0 is inside."""
     from matplotlib.colors import to_hex
 
-    from unosim.reports.differences import WHAT
+    from unosim.studies.compare.differences import WHAT
 
     v = verdict([Cell("", (low + high) / 2, low, high, 1000, 1, "TRUE")], margin=1.0)
     ax = card_figure(v).axes[0]

@@ -26,10 +26,10 @@ distributed = pytest.importorskip("distributed")
 
 from unosim.errors import UnosimError  # noqa: E402
 from unosim.runs.backend import DaskBackend  # noqa: E402
-from unosim.runs.runner import run  # noqa: E402
 from unosim.simulate.rules import resolve  # noqa: E402
 from unosim.strategies.plugins import PluginError, load_plugins  # noqa: E402
 from unosim.strategies.registry import parse_strategy  # noqa: E402
+from unosim.studies.run.play import run  # noqa: E402
 
 FIRST = '''
 def s(view):

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from unosim.runs.game import Game
-from unosim.runs.runner import play_records, run
+from unosim.runs.runner import play_records
 from unosim.simulate.layout import GAME_FIELDS
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
+from unosim.studies.run.play import run
 
 RANDOM4 = [parse_strategy("random")] * 4
 

@@ -15,11 +15,12 @@ from unosim.cli import main
 from unosim.reports.feel import feel_figures, seat_balance
 from unosim.runs.aggregate import Aggregate
 from unosim.runs.checkpoint import decode, encode
-from unosim.runs.runner import play_records, run, run_matches
+from unosim.runs.runner import play_records
 from unosim.simulate import layout as L
 from unosim.simulate import match_nb as M
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
+from unosim.studies.run.play import run, run_matches
 
 RANDOM4 = [parse_strategy("random")] * 4
 
@@ -205,7 +206,7 @@ def _specs(*names):
 
 @pytest.fixture(scope="module")
 def feel_cmp():
-    from unosim.studies.compare import run_compare
+    from unosim.studies.compare.play import run_compare
 
     recs: dict[int, list] = {0: [], 1: []}
     cmp = run_compare(_specs("official", "seven-o"), 6000, seed=3, workers=2, batch=2048,
@@ -249,7 +250,7 @@ def test_compare_feel_verdicts_read_plainly(feel_cmp):
 
 
 def test_compare_feel_verdict_when_nothing_changes():
-    from unosim.studies.compare import run_compare
+    from unosim.studies.compare.play import run_compare
 
     cmp = run_compare(_specs("official", "official+official"), 1500, seed=1, workers=2)
     for line in cmp.feel_verdicts():
@@ -257,7 +258,8 @@ def test_compare_feel_verdict_when_nothing_changes():
 
 
 def test_feel_and_comeback_charts(feel_cmp, tmp_path):
-    from unosim.reports.charts import figures, save_figures
+    from unosim.reports.chart_kit import save_figures
+    from unosim.studies.compare.charts import figures
 
     cmp, _ = feel_cmp
     figs = figures(cmp)

@@ -8,11 +8,11 @@ The Dask side, with Python plug-ins on a real cluster, is test_dask_plugin_files
 
 from __future__ import annotations
 
-from unosim.runs.runner import run
 from unosim.runs.tables import Table
 from unosim.simulate.rules import resolve
 from unosim.strategies.plugins import load_plugins, plugin_of
 from unosim.strategies.registry import PLUGINS, parse_strategy, register_plugin
+from unosim.studies.run.play import run
 
 CODE = '''
 import numba

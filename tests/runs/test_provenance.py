@@ -153,10 +153,10 @@ def _edit_engine(folder: Path, digest) -> None:
 
 def test_a_run_checkpoint_of_another_engine_is_refused(capsys, tmp_path):
     from unosim.runs.backend import Progress
-    from unosim.runs.runner import run
     from unosim.simulate.rules import resolve
     from unosim.strategies.registry import parse_strategy
     from unosim.studies import checkpoints as ck
+    from unosim.studies.run.play import run
 
     rules = resolve()
     seats = [parse_strategy("random")] * 4

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from unosim.cli import main
-from unosim.runs.runner import run, seat0_half_width
 from unosim.simulate.rules import resolve
 from unosim.stats.intervals import wilson
 from unosim.strategies.registry import parse_strategy
+from unosim.studies.run.play import run, seat0_half_width
 
 RANDOM4 = [parse_strategy("random")] * 4
 

@@ -24,12 +24,13 @@ from unosim.runs.match import (
     match_values,
     play_match_records,
 )
-from unosim.runs.runner import base_seed, game_template, play_records, run_matches
+from unosim.runs.runner import base_seed, game_template, play_records
 from unosim.simulate import layout as L
 from unosim.simulate import match_nb as M
 from unosim.simulate.rng_nb import rand_below, seed_game
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
+from unosim.studies.run.play import run_matches
 
 PRESETS = ["official", "losers-score", "lazy-scoring", "game-101"]
 MIXED = ["random", "first", "defensive", "random"]  # asymmetric, so seating matters

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from unosim.errors import UnosimError
-from unosim.runs.runner import base_seed, game_template, play_records, run
+from unosim.runs.runner import base_seed, game_template, play_records
 from unosim.simulate import layout as L
 from unosim.simulate.cards import N_RANKS, N_TYPES, POINTS
 from unosim.simulate.rng_nb import seed_game
@@ -27,6 +27,7 @@ from unosim.simulate.rules import resolve
 from unosim.simulate.step_nb import apply_move, cap_round, deal, is_legal
 from unosim.strategies import search_nb as S
 from unosim.strategies.registry import parse_strategy
+from unosim.studies.run.play import run
 
 
 def hx(p: int, c: int) -> int:

@@ -195,7 +195,7 @@ def test_strategies_lists_parameters_and_the_tuned_string(capsys):
 
 
 def test_weighted_in_matches_keeps_its_parameters_across_seats():
-    from unosim.runs.runner import run_matches
+    from unosim.studies.run.play import run_matches
 
     rules = resolve([], [("players", 3), ("target_score", 100)])
     seats = [parse_strategy(x) for x in ("weighted:draw=-20", "random", "gang-up")]

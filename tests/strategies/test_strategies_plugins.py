@@ -18,13 +18,14 @@ from unosim.cli import main
 from unosim.errors import UnosimError
 from unosim.runs.game import Game, IllegalMove
 from unosim.runs.match import play_match_records
-from unosim.runs.runner import play_records, run
+from unosim.runs.runner import play_records
 from unosim.simulate import layout as L
 from unosim.simulate.round_nb import move_is_legal
 from unosim.simulate.rules import resolve
 from unosim.simulate.step_nb import is_legal
 from unosim.strategies.plugins import load_plugins
 from unosim.strategies.registry import parse_strategy
+from unosim.studies.run.play import run
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "strategies" / "examples" / "plugins.py"

@@ -1,4 +1,4 @@
-"""``unosim compare`` and the comparison engine (reports/compare.py) on the real engine:
+"""``unosim compare`` and the comparison engine (studies/compare/) on the real engine:
 paired sums equal the per-game differences, outputs are complete, bad input is a
 one-line error. Game counts are small; the interval arithmetic itself is tested in
 test_reports_stats.py."""
@@ -20,7 +20,7 @@ from unosim.runs.variants import build_variants
 from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve
 from unosim.strategies.registry import parse_strategy
-from unosim.studies.compare import run_compare
+from unosim.studies.compare.play import run_compare
 
 
 def invoke(capsys, argv):

@@ -13,114 +13,30 @@ bounded by one batch.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from unosim.errors import UnosimError
-from unosim.reports import metrics as MX
-from unosim.reports.compare import Comparison, summary_of
 from unosim.runs import modes
 from unosim.runs.backend import Backend
 from unosim.runs.driver import Outcome, Study, drive
 from unosim.runs.match import DEFAULT_MAX_ROUNDS
 from unosim.runs.modes import Mode
-from unosim.runs.runner import batch_size, default_batch, new_totals, play_batch_into, warm
+from unosim.runs.runner import Played, batch_size, default_batch, play_range, warm
 from unosim.runs.tables import Table
 from unosim.runs.variants import MAX_VARIANTS, VariantSpec
-from unosim.simulate import layout as L
-
-
-def winners(rec: np.ndarray) -> np.ndarray:
-    """Each round's winning seat plus one (0: capped), the index into a joint table."""
-    return np.where(rec[:, L.G_CAPPED] == 0, rec[:, L.G_WINNER], -1) + 1
-
-
-@dataclass
-class CompareTotals:
-    """Per variant: the run's totals, the per-game metric totals (``Moments``), the
-    paired differences from the baseline (``Paired``, None for the baseline), the
-    joint table of winners (round mode: ``joint[vi][i + 1, j + 1]`` games the
-    baseline's winner was seat i and variant vi's seat j, -1 capped) and the seconds
-    each played. Integer sums, so merging tasks in any order gives the same."""
-
-    aggs: list[Any]
-    moments: list[MX.Moments]
-    paired: list[MX.Paired | None]
-    joint: list[np.ndarray | None]
-    elapsed: list[float]
-    records: list[tuple[int, int, np.ndarray]] = field(default_factory=list)
-
-    @classmethod
-    def empty(cls, tables: list[Table], mode: Mode) -> CompareTotals:
-        side = L.MAX_PLAYERS + 1
-        k = len(tables)
-        return cls([new_totals(mode, t.players) for t in tables],
-                   [MX.Moments() for _ in tables],
-                   [None] + [MX.Paired() for _ in tables[1:]],
-                   [None] + [np.zeros((side, side), np.int64) for _ in tables[1:]],
-                   [0.0] * k)
-
-    @property
-    def games(self) -> int:
-        return min(a.games for a in self.aggs)
-
-    def add(self, vals: list[Any], wins: list[np.ndarray | None]) -> None:
-        """Fold one batch of every variant (their metric values and winners)."""
-        for vi, v in enumerate(vals):
-            self.moments[vi].add(v)
-            if vi:
-                self.paired[vi].add(vals[0], v)  # type: ignore[union-attr]
-                if wins[0] is not None:  # rounds: who won which game
-                    _add_joint(self.joint[vi], wins[0], wins[vi])  # type: ignore[arg-type]
-
-    def merge(self, other: CompareTotals) -> CompareTotals:
-        for vi in range(len(self.aggs)):
-            self.aggs[vi].merge(other.aggs[vi])
-            MX.merge_moments(self.moments[vi], other.moments[vi])
-            if vi:
-                MX.merge_paired(self.paired[vi], other.paired[vi])  # type: ignore[arg-type]
-                self.joint[vi] += other.joint[vi]  # type: ignore[operator]
-            self.elapsed[vi] += other.elapsed[vi]
-        return self
-
-
-def _add_joint(joint: np.ndarray, base: np.ndarray, other: np.ndarray) -> None:
-    """Count the pairs (baseline's winner, variant's winner) of the same games."""
-    side = joint.shape[0]
-    joint += np.bincount(base * side + other, minlength=side * side).reshape(side, side)
-
-
-def compare_range(tables: list[Table], mode: Mode, max_rounds: int, seed: int, start: int,
-                  n: int, batch: int, chunks: int, keep: bool = False) -> CompareTotals:
-    """The task of a comparison: games ``start .. start + n`` of every variant, batch
-    by batch (the records too, as (variant, first game, rows), when ``keep``)."""
-    totals = CompareTotals.empty(tables, mode)
-    extract = MX.extractor(mode.name)
-    for first in range(start, start + n, batch):
-        k = min(batch, start + n - first)
-        vals, wins = [], []
-        for vi, t in enumerate(tables):
-            t0 = time.perf_counter()
-            rec = np.zeros((k, mode.width), np.int32)
-            play_batch_into(t, mode, seed, first, rec, chunks, max_rounds)
-            totals.aggs[vi].add_records(rec)
-            totals.elapsed[vi] += time.perf_counter() - t0
-            vals.append(extract(rec, t.players))
-            wins.append(None if mode.by_rounds else winners(rec))
-            if keep:
-                totals.records.append((vi, first, rec))
-        totals.add(vals, wins)
-    return totals
+from unosim.studies.compare.result import Comparison
+from unosim.studies.compare.totals import CompareTotals, fold_batch
+from unosim.studies.run.report import summary_of
 
 
 class CompareStudy(Study):
     """Every variant over the same game indices (see the module's text)."""
 
-    task = staticmethod(compare_range)
+    task = staticmethod(play_range)
 
     def __init__(self, variants: list[VariantSpec], games: int, seed: int, mode: Mode,
                  max_rounds: int, batch: int | None,
@@ -155,19 +71,22 @@ class CompareStudy(Study):
         return CompareTotals.empty(self.tables, self.mode)
 
     def tasks(self, step: int) -> Any:
-        return ((s, (self.tables, self.mode, self.max_rounds, self.seed, s,
-                     min(step, self.games - s), min(self.batch, step), self.chunks,
+        fold = partial(fold_batch, self.mode.name)
+        return ((s, (self.tables, self.mode, self.seed, s, min(step, self.games - s),
+                     min(self.batch, step), self.chunks, self.max_rounds, self.fresh(), fold,
                      self.on_records is not None))
                 for s in range(0, self.games, step))
 
-    def merge(self, totals: CompareTotals, part: CompareTotals) -> None:
+    def merge(self, totals: CompareTotals, part: Played) -> None:
         if self.on_records is not None:
             for vi, first, rec in part.records:
                 self.on_records(vi, first, rec)
-        totals.merge(part)
+        totals.merge(part.totals)
+        for vi, seconds in enumerate(part.seconds):
+            totals.elapsed[vi] += seconds
 
-    def units(self, part: CompareTotals) -> int:
-        return part.games * len(self.variants)
+    def units(self, part: Played) -> int:
+        return part.totals.games * len(self.variants)
 
     def result(self, totals: CompareTotals, outcome: Outcome) -> Comparison:
         mode, partial = self.mode, outcome.stopped

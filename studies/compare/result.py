@@ -1,6 +1,6 @@
 """A comparison's result: every metric per variant, paired differences from the
 baseline with 95% intervals, one plain-language verdict per headline metric, and
-its table, JSON and DataFrame (the study that plays it is ``studies/compare.py``).
+its table, JSON and DataFrame (the study that plays it is ``play.py``).
 
 The interval of a difference is the paired one, from the per-game differences
 (common random numbers); the independent-samples interval from each variant's own
@@ -19,15 +19,12 @@ import numpy as np
 from unosim import provenance
 from unosim.common import DOCS_URL
 from unosim.reports import metrics as MX
+from unosim.reports.chart_kit import PALETTE
 from unosim.runs import modes
 from unosim.runs.variants import VariantSpec
 from unosim.simulate import layout as L
 from unosim.stats.intervals import Z95, diff_ci, mean_se, wilson
 from unosim.stats.numbers import decimals_for
-
-#: one colour per variant, the same in every chart (Okabe-Ito, colour-blind safe)
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-           "#F0E442")
 
 #: the game-feel verdicts (round mode) and their wording: what the variant shows
 #: ("{v}" its value), the words for a higher and a lower value, and the unit
@@ -480,16 +477,3 @@ def _cell(s: dict[str, float], m: MX.Metric) -> str:
                 f"{100 * s['ci_high']:.{dec}f}]")
     dec = decimals_for(s["se"]) if s["se"] > 0 else 2
     return f"{s['mean']:,.{dec}f} ± {s['se']:.{dec}f}"
-
-
-# -------------------------------------------------------------------- running
-
-
-def summary_of(mode: str, res: Any, name: str) -> dict[str, Any]:
-    if not modes.of(mode).by_rounds:
-        from unosim.reports.summary import summarize
-
-        return summarize(res, name)
-    from unosim.reports.match_report import summarize_matches
-
-    return summarize_matches(res, name)

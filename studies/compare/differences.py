@@ -41,7 +41,7 @@ def difference_metrics(cmp: Any) -> list[str]:
     names = [m for m in MX.HEADLINES[mode.name]
              if all(m in mo.n for mo in cmp.moments)]
     if not mode.by_rounds:
-        from unosim.reports.compare import FEEL_VERDICTS
+        from unosim.studies.compare.result import FEEL_VERDICTS
 
         names += [m for m in FEEL_VERDICTS if not cmp.absent(m)]
     k = len(cmp.variants)

@@ -1,13 +1,14 @@
-"""The result objects of ``unosim run`` (``api.simulate``) and ``unosim compare``:
-a comparison's figures in long form, its charts, its JSON and text."""
+"""The result object of ``unosim compare`` (``api.compare``), and the report over a
+comparison it shares with ``run``'s: the figures in long form, the charts, the
+JSON and text."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from unosim.reports.compare import Comparison
 from unosim.reports.report_base import Report, tidy_row
+from unosim.studies.compare.result import Comparison
 
 _SEAT = re.compile(r"seat_(?:win_)?(\d+)$")
 
@@ -31,7 +32,7 @@ def comparison_rows(cmp: Comparison) -> list[dict[str, Any]]:
     return out
 
 
-class _ComparisonReport(Report):
+class ComparisonReport(Report):
     """A report over a :class:`Comparison` (``self.comparison``): its tidy rows, its
     charts and whether it is partial, the same for ``run`` and ``compare``."""
 
@@ -41,7 +42,7 @@ class _ComparisonReport(Report):
         return comparison_rows(self.comparison)
 
     def figures(self) -> dict[str, Any]:
-        from unosim.reports.charts import figures
+        from unosim.studies.compare.charts import figures
 
         return figures(self.comparison)
 
@@ -50,10 +51,10 @@ class _ComparisonReport(Report):
         return self.comparison.partial
 
 
-class CompareReport(_ComparisonReport):
+class CompareReport(ComparisonReport):
     """``unosim compare``: variants on the same deals, paired differences from the
     first (the baseline), verdicts. ``comparison`` is the full
-    :class:`~unosim.reports.compare.Comparison`; :meth:`table` the wide table of
+    :class:`~unosim.studies.compare.result.Comparison`; :meth:`table` the wide table of
     ``summary.csv``; :attr:`verdicts` the plain-language verdicts."""
 
     command = "compare"
@@ -67,7 +68,6 @@ class CompareReport(_ComparisonReport):
     def summary(self) -> str:
         return self.comparison.render_table()
 
-
     @property
     def verdicts(self) -> list[str]:
         return self.comparison.verdicts() + self.comparison.feel_verdicts()
@@ -76,25 +76,3 @@ class CompareReport(_ComparisonReport):
         """One row per (variant, metric) with the difference in columns: the table of
         ``summary.csv`` (verdicts in ``.attrs``)."""
         return self.comparison.to_frame()
-
-
-class SimulateReport(_ComparisonReport):
-    """``unosim run``: one variant's rounds (or matches). :attr:`games` holds one row
-    per game (or match) when they were kept, ``None`` otherwise."""
-
-    command = "run"
-
-    def __init__(self, summary: dict[str, Any], text: str, cmp: Comparison,
-                 games: Any = None) -> None:
-        self._summary = summary
-        self._text = text
-        self.comparison = cmp
-        #: one row per game (``mode="round"``) or match, for the seats at the table
-        self.games = games
-
-    def to_dict(self) -> dict[str, Any]:
-        return self._summary
-
-    def summary(self) -> str:
-        return self._text
-

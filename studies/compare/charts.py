@@ -6,7 +6,7 @@ own level; every panel holds 0 or shares its scale with the others. Every chart
 shows its sample size and its uncertainty: win rates with Wilson 95% error bars,
 distributions with a 95% band (the Dvoretzky-Kiefer-Wolfowitz band of an ECDF, or
 Wilson per histogram bin), means with their 95% interval in the legend. Each variant
-keeps one colour in every chart (``compare.PALETTE``), and every artist of variant
+keeps one colour in every chart (``chart_kit.PALETTE``), and every artist of variant
 ``i`` carries the gid ``series-i`` so it can be found in the SVG. Figures are built
 with the object API on the Agg canvas, so no window, global pyplot state or display
 is needed.
@@ -14,9 +14,7 @@ is needed.
 
 from __future__ import annotations
 
-import io
 import math
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,9 +22,9 @@ from matplotlib import rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from unosim.common import DOCS_URL, write_bytes_atomic
-from unosim.reports.chart_kit import STYLE, SVG_RC, _figure, gid, n_text, tag_errorbar
-from unosim.reports.differences import caption, fig_differences
+from unosim.common import DOCS_URL
+from unosim.reports.chart_kit import STYLE, _figure, gid, n_text, tag_errorbar
+from unosim.studies.compare.differences import caption, fig_differences
 
 
 def _tag(bars: Any, vi: int) -> None:
@@ -59,7 +57,7 @@ def _upper(cmp: Any, metric: str, q: float = 0.995, only: list[int] | None = Non
 
 
 def _mean_label(cmp: Any, vi: int, metric: str) -> str:
-    from unosim.reports.compare import decimals_for
+    from unosim.stats.numbers import decimals_for
 
     s = cmp.stat(vi, metric)
     halves = [cmp.stat(i, metric)["ci_high"] - cmp.stat(i, metric)["mean"]
@@ -387,28 +385,3 @@ def captions(cmp: Any) -> dict[str, str]:
     if len(cmp.variants) > 1:
         out["differences"] = caption(cmp)
     return out
-
-
-def svg_text(fig: Figure) -> str:
-    buf = io.StringIO()
-    with rc_context(SVG_RC):
-        fig.savefig(buf, format="svg", metadata={"Date": None})
-    return buf.getvalue()
-
-
-def png_bytes(fig: Figure, dpi: int = 120) -> bytes:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
-    return buf.getvalue()
-
-
-def save_figures(figs: dict[str, Figure], out_dir: Path) -> dict[str, str]:
-    """Write ``NAME.png`` and ``NAME.svg`` for each figure (atomically); return the SVG
-    text of each (for embedding in report.html)."""
-    svgs = {}
-    for name, fig in figs.items():
-        svg = svg_text(fig)
-        write_bytes_atomic(out_dir / f"{name}.svg", svg.encode("utf-8"))
-        write_bytes_atomic(out_dir / f"{name}.png", png_bytes(fig))
-        svgs[name] = svg
-    return svgs
