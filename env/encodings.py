@@ -1,5 +1,6 @@
 """The encodings an environment can speak: unosim's own (every rule, any player count,
-actions.py and observation.py) and RLCard's (rlcard_encoding.py). One record per
+actions.py and observation.py, written by encode_nb.py's kernels) and RLCard's
+(rlcard_encoding.py). One record per
 encoding, so the environment picks its observation, actions and the decisions it
 takes for the learner by name, with no branch per encoding in its code."""
 
@@ -12,6 +13,7 @@ import numpy as np
 from gymnasium import spaces
 
 from unosim.env import actions as A
+from unosim.env import encode_nb as E
 from unosim.env import observation as O
 from unosim.env import rlcard_encoding as R
 from unosim.errors import UnosimError
@@ -36,8 +38,23 @@ def _box(rules: Rules) -> spaces.Box:
     return spaces.Box(low, high, (O.OBS_SIZE,), np.float32)
 
 
+def _observe(G: np.ndarray, seat: int) -> np.ndarray:
+    o = np.zeros(O.OBS_SIZE, np.float32)
+    E.observe(G, seat, o)
+    return o
+
+
+def _fill_mask(mask: np.ndarray, moves: np.ndarray, actor: int, players: int) -> np.ndarray:
+    E.mask_of_moves(moves, actor, players, mask)
+    return mask
+
+
+def _to_move(action: int, actor: int, players: int) -> int:
+    return int(E.move_of(action, actor, players))
+
+
 ENCODINGS = {
-    "unosim": Encoding(A.N_ACTIONS, _box, O.encode, A.fill_mask, A.to_move,
+    "unosim": Encoding(A.N_ACTIONS, _box, _observe, _fill_mask, _to_move,
                        lambda G, RNG: -1, {}, lambda rules: None),
     "rlcard": Encoding(R.N_ACTIONS, R.observation_space, R.encode,
                        lambda mask, moves, actor, players: R.fill_mask(mask, moves),

@@ -1,30 +1,15 @@
-"""The observation layout every unosim environment shares: one flat float32 vector of
-what the seat knows, read from the same public fields a strategy's ``View`` reads
-(its own hand, the table, every seat's card count and place) and nothing else.
+"""The observation layout every unosim environment shares, declared once: one flat
+float32 vector of what the seat knows, read from the same public fields a strategy's
+``View`` reads (its own hand, the table, every seat's card count and place) and
+nothing else. Its one writer is the compiled encoder (encode_nb.py), which both
+environments call; docs/reinforcement-learning.md shows the table to users.
 
 Seats are counted from the observer in seat order: index 0 is the observer, 1 the
 next seat number, and so on; slots past the player count stay 0.
 
-==============  ====  ==========================================================
-name            size  meaning
-==============  ====  ==========================================================
-hand            58    cards of each type in the observer's hand
-top             58    the top card of the discard pile (one-hot)
-colour          4     the colour to follow (one-hot: red, yellow, green, blue)
-phase           10    the decision pending (one-hot: turn, drawn, challenge,
-                      penalty, colour, skip, jump, target, give, over)
-drawn           58    the card just drawn, while keeping or playing it (one-hot)
-direction       1     +1 seat numbers rising, -1 the other way
-pending         1     penalty cards waiting for the next victim
-counts          10    every seat's number of cards
-playing         10    1 for a seat still playing
-places          10    finishing place under elimination (0 while playing)
-draw_pile       1     cards in the draw pile
-discard_pile    1     cards in the discard pile
-turn            1     turns played this round
-target_kind     3     what a target or trade choice is for (one-hot: five, seven,
-                      swap)
-==============  ====  ==========================================================
+The blocks are laid end to end in the order declared below (name, size, meaning),
+as simulate/layout.py lays out the game array: a new feature is one line here and
+its lines in the encoder.
 """
 
 from __future__ import annotations
@@ -33,26 +18,31 @@ import numpy as np
 
 from unosim.simulate import layout as L
 from unosim.simulate.cards import N_TYPES
+from unosim.simulate.layout import Blocks
 
-_SIZES = (("hand", N_TYPES), ("top", N_TYPES), ("colour", 4), ("phase", L.PH_OVER + 1),
-          ("drawn", N_TYPES), ("direction", 1), ("pending", 1),
-          ("counts", L.MAX_PLAYERS), ("playing", L.MAX_PLAYERS), ("places", L.MAX_PLAYERS),
-          ("draw_pile", 1), ("discard_pile", 1), ("turn", 1),
-          ("target_kind", len(L.TargetKind)))
-
-
-def _slices() -> dict[str, slice]:
-    out, at = {}, 0
-    for name, size in _SIZES:
-        out[name] = slice(at, at + size)
-        at += size
-    return out
-
+_OBS = Blocks()
+HAND = _OBS.add("hand", N_TYPES)  # cards of each type in the observer's hand
+TOP = _OBS.add("top", N_TYPES)  # the top card of the discard pile (one-hot)
+COLOUR = _OBS.add("colour", 4)  # the colour to follow (one-hot: red, yellow, green, blue)
+#: the decision pending (one-hot: turn, drawn, challenge, penalty, colour, skip, jump,
+#: target, give, over)
+PHASE = _OBS.add("phase", L.PH_OVER + 1)
+DRAWN = _OBS.add("drawn", N_TYPES)  # the card just drawn, while keeping or playing it
+DIRECTION = _OBS.add("direction", 1)  # +1 seat numbers rising, -1 the other way
+PENDING = _OBS.add("pending", 1)  # penalty cards waiting for the next victim
+COUNTS = _OBS.add("counts", L.MAX_PLAYERS)  # every seat's number of cards
+PLAYING = _OBS.add("playing", L.MAX_PLAYERS)  # 1 for a seat still playing
+PLACES = _OBS.add("places", L.MAX_PLAYERS)  # finishing place under elimination (0: playing)
+DRAW_PILE = _OBS.add("draw_pile", 1)  # cards in the draw pile
+DISCARD_PILE = _OBS.add("discard_pile", 1)  # cards in the discard pile
+TURN = _OBS.add("turn", 1)  # turns played this round
+#: what a target or trade choice is for (one-hot, in this order: five, seven, swap)
+TARGET_KINDS = tuple(int(k) for k in L.TargetKind)
+TARGET_KIND = _OBS.add("target_kind", len(TARGET_KINDS))
 
 #: name -> where it lies in the observation
-OBS = _slices()
-OBS_SIZE = OBS["target_kind"].stop
-_TARGET_KINDS = tuple(L.TargetKind)
+OBS = {name: slice(at, at + size) for name, at, size in _OBS.blocks}
+OBS_SIZE = _OBS.size
 
 
 def bounds(turn_cap: int) -> tuple[np.ndarray, np.ndarray]:
@@ -65,35 +55,3 @@ def bounds(turn_cap: int) -> tuple[np.ndarray, np.ndarray]:
     low[OBS["direction"]] = -1
     high[OBS["turn"]] = turn_cap
     return low, high
-
-
-def encode(G: np.ndarray, seat: int, out: np.ndarray | None = None) -> np.ndarray:
-    """Seat ``seat``'s observation of the game ``G``: public fields and its own hand."""
-    o = np.zeros(OBS_SIZE, np.float32) if out is None else out
-    o[:] = 0
-    n = int(G[L.R_PLAYERS])
-    base = L.OFF_H + seat * L.HW
-    o[OBS["hand"]] = G[base:base + N_TYPES]
-    o[OBS["top"].start + int(G[L.S_TOP])] = 1
-    o[OBS["colour"].start + int(G[L.S_COLOUR])] = 1
-    phase = int(G[L.S_PHASE])
-    o[OBS["phase"].start + phase] = 1
-    if phase == L.PH_DRAWN and int(G[L.S_ACTOR]) == seat:
-        o[OBS["drawn"].start + int(G[L.S_DRAWN])] = 1
-    o[OBS["direction"].start] = G[L.S_DIR]
-    o[OBS["pending"].start] = G[L.S_PENDING]
-    seats = (np.arange(n) + seat) % n
-    rows = L.OFF_H + seats * L.HW
-    sizes = G[rows + L.HC_SIZE]
-    places = G[rows + L.HC_PLACE]
-    o[OBS["counts"].start:OBS["counts"].start + n] = sizes
-    o[OBS["playing"].start:OBS["playing"].start + n] = places == 0
-    o[OBS["places"].start:OBS["places"].start + n] = places
-    o[OBS["draw_pile"].start] = G[L.S_DRAW_LEN]
-    o[OBS["discard_pile"].start] = G[L.S_DISC_LEN]
-    o[OBS["turn"].start] = G[L.S_TURNS]
-    if phase in (L.PH_TARGET, L.PH_GIVE):
-        kind = int(G[L.S_TARGET_KIND])
-        if kind in _TARGET_KINDS:
-            o[OBS["target_kind"].start + _TARGET_KINDS.index(kind)] = 1
-    return o

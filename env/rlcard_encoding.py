@@ -35,8 +35,8 @@ from gymnasium import spaces
 
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
-from unosim.simulate.cards import N_RANKS, SWAP_HANDS, TYPE_SLOTS, WILD, WILD_DRAW_FOUR
-from unosim.simulate.moves import with_colour
+from unosim.simulate.cards import N_RANKS, SWAP_HANDS, WILD, WILD_DRAW_FOUR
+from unosim.simulate.moves import is_wild_play, named_colour, type_of, with_colour
 from unosim.simulate.rng_nb import rand_below
 from unosim.simulate.rules import Rules, deck_counts_for
 
@@ -81,7 +81,7 @@ def to_action(move: int) -> int:
     """RLCard's action for an engine move (a wild play: with its colour); -1 if none."""
     m = int(move)
     if 0 <= m < L.MV_PLAY_END:
-        t, c = m % TYPE_SLOTS, m // TYPE_SLOTS
+        t, c = int(type_of(m)), int(named_colour(m))
         if t < WILD:
             return TRAITS * ROW[t // N_RANKS] + t % N_RANKS if c == 0 else -1
         if t <= WILD_DRAW_FOUR:
@@ -109,7 +109,7 @@ def fill_mask(mask: np.ndarray, moves: np.ndarray) -> np.ndarray:
     being legal with each colour."""
     mask[:] = 0
     for m in moves.tolist():
-        if WILD <= m < TYPE_SLOTS:
+        if is_wild_play(m) and named_colour(m) == 0:  # a bare wild: any colour
             for c in range(4):
                 mask[to_action(with_colour(m, c))] = 1
             continue

@@ -3,9 +3,10 @@ between two decisions of the learner, so no Python runs per decision. Compiled.
 
 Each game has its own row of ``Gs`` (the engine's game array) and ``RNGs`` (its
 generators), its base seed ``keys[i]`` and game index ``games[i]``; a game that ends
-is re-dealt from the next index of its seed, as unosim seeds a run. The observation
-(``encode``) and the action mask (``fill_mask``) are the layouts of observation.py
-and actions.py written as kernels; the tests hold both equal to them.
+is re-dealt from the next index of its seed, as unosim seeds a run. Between two
+decisions the opponents play in the engine's one loop (``step_nb.play_until``); the
+observation and the action mask are written by encode_nb.py's kernels, as in the AEC
+environment.
 
 ``step_with`` / ``reset_with`` take the opponents' chooser as an argument and are
 inlined: ``step_builtin`` / ``reset_builtin`` bind them to the built-ins without
@@ -17,170 +18,39 @@ from __future__ import annotations
 import numpy as np
 
 from unosim.env import actions as A
-from unosim.env.observation import OBS, OBS_SIZE
+from unosim.env.encode_nb import encode, fill_mask_of, to_move
+from unosim.env.observation import OBS_SIZE
 from unosim.env.prefetch_nb import prefetch
 from unosim.runs.entries_nb import plain_choose
 from unosim.simulate import layout as L
-from unosim.simulate.cards import N_TYPES, TYPE_SLOTS, WILD
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.step_nb import (
+    ILLEGAL,
+    NO_READER,
     apply_called,
-    cap_round,
     deal,
     hand_value,
-    legal_moves,
-    move_is_legal,
+    play_until,
 )
-
-_HAND = OBS["hand"].start
-_TOP = OBS["top"].start
-_COLOUR = OBS["colour"].start
-_PHASE = OBS["phase"].start
-_DRAWN = OBS["drawn"].start
-_DIR = OBS["direction"].start
-_PENDING = OBS["pending"].start
-_COUNTS = OBS["counts"].start
-_PLAYING = OBS["playing"].start
-_PLACES = OBS["places"].start
-_DRAW_PILE = OBS["draw_pile"].start
-_DISC_PILE = OBS["discard_pile"].start
-_TURN = OBS["turn"].start
-_KIND = OBS["target_kind"].start
-_FIVE, _SEVEN, _SWAP = tuple(L.TargetKind)
 
 #: reward kinds
 WIN = 0
 POINTS = 1
-#: what a kernel returns when an opponent's move was illegal (``bad`` says which)
-ILLEGAL = -2
-
-
-@kernel_inline
-def encode(G, seat, o):
-    """Seat ``seat``'s observation of ``G`` into the float32 row ``o`` (observation.py)."""
-    for k in range(o.shape[0]):
-        o[k] = 0
-    n = G[L.R_PLAYERS]
-    base = L.OFF_H + seat * L.HW
-    for t in range(N_TYPES):
-        o[_HAND + t] = G[base + t]
-    o[_TOP + G[L.S_TOP]] = 1
-    o[_COLOUR + G[L.S_COLOUR]] = 1
-    phase = G[L.S_PHASE]
-    o[_PHASE + phase] = 1
-    if phase == L.PH_DRAWN and G[L.S_ACTOR] == seat:
-        o[_DRAWN + G[L.S_DRAWN]] = 1
-    o[_DIR] = G[L.S_DIR]
-    o[_PENDING] = G[L.S_PENDING]
-    for k in range(n):
-        row = L.OFF_H + ((seat + k) % n) * L.HW
-        place = G[row + L.HC_PLACE]
-        o[_COUNTS + k] = G[row + L.HC_SIZE]
-        o[_PLAYING + k] = 1 if place == 0 else 0
-        o[_PLACES + k] = place
-    o[_DRAW_PILE] = G[L.S_DRAW_LEN]
-    o[_DISC_PILE] = G[L.S_DISC_LEN]
-    o[_TURN] = G[L.S_TURNS]
-    if phase == L.PH_TARGET or phase == L.PH_GIVE:
-        kind = G[L.S_TARGET_KIND]
-        if kind == _FIVE:
-            o[_KIND] = 1
-        elif kind == _SEVEN:
-            o[_KIND + 1] = 1
-        elif kind == _SWAP:
-            o[_KIND + 2] = 1
-
-
-@kernel_inline
-def to_action(m, actor, players):
-    """actions.to_action as a kernel (a play names its colour)."""
-    if m < L.MV_PLAY_END:
-        t = m % TYPE_SLOTS
-        if t < WILD:
-            return t
-        return A.WILD_PLAY + 4 * (t - WILD) + m // TYPE_SLOTS
-    if m == L.MV_DRAW:
-        return A.DRAW
-    if m == L.MV_PASS:
-        return A.PASS
-    if m == L.MV_TAKE:
-        return A.TAKE
-    if m == L.MV_CHALLENGE:
-        return A.CHALLENGE
-    if m == L.MV_ACCEPT:
-        return A.ACCEPT
-    if m < L.MV_COLOUR + 4:
-        return A.COLOUR + m - L.MV_COLOUR
-    if m < L.MV_TARGET + L.MAX_PLAYERS:
-        return A.TARGET + (m - L.MV_TARGET - actor) % players
-    return A.GIVE + m - L.MV_GIVE
-
-
-@kernel_inline
-def to_move(a, actor, players):
-    """actions.to_move as a kernel, for an action the mask allows."""
-    if a < WILD:
-        return a
-    if a < A.DRAW:
-        k = a - A.WILD_PLAY
-        return WILD + k // 4 + TYPE_SLOTS * (k % 4)
-    if a == A.DRAW:
-        return L.MV_DRAW
-    if a == A.PASS:
-        return L.MV_PASS
-    if a == A.TAKE:
-        return L.MV_TAKE
-    if a == A.CHALLENGE:
-        return L.MV_CHALLENGE
-    if a == A.ACCEPT:
-        return L.MV_ACCEPT
-    if a < A.TARGET:
-        return L.MV_COLOUR + a - A.COLOUR
-    if a < A.GIVE:
-        return L.MV_TARGET + (actor + a - A.TARGET) % players
-    return L.MV_GIVE + a - A.GIVE
-
-
-@kernel_inline
-def fill_mask(G, n, mask):
-    """The ``n`` legal moves in ``G[OFF_MOVES ..]`` as the int8 action mask ``mask``
-    (a wild listed as its bare type is legal with each colour)."""
-    for k in range(mask.shape[0]):
-        mask[k] = 0
-    actor = G[L.S_ACTOR]
-    players = G[L.R_PLAYERS]
-    for i in range(n):
-        m = G[L.OFF_MOVES + i]
-        if WILD <= m < TYPE_SLOTS:
-            a = A.WILD_PLAY + 4 * (m - WILD)
-            for c in range(4):
-                mask[a + c] = 1
-        else:
-            mask[to_action(m, actor, players)] = 1
 
 
 @kernel_inline
 def advance(choose, G, RNG, seat, checked, bad):
-    """Let ``choose`` play every other seat until ``seat`` is to act (its number of
-    legal moves, in G[OFF_MOVES ..]) or the round ends or hits the cap (-1). With
-    ``checked`` (plug-in opponents) a move ``move_is_legal`` refuses is not applied:
-    it goes to ``bad`` (move, phase, seat) and the result is ILLEGAL."""
-    cap = G[L.R_TURN_CAP]
-    while G[L.S_PHASE] != L.PH_OVER:
-        if G[L.S_TURNS] >= cap:
-            cap_round(G)
-            return -1
-        if G[L.S_ACTOR] == seat:
-            return legal_moves(G)
-        m = choose(G, RNG)
-        if checked and not move_is_legal(G, m):
-            bad[0] = m
-            bad[1] = G[L.S_PHASE]
-            bad[2] = G[L.S_ACTOR]
-            return ILLEGAL
-        apply_called(G, RNG, m)
-    return -1
+    """``play_until`` seat ``seat`` is to act, ``choose`` playing every other seat:
+    its number of legal moves (in G[OFF_MOVES ..]), or -1 when the round ends or hits
+    the cap. With ``checked`` (plug-in opponents) a move ``move_is_legal`` refuses is
+    not applied: it goes to ``bad`` (move, phase, seat) and the result is ILLEGAL."""
+    n, m = play_until(choose, apply_called, G, RNG, 1 << seat, NO_READER, checked)
+    if n == ILLEGAL:
+        bad[0] = m
+        bad[1] = G[L.S_PHASE]
+        bad[2] = G[L.S_ACTOR]
+    return n
 
 
 @kernel_inline
@@ -202,7 +72,7 @@ def next_game(choose, G, RNG, i, keys, games, learner, rotate, obs, masks, check
         if n < 0:
             games[i] += 1
     encode(G, learner[i], obs[i])
-    fill_mask(G, n, masks[i])
+    fill_mask_of(G, n, masks[i])
     return 0
 
 
@@ -285,7 +155,7 @@ def step_with(choose, Gs, RNGs, keys, games, learner, rotate, reward_kind, actio
         done[i] = False
         if n >= 0:
             encode(G, seat, obs[i])
-            fill_mask(G, n, masks[i])
+            fill_mask_of(G, n, masks[i])
             continue
         winner = G[L.S_WINNER]
         if winner < 0:
@@ -330,15 +200,3 @@ def empty_buffers(num_envs: int) -> dict[str, np.ndarray]:
             "terms": np.zeros(num_envs, np.bool_),
             "truncs": np.zeros(num_envs, np.bool_),
             "done": np.zeros(num_envs, np.bool_)}
-
-
-@kernel
-def observe(G, seat, o):
-    """``encode`` on one game, for the tests and anyone reading a single state."""
-    encode(G, seat, o)
-
-
-@kernel
-def mask_of(G, mask):
-    """The action mask of the seat to act in ``G`` (its legal moves recomputed)."""
-    fill_mask(G, legal_moves(G), mask)

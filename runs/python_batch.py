@@ -26,8 +26,8 @@ from unosim.runs import tiers
 from unosim.runs.failures import illegal_message
 from unosim.simulate import layout as L
 from unosim.simulate.rng_nb import seed_game
-from unosim.simulate.round_nb import ILLEGAL, NEW_ROUND, OVER, READ_EVENTS, record_round
-from unosim.simulate.step_nb import score_hands
+from unosim.simulate.round_nb import NEW_ROUND, record_round
+from unosim.simulate.step_nb import ILLEGAL, OVER, READ_EVENTS, score_hands
 from unosim.strategies.plugins import PluginError, chooser_for, python_seats
 from unosim.strategies.python import (
     MOVE_CODES,

@@ -28,13 +28,12 @@ from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.step_nb import (  # noqa: F401 - move_is_legal: tests import it here
     apply_called,
-    cap_round,
     deal,
     hand_value,
     hx,
-    legal_moves,
     move_is_legal,
     play_loop,
+    play_until,
     score_hands,
 )
 
@@ -105,37 +104,21 @@ def play_games_with(choose, template, base_seed, start, out, lo, hi, checked, ba
         record_round(G, score_hands(G), out, i)
 
 
-#: what ``advance_with`` returns besides a number of legal moves
-OVER = -1  # the round is over (or capped): record it
-READ_EVENTS = -2  # the event ring is filling: read it, then call again with move -1
-ILLEGAL = -3  # a compiled seat played an illegal move (returned beside it)
-NEW_ROUND = -2  # as ``move``: deal a new round first
+#: ``advance_with``'s ``move`` that deals a new round first
+NEW_ROUND = -2
 
 
 @kernel_inline
 def advance_with(choose, G, RNG, move, seats, read, checked):
     """Play on from Python for a table with Python seats (the bits of ``seats``):
-    deal first when ``move`` is NEW_ROUND, apply ``move`` when it is one, then let
-    ``choose`` play every other seat, compiled, until a Python seat is to act.
-    Returns (n, 0) with its n legal moves in G[OFF_MOVES ..], (OVER, 0), (READ_EVENTS,
-    0) when the events not yet read by Python (from ``read`` on) fill the ring but
-    for one decision's worth, or (ILLEGAL, move) in checked mode."""
+    deal first when ``move`` is NEW_ROUND, apply ``move`` when it is one, then
+    ``play_until`` a Python seat is to act, ``choose`` playing every other seat,
+    compiled. Returns what ``play_until`` does: (n, 0) with its n legal moves in
+    G[OFF_MOVES ..], (OVER, 0), (READ_EVENTS, 0) when the events not yet read by
+    Python (from ``read`` on) fill the ring but for one decision's worth, or
+    (ILLEGAL, move) in checked mode."""
     if move == NEW_ROUND:
         deal(G, RNG)
     elif move >= 0:
         apply_called(G, RNG, move)
-    cap = G[L.R_TURN_CAP]
-    while G[L.S_PHASE] != L.PH_OVER:
-        if G[L.S_TURNS] >= cap:
-            cap_round(G)
-            break
-        if G[L.OFF_EV_N] - read > L.EV_CAP - 64:
-            return READ_EVENTS, 0
-        p = G[L.S_ACTOR]
-        if (seats >> p) & 1:
-            return legal_moves(G), 0
-        m = choose(G, RNG)
-        if checked and not move_is_legal(G, m):
-            return ILLEGAL, m
-        apply_called(G, RNG, m)
-    return OVER, 0
+    return play_until(choose, apply_called, G, RNG, seats, read, checked)

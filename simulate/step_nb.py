@@ -1,6 +1,6 @@
 """The step contract: dealing, legal moves and applying a move. Compiled.
 
-These functions are the only code that knows the rules. ``play_loop`` (below) is
+These functions are the only code that knows the rules. ``play_until`` (below) is
 the one game loop, over a strategy's choice and ``apply_move``; tests and
 ``replay`` call the same functions from Python. House rules are branches on the rules held in ``G``,
 never copies of the loop. Nothing here allocates: a game is the flat array ``G``
@@ -1228,25 +1228,54 @@ def move_is_legal(G, move):
     return is_legal(G, move)
 
 
+#: what ``play_until`` returns besides a number of legal moves
+OVER = -1  # the round is over (or capped)
+READ_EVENTS = -2  # the event ring is filling: read it, then call again
+ILLEGAL = -3  # a checked seat's move is illegal (returned beside it, unapplied)
+#: ``play_until``'s ``read`` where nobody reads the event ring: told that every
+#: event there will ever be is read, it never hands back for them (a ``read`` that
+#: is told less may be negative)
+NO_READER = 1 << 62
+
+
 @kernel_inline
-def play_loop(choose, apply, G, RNG, checked):
-    """Deal and play one round: ``apply(G, RNG, choose(G, RNG))`` until the round is
-    over or reaches the turn cap. The one game loop of the engine: the built-in
-    round, the plug-in round and the search's benchmark pass their own chooser and
-    apply (``apply_move`` inlined, or behind a call), and being inlined each gets a
-    copy specialised to them. With ``checked`` (plug-ins) a move that
-    ``move_is_legal`` refuses stops the round unplayed. Returns (illegal, move)."""
-    deal(G, RNG)
+def play_until(choose, apply, G, RNG, stop, read, checked):
+    """Play on: ``apply(G, RNG, choose(G, RNG))`` until a seat of the bits ``stop``
+    is to act, or the round is over or reaches the turn cap. The one "play until a
+    seat acts" loop of the engine: the round (``play_loop``, no seat stops it), the
+    table with Python seats (round_nb.advance_with) and the vector environment
+    (its learner's seat) pass their own chooser, apply and seats, and being inlined
+    each gets a copy specialised to them (a constant ``stop`` of 0 or ``read`` of
+    NO_READER costs nothing). With ``read`` the events read so far, it returns
+    before the unread ones fill the ring but for one decision's worth. With
+    ``checked`` (plug-ins) a move that ``move_is_legal`` refuses is not applied.
+    Returns (n, 0) with the n legal moves of the seat to act in G[OFF_MOVES ..],
+    (OVER, 0), (READ_EVENTS, 0) or (ILLEGAL, move)."""
     cap = G[L.R_TURN_CAP]
     while G[L.S_PHASE] != L.PH_OVER:
         if G[L.S_TURNS] >= cap:
             cap_round(G)
-            break
+            return OVER, 0
+        if read != NO_READER and G[L.OFF_EV_N] - read > L.EV_CAP - 64:
+            return READ_EVENTS, 0
+        if stop != 0 and (stop >> G[L.S_ACTOR]) & 1:
+            return legal_moves(G), 0
         m = choose(G, RNG)
         if checked and not move_is_legal(G, m):
-            return True, m
+            return ILLEGAL, m
         apply(G, RNG, m)
-    return False, 0
+    return OVER, 0
+
+
+@kernel_inline
+def play_loop(choose, apply, G, RNG, checked):
+    """Deal and play one round: ``play_until`` no seat acts. The built-in round, the
+    plug-in round and the search's benchmark pass their own chooser and apply
+    (``apply_move`` inlined, or behind a call). With ``checked`` (plug-ins) a move
+    that ``move_is_legal`` refuses stops the round unplayed. Returns (illegal, move)."""
+    deal(G, RNG)
+    code, m = play_until(choose, apply, G, RNG, 0, NO_READER, checked)
+    return code == ILLEGAL, m
 
 
 @kernel(share="called", kinds="GRi")

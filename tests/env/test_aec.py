@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
+import reference_env as ref  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from unosim.env import IllegalAction, aec_env  # noqa: E402
 from unosim.env import actions as A  # noqa: E402
+from unosim.env.encodings import encoding_of  # noqa: E402
 from unosim.env.observation import OBS, OBS_SIZE  # noqa: E402
 from unosim.errors import UnosimError  # noqa: E402
 from unosim.simulate import layout as L  # noqa: E402
@@ -60,12 +62,13 @@ def test_the_action_layout_maps_every_engine_move_both_ways():
     for players in (2, 5, 10):
         for actor in range(players):
             targets = [L.MV_TARGET + s for s in range(players)]
-            actions = [A.to_action(m, actor, players) for m in moves + targets]
+            actions = [ref.to_action(m, actor, players) for m in moves + targets]
             assert sorted(set(actions)) == sorted(actions)  # one action per move
             assert all(0 <= a < A.N_ACTIONS for a in actions)
-            assert [A.to_move(a, actor, players) for a in actions] == moves + targets
+            assert [ref.to_move(a, actor, players) for a in actions] == moves + targets
     assert A.N_ACTIONS == sum(n for _, n in A.LAYOUT.values())
-    assert A.to_move(A.TARGET + 3, 0, 3) == -1  # no fourth seat at three players
+    assert ref.to_move(A.TARGET + 3, 0, 3) == -1  # no fourth seat at three players
+    assert encoding_of("unosim").to_move(A.TARGET + 3, 0, 3) == -1
 
 
 def test_the_observation_layout_tiles_the_vector_and_lies_in_its_space():
@@ -82,6 +85,63 @@ def test_the_observation_layout_tiles_the_vector_and_lies_in_its_space():
         assert space.contains(obs)
 
     play_random(env, random.Random(1), inside)
+
+
+@pytest.mark.parametrize("variant,players", [("official", 4), ("seven-o", 4),
+                                             ("swap-on-five", 3), ("jump-in", 5)])
+def test_the_aec_observes_and_masks_with_the_compiled_writer_equal_to_the_reference(
+        variant, players):
+    """The environment's observation and mask come from the compiled writer
+    (env/encode_nb.py), the vector environment's own, and equal the plain-Python
+    reference (tests/reference_env.py) for every seat at every decision."""
+    env = aec_env(variant, players=players, opponents={players - 1: "offensive"}, seed=4)
+    seen = set()
+
+    def check(env, agent, obs):
+        G = env._game.G
+        actor = int(G[L.S_ACTOR])
+        for seat in range(players):
+            assert np.array_equal(env.enc.encode(G, seat), ref.encode(G, seat)), seat
+        assert np.array_equal(obs["observation"], ref.encode(G, actor))
+        G2 = G.copy()
+        n = int(legal_moves(G2))
+        want = ref.fill_mask(np.zeros(A.N_ACTIONS, np.int8), G2[L.OFF_MOVES:L.OFF_MOVES + n],
+                             actor, players)
+        assert np.array_equal(obs["action_mask"], want)
+        for a in np.flatnonzero(want):
+            assert env.enc.to_move(a, actor, players) == ref.to_move(a, actor, players)
+        seen.add(int(G[L.S_PHASE]))
+
+    rnd = random.Random(5)
+    for _ in range(3):
+        env.reset()
+        play_random(env, rnd, check)
+    assert len(seen) >= 2
+
+
+def _docs_table(heading: str) -> list[list[str]]:
+    """The rows of the first table under ``heading`` in docs/reinforcement-learning.md."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "reinforcement-learning.md").read_text()
+    lines = text.split(f"\n## {heading}\n", 1)[1].splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    table = []
+    for line in lines[first + 2:]:  # past the header and its rule
+        if not line.startswith("|"):
+            break
+        table.append([c.strip() for c in line.strip("|").split("|")])
+    return table
+
+
+def test_the_docs_tables_are_the_declared_layouts():
+    """The users' tables name every block of the declared layouts, in order, with its
+    size (observation) or its actions (first-last)."""
+    obs = [(name, int(size)) for name, size, _ in _docs_table("Observations")]
+    assert obs == [(name, s.stop - s.start) for name, s in OBS.items()]
+    acts = [(name, span) for name, span, _ in _docs_table("Actions")]
+    assert acts == [(name, f"{a}" if n == 1 else f"{a}-{a + n - 1}")
+                    for name, (a, n) in A.LAYOUT.items()]
 
 
 def _twin(G, RNG, seat, rnd):
@@ -254,8 +314,10 @@ def test_render_shows_the_table_from_the_acting_seat():
 
 
 def test_a_wild_is_offered_in_every_colour():
-    mask = A.fill_mask(np.zeros(A.N_ACTIONS, np.int8), np.array([WILD + 1, 5, L.MV_DRAW]), 0, 2)
-    assert np.flatnonzero(mask).tolist() == [5, *range(A.WILD_PLAY + 4, A.WILD_PLAY + 8), A.DRAW]
+    for fill_mask in (encoding_of("unosim").fill_mask, ref.fill_mask):
+        mask = fill_mask(np.zeros(A.N_ACTIONS, np.int8), np.array([WILD + 1, 5, L.MV_DRAW]), 0, 2)
+        assert np.flatnonzero(mask).tolist() == [5, *range(A.WILD_PLAY + 4, A.WILD_PLAY + 8),
+                                                 A.DRAW]
     assert TYPE_SLOTS * 4 == L.MV_PLAY_END
 
 

@@ -13,10 +13,12 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
+from reference_env import encode, fill_mask, to_move  # noqa: E402
+
 from unosim.env import IllegalAction, aec_env  # noqa: E402
 from unosim.env import actions as A  # noqa: E402
-from unosim.env import vector_nb as V  # noqa: E402
-from unosim.env.observation import OBS, OBS_SIZE, encode  # noqa: E402
+from unosim.env import encode_nb as E  # noqa: E402
+from unosim.env.observation import OBS, OBS_SIZE  # noqa: E402
 from unosim.env.vector import vector_env  # noqa: E402
 from unosim.errors import UnosimError  # noqa: E402
 from unosim.simulate import layout as L  # noqa: E402
@@ -83,8 +85,8 @@ def test_kernel_observation_and_mask_equal_the_shared_layouts(variant, players):
             assert np.array_equal(obs[i], encode(G, seat))
             G2 = G.copy()
             n = int(legal_moves(G2))
-            want = A.fill_mask(np.zeros(A.N_ACTIONS, np.int8), G2[L.OFF_MOVES:L.OFF_MOVES + n],
-                               seat, players)
+            want = fill_mask(np.zeros(A.N_ACTIONS, np.int8), G2[L.OFF_MOVES:L.OFF_MOVES + n],
+                        seat, players)
             assert np.array_equal(info["action_mask"][i], want)
             phases.add(int(G[L.S_PHASE]))
         obs, _, _, _, info = env.step(pick(info["action_mask"], rnd))
@@ -97,7 +99,7 @@ def test_kernel_action_mapping_is_the_shared_one():
 
     @njit
     def both(a, actor, players):
-        return V.to_move(a, actor, players), V.to_action(V.to_move(a, actor, players), actor,
+        return E.to_move(a, actor, players), E.to_action(E.to_move(a, actor, players), actor,
                                                          players)
 
     for players in (2, 5, 10):
@@ -106,7 +108,7 @@ def test_kernel_action_mapping_is_the_shared_one():
                 if A.TARGET + players <= a < A.GIVE:
                     continue  # no such seat
                 m, back = both(a, actor, players)
-                assert m == A.to_move(a, actor, players) and back == a
+                assert m == to_move(a, actor, players) and back == a
 
 
 def test_an_illegal_action_is_refused_and_nothing_is_applied():
@@ -199,13 +201,13 @@ def test_no_peeking_the_vector_observation_of_a_twin_is_the_same(variant):
             G2, _ = _twin(G, RNG, seat, rnd)
             changed += not np.array_equal(G2[L.OFF_H:L.OFF_H + 4 * L.HW],
                                           G[L.OFF_H:L.OFF_H + 4 * L.HW])
-            V.observe(G2, seat, o2)
+            E.observe(G2, seat, o2)
             assert np.array_equal(o2, obs[i])
-            V.mask_of(G2, m2)
+            E.mask_of(G2, m2)
             assert np.array_equal(m2, info["action_mask"][i])
             G3 = G.copy()
             G3[L.OFF_H + seat * L.HW] += 1
-            V.observe(G3, seat, o2)
+            E.observe(G3, seat, o2)
             assert not np.array_equal(o2, obs[i])
             assert o2[OBS["hand"].start] == obs[i][OBS["hand"].start] + 1
         obs, _, _, _, info = env.step(pick(info["action_mask"], rnd))
