@@ -61,7 +61,7 @@ def error_share(text: str | float) -> ErrorShare:
         value = math.nan
     if not 0 < value < 1:
         raise UnosimError(f"--alpha must be a share within (0, 1) such as 0.05, or one over "
-                          f"a count such as 0.05/28, got {text!r}")
+                          f"a count such as 0.05/28, got {str(text)!r}")
     return ErrorShare(s, n)
 
 
@@ -122,7 +122,7 @@ def play(asked: Asked, seed: int, backend: Backend, keep: Keeper | None = None, 
     chosen = asked.claims
     error = ALPHA if alpha is None else alpha.value
     keep = keep if keep is not None else Keeper(None, "settle", {})
-    claim_alpha = (ErrorShare(error, len(chosen)) if asked.family else alpha)
+    claim_alpha = ErrorShare(error, len(chosen)) if asked.family else alpha
     commands = {c.name: reproduce(c, seed, asked.games, asked.players, claim_alpha)
                 for c in chosen}
     total = sum(planned_units(c, seed, backend) for c in chosen)
