@@ -15,7 +15,7 @@ from unosim.runs.variants import VariantSpec
 from unosim.simulate.rules import Rules
 from unosim.strategies.registry import SeatStrategy
 from unosim.studies.lineups.report import SkillReport, TournamentReport
-from unosim.studies.lineups.skill import players_of, run_skill
+from unosim.studies.lineups.skill import run_skill
 from unosim.studies.lineups.tournament import planned_games, run_tournament
 
 
@@ -63,6 +63,5 @@ def play_skill(variants: Sequence[VariantSpec], strategy: SeatStrategy, games: i
     """The skill edge of ``strategy`` against ``field`` (``random`` by default) under each
     variant (the first is the baseline), on the same deals: the report, partial after a
     stop (``keep``, a ``checkpoints.Keeper``, holds what a stopped run finished)."""
-    players_of(list(variants))  # one player count, or a one-line error
     return SkillReport(run_skill(list(variants), strategy, games, seed, workers,
                                  on_batch=on_batch, backend=backend, keep=keep, field=field))
