@@ -292,6 +292,7 @@ API_OWN: dict[tuple[str, str], list[Any]] = {
     ("sweep", "players"): ["1..3", "abc", [1, 2], 2.5, {"a": 1}],
     ("atlas", "players"): ["1", "abc", [2, 11], 2.5],
     ("tournament", "strategies"): [5, ["nope", "random"], [], ["random"]],
+    ("replay", "file"): [5, ["games.json"], b"games.json"],
 }
 
 
