@@ -11,6 +11,30 @@ sys.path.insert(0, str(Path(__file__).parent))
 pytest.register_assert_rewrite("scenario")
 
 
+#: marks that make a test slow by themselves (a browser or worker processes start)
+SLOW_BY_NATURE = ("browser", "cluster")
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test that drives Chromium or starts Dask workers is slow too, so that the fast
+    tier (``-m "not slow"``) leaves it out without a second mark."""
+    for item in items:
+        if any(item.get_closest_marker(m) for m in SLOW_BY_NATURE) and \
+                not item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.slow)
+
+
+def pytest_configure(config):
+    """With pytest-xdist (``-n 2``), compile every path once, here in the controller,
+    before the workers start: they then load the kernels from Numba's cache instead of
+    compiling the same paths side by side."""
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        from unosim.compiler import compiling
+        from unosim.compiler.prebuild import compile_paths
+
+        compile_paths(list(compiling.PATHS), lambda *a: None)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def engine_compiled():
     """Compile every path of the engine first (``unosim compile``), so that no test's
