@@ -9,7 +9,9 @@ runs):
 
 * plain: tables of the built-ins without parameters (``choose_plain``);
 * param: tables with a parametric strategy, no search (``builtin_nb._choose``);
-* search: tables with a search seat (``search_nb.choose_move``, stepping with
+* search: tables with a search seat or a built-in that observes the table's events,
+  the card counter (``search_nb.choose_move``, the dispatch of every built-in, which
+  hands the recorded events to the observers before a decision; stepping with
   ``step_nb.apply_called``, which the rollouts compile anyway, instead of inlining
   the rule pipeline again: a search seat's first use compiles some fifteen seconds
   less, and the call costs nothing next to the searched decisions).
@@ -70,7 +72,8 @@ def play_round_param(G, RNG):
 
 @kernel
 def play_round_search(G, RNG):
-    """``play_round`` for a table with a search seat (steps with ``apply_called``)."""
+    """``play_round`` for a table with a search seat or the card counter (steps with
+    ``apply_called``)."""
     play_loop(choose_move, apply_called, G, RNG, False)
     return score_hands(G)
 
@@ -133,7 +136,7 @@ def play_rows_param(template, base_seed, start, out, lo, hi, G, RNG):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_rows_search(template, base_seed, start, out, lo, hi, G, RNG):
-    """``play_rows`` for a table with a search seat."""
+    """``play_rows`` for a table with a search seat or the card counter."""
     rows_loop(_search_round_into, template, base_seed, start, 0, out, lo, hi, G, RNG)
 
 
@@ -155,7 +158,7 @@ def play_match_param(G, T, RNG, max_rounds, out, row):
 
 @kernel
 def play_match_search(G, T, RNG, max_rounds, out, row):
-    """``play_match`` for a table with a search seat."""
+    """``play_match`` for a table with a search seat or the card counter."""
     match_loop(play_search_round, 0, G, T, RNG, max_rounds, out, row, False)
 
 
@@ -176,7 +179,7 @@ def play_match_rows_param(template, base_seed, start, max_rounds, out, lo, hi, G
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_match_rows_search(template, base_seed, start, max_rounds, out, lo, hi, G, RNG):
-    """``play_match_rows`` for a table with a search seat."""
+    """``play_match_rows`` for a table with a search seat or the card counter."""
     rows_loop(play_match_search, template, base_seed, start, max_rounds, out, lo, hi, G, RNG)
 
 
@@ -186,6 +189,6 @@ def play_match_rows_search(template, base_seed, start, max_rounds, out, lo, hi, 
 @kernel
 def advance_builtins(G, RNG, move, seats, read, checked):
     """``round_nb.advance_with`` for a table whose other seats are all built-ins
-    that do not observe: cached, so a Python strategy's table compiles nothing of
-    its own after the first run on a machine."""
+    (the card counter among them): cached, so a Python strategy's table compiles
+    nothing of its own after the first run on a machine."""
     return advance_with(choose_move, G, RNG, move, seats, read, checked)

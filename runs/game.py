@@ -255,8 +255,7 @@ class Game:
 
     def choose(self) -> str:
         """The move the strategy of the seat to act would play now."""
-        if self.seats[int(self.G[L.S_ACTOR])].plugin is not None and python_seats(
-                self.seats) >> int(self.G[L.S_ACTOR]) & 1:
+        if python_seats(self.seats) >> int(self.G[L.S_ACTOR]) & 1:
             return self._python_move()
         choose = chooser_for(self.seats)
         entries = (lambda: [choose]) if getattr(choose, "_cache", None) else None

@@ -1,7 +1,9 @@
 """The batch of a table: the cached built-in batch (runs/batches.py) when every
-seat is a built-in, else the chunks of ``play_games_with`` (matches:
-``play_matches_with``) on threads with the plug-ins' chooser, an illegal move or an
-exception turned into a one-line ``PluginError`` that says what replays it.
+seat is a built-in (the card counter too: its tier hears the events), the Python
+driver (runs/python_batch.py) when a Python strategy plays a seat, else the chunks
+of ``play_games_with`` (matches: ``play_matches_with``) on threads with the
+plug-ins' chooser, an illegal move or an exception turned into a one-line
+``PluginError`` that says what replays it.
 """
 
 from __future__ import annotations
@@ -16,14 +18,8 @@ from unosim.runs import tiers
 from unosim.runs.batches import builtin_batch, run_rows, tier_of
 from unosim.runs.failures import illegal_message
 from unosim.simulate import layout as L
-from unosim.strategies.plugins import (
-    PluginError,
-    chooser_for,
-    first_line,
-    python_seats,
-    watches,
-)
-from unosim.strategies.registry import SeatStrategy, plugin_functions
+from unosim.strategies.plugins import PluginError, chooser_for, first_line
+from unosim.strategies.registry import PLUGIN, PYTHON, SeatStrategy
 
 
 def _entries(loop: Any, choose: Any) -> Callable[[], list[Any]]:
@@ -40,6 +36,17 @@ def _entries(loop: Any, choose: Any) -> Callable[[], list[Any]]:
     return entries
 
 
+def table_path(seats: list[SeatStrategy]) -> str:
+    """Where a table plays: ``PYTHON`` (a Python strategy plays a seat), ``PLUGIN``
+    (a compiled plug-in does), else the name of its tier of cached built-in entry
+    points (runs/tiers.py), read from the kinds of its seats."""
+    kinds = {s.kind for s in seats}
+    for kind in (PYTHON, PLUGIN):
+        if kind in kinds:
+            return kind
+    return tier_of(seats)
+
+
 def batch_for(seats: list[SeatStrategy], seed: int | None = None,
               checked: bool = True) -> Callable[..., None]:
     """The batch for a table: ``batches.builtin_batch`` for built-ins only,
@@ -50,12 +57,13 @@ def batch_for(seats: list[SeatStrategy], seed: int | None = None,
     from (seed, game index) alone."""
     from unosim.simulate.round_nb import play_games_with
 
-    if python_seats(seats):
+    path = table_path(seats)
+    if path == PYTHON:
         from unosim.runs.python_batch import python_batch
 
         return python_batch(seats, seed, checked)
-    if not watches(seats) and not plugin_functions(seats):
-        return builtin_batch("round", tier_of(seats))
+    if path != PLUGIN:
+        return builtin_batch("round", path)
     choose = chooser_for(seats)
 
     def run_batch(template: np.ndarray, key: Any, start: int, out: np.ndarray,
@@ -79,12 +87,13 @@ def match_batch_for(seats: list[SeatStrategy], seed: int | None = None,
     arguments ``(template, key, start, max_rounds, out, chunks)``."""
     from unosim.simulate.match_nb import play_matches_with
 
-    if python_seats(seats):
+    path = table_path(seats)
+    if path == PYTHON:
         from unosim.runs.python_batch import python_batch
 
         return python_batch(seats, seed, checked, match=True)
-    if not watches(seats) and not plugin_functions(seats):
-        return builtin_batch("match", tier_of(seats))
+    if path != PLUGIN:
+        return builtin_batch("match", path)
     choose = chooser_for(seats)
 
     def run_batch(template: np.ndarray, key: Any, start: int, max_rounds: int,
@@ -118,7 +127,7 @@ def _run_chunks(seats: list[SeatStrategy], seed: int | None, start: int, n: int,
         run_rows(lambda lo, hi, c, G, RNG: play(lo, hi, bad[c], G, RNG), n, chunks)
     except Exception as e:  # noqa: BLE001 - raised inside a plug-in
         g = _first_raising(play, start, n, width)
-        names = ", ".join(sorted({s.name for s in seats if s.plugin is not None}))
+        names = ", ".join(sorted({s.name for s in seats if not s.builtin}))
         where = f"{unit} {g}" if g is not None else f"{unit}s {start}..{start + n - 1}"
         of = f" of seed {seed}" if seed is not None else ""
         replay = (f"; replay: Game(rules, seats, seed={seed}, game_index={g})"

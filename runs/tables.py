@@ -124,7 +124,7 @@ def check_portable(seats: list[SeatStrategy]) -> None:
     from unosim.strategies.plugins import PluginError
 
     for s in seats:
-        if s.plugin is not None and _plugin(s).source.startswith("<python>"):
+        if not s.builtin and _plugin(s).source.startswith("<python>"):
             raise PluginError(f"plug-in strategy {s.name} was registered from Python, not "
                               "loaded from a file, so Dask workers cannot load it")
 
@@ -137,7 +137,7 @@ def seat_text(seat: dict[str, Any]) -> str:
     return seat["name"] + (":" + params if params else "")
 
 
-def seats_of(seats: list[Any]) -> list[dict[str, Any]]:
+def seats_of(seats: list[SeatStrategy]) -> list[dict[str, Any]]:
     """The JSON form of a run's seat strategies; a plug-in seat also keeps where its
     code came from (absolute ``PATH.py:NAME``) and the SHA-256 of the bytes its code
     was made of (the file as it was loaded, not as it is now)."""
@@ -147,7 +147,7 @@ def seats_of(seats: list[Any]) -> list[dict[str, Any]]:
     for s in seats:
         d: dict[str, Any] = {"name": s.name, "params": {
             k: v if isinstance(v, str) else float(v) for k, v in s.params.items()}}
-        if getattr(s, "plugin", None) is not None:
+        if not s.builtin:
             p = _plugin(s)
             path_text, _, fn_name = p.source.rpartition(":")
             path = Path(path_text).expanduser().resolve()

@@ -2,9 +2,11 @@
 
 A tier is a family of cached entry points (runs/entries_nb.py) that plays the
 tables that need it and compiles on its first use: the built-ins without
-parameters (plain), with a parametric strategy (param), with a search seat
-(search). Each ``Tier`` says how a table selects it (the least tier every seat is
-served by), its entry point per mode (round, match) and the compile path of each
+parameters (plain), with a parametric strategy (param), with a search seat or a
+built-in that observes the table's events, the card counter (search). Each
+``Tier`` says the kinds of seat that need it (``SeatStrategy.kind``; a table plays
+on the last tier one of its seats needs, each tier playing every seat the tiers
+before it play), its entry point per mode (round, match) and the compile path of each
 (compiler/compiling.py): its name, what it serves, how long it takes to compile,
 and what the helper process (compiler/prime.py) and the command compile side by
 side on its first use. Entry points, batches, compile paths, ``unosim compile``
@@ -22,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from unosim.strategies.registry import OBSERVER, PARAM, PLAIN, SEARCH
 
 
 @dataclass(frozen=True)
@@ -53,35 +57,27 @@ class Entry:
     path: CompilePath
 
 
-def _any_seat(test: Callable[[Any], bool]) -> Callable[[list[Any]], bool]:
-    def selects(seats: list[Any]) -> bool:
-        return any(s.plugin is None and test(s) for s in seats)
-
-    return selects
-
-
-def _parametric(seat: Any) -> bool:
-    from unosim.strategies.builtin_nb import PARAM_SID
-
-    return bool(seat.sid >= PARAM_SID)
-
-
 @dataclass(frozen=True)
 class Tier:
-    """A family of entry points: how a table selects it, and its entry per mode."""
+    """A family of entry points: the seats that need it, and its entry per mode."""
 
     name: str
-    #: whether a table (its seats) needs this tier or a later one
-    selects: Callable[[list[Any]], bool]
+    #: the kinds of seat (``SeatStrategy.kind``) that need this tier or a later one
+    kinds: frozenset[str]
     #: mode name -> its entry point (the mode names of runs/runner.py)
     entries: Mapping[str, Entry]
     #: a seat that needs it: ``unosim compile`` plays a small table with it
     example: str
 
+    def selects(self, seats: list[Any]) -> bool:
+        """Whether a table (its seats) needs this tier or a later one."""
+        return any(s.kind in self.kinds for s in seats)
 
-#: every tier, the least first: a table plays on the last one it selects
+
+#: every tier, the least first: a table plays on the last one it selects (each plays
+#: every seat the ones before it play)
 TIERS: tuple[Tier, ...] = (
-    Tier("plain", lambda seats: True, {
+    Tier("plain", frozenset({PLAIN}), {
         "round": Entry("play_rows", CompilePath(
             "rounds", "rounds of the built-in strategies without parameters", (20, 70),
             helper=("steps",), helper_then=("called",),
@@ -89,7 +85,7 @@ TIERS: tuple[Tier, ...] = (
         "match": Entry("play_match_rows", CompilePath(
             "matches", "matches of the built-ins without parameters", (5, 15))),
     }, example="random"),
-    Tier("param", _any_seat(_parametric), {
+    Tier("param", frozenset({PARAM}), {
         "round": Entry("play_rows_param", CompilePath(
             "rounds/param",
             "rounds with a parametric strategy (weighted, adaptive, gang-up, tuned)", (15, 50),
@@ -97,12 +93,14 @@ TIERS: tuple[Tier, ...] = (
         "match": Entry("play_match_rows_param", CompilePath(
             "matches/param", "matches with a parametric strategy", (5, 15))),
     }, example="tuned"),
-    Tier("search", _any_seat(lambda s: s.name == "search"), {
+    # the dispatch of every built-in (search_nb.choose_move): the search, and the
+    # card counter, which hears the table's events there
+    Tier("search", frozenset({SEARCH, OBSERVER}), {
         "round": Entry("play_rows_search", CompilePath(
-            "rounds/search", "rounds with a search seat", (15, 40),
+            "rounds/search", "rounds with a search seat or a card counter", (15, 40),
             helper=("record", "called", "search"), beside=("search-beside",))),
         "match": Entry("play_match_rows_search", CompilePath(
-            "matches/search", "matches with a search seat", (5, 15))),
+            "matches/search", "matches with a search seat or a card counter", (5, 15))),
     }, example="search:rollouts=2"),
 )
 BY_NAME: dict[str, Tier] = {t.name: t for t in TIERS}
@@ -113,8 +111,8 @@ PLUGINS = CompilePath("plug-ins", "the step functions tables with plug-in strate
                       (15, 45))
 #: the plug-in strategy that compiles the plug-in path (strategies/examples/plugins.py)
 PLUGIN_EXAMPLE = "random_copy"
-#: the path of tables with Python strategies whose other seats are built-ins that do
-#: not observe (runs/python_batch.py): the cached loop between the Python decisions
+#: the path of tables with Python strategies whose other seats are built-ins
+#: (runs/python_batch.py): the cached loop between the Python decisions
 PYTHON_SEATS = CompilePath(
     "python-seats", "the compiled seats of a table with Python strategies", (20, 60))
 #: the Python strategy that compiles that path (strategies/examples/first.py)
@@ -179,8 +177,9 @@ def entry_points(path: str) -> list[Any]:
 
 
 def tier_of(seats: list[Any]) -> Tier:
-    """The tier a table of built-ins needs: the last one it selects."""
-    return [t for t in TIERS if t.selects(seats)][-1]
+    """The tier a table of built-ins needs: the last one it selects (the first, for
+    a table that seats no built-in)."""
+    return next((t for t in reversed(TIERS) if t.selects(seats)), TIERS[0])
 
 
 def rows_kernel(mode: str, tier: Tier) -> Callable[..., None]:

@@ -9,8 +9,8 @@ the game's generators ``rng``. It returns a legal move; a wild's names a colour
 
 Ids ``PLUGIN_BASE`` and up are user plug-ins (strategies/plugins.py); they never
 reach the built-ins' dispatch (``runs/entries_nb.builtin_choose``, or
-``search_nb.choose_move`` for tables with a search seat), whose plug-in-free path
-stays the cached, inlined one. The ``search`` strategy (id SEARCH) lives in
+``search_nb.choose_move`` for tables with a search seat or the card counter), whose
+plug-in-free path stays the cached, inlined one. The ``search`` strategy (id SEARCH) lives in
 strategies/search_nb.py: ``_choose`` here knows only the strategies a search
 rollout may use, so the search never calls itself. ``builtin_move`` is ``_choose``
 for plug-ins (strategies/api.py); ``search_nb.strategy_move`` also knows the search.
@@ -54,7 +54,7 @@ SEARCH = 6  # dispatched by search_nb.choose_move, never by ``_choose``
 RANDOM_COLOUR = 7
 PLUGIN_BASE = 100  # plug-in k of a run has id PLUGIN_BASE + k
 #: the card counter (strategies/counter_nb.py): it observes the table's events, so it
-#: plays on the path that records them (search_nb.strategy_move dispatches it), never
+#: plays where they are recorded (search_nb's dispatch of every built-in plays it), never
 #: in a search's rollouts
 COUNTER = 20
 #: built-ins that observe the table's public events

@@ -49,6 +49,7 @@ from unosim.simulate.step_nb import (
 from unosim.strategies.builtin_nb import (
     COUNTER,
     OFFENSIVE,
+    PLUGIN_BASE,
     _choose_rest,
     free_bluff,
     most_held_colour,
@@ -524,3 +525,32 @@ def observe_builtin(sid, G, q, kind, who, a, b):
     """Built-in ``sid`` at seat ``q`` hears one event (only the ones that observe do)."""
     if sid == COUNTER:
         counter_observe(G, q, kind, who, a, b)
+
+
+@kernel
+def hear_events(G):
+    """The built-ins' ears: hand every event the table recorded since they last heard
+    (``OFF_EV_READ``) to each seat whose built-in observes (``observe_builtin``), in
+    order, a seat's private events to that seat alone; a deal first clears every
+    seat's memory. What the dispatch of the built-ins (search_nb.choose_move) calls
+    before a decision while the table records events, so that every seat has heard
+    everything before any seat decides; a plug-in table's chooser calls it too when
+    only built-ins observe (strategies/plugins.py)."""
+    n = G[L.OFF_EV_N]
+    players = G[L.R_PLAYERS]
+    for i in range(G[L.OFF_EV_READ], n):
+        e = L.OFF_EV + (i % L.EV_CAP) * L.EV_WIDTH
+        kind = G[e]
+        who = G[e + 1]
+        a = G[e + 2]
+        b = G[e + 3]
+        for q in range(players):
+            if kind == Event.got and q != who:
+                continue  # a private event: its own seat's alone
+            sid = G[L.OFF_STRAT + q]
+            if kind == Event.deal:
+                for j in range(L.MEM_WORDS):
+                    G[L.OFF_MEM + q * L.MEM_WORDS + j] = 0
+            if sid < PLUGIN_BASE and kind != Event.got:
+                observe_builtin(sid, G, np.int64(q), kind, who, a, b)
+    G[L.OFF_EV_READ] = n

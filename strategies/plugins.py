@@ -36,16 +36,19 @@ from typing import Any
 
 import numpy as np
 from numba import njit, types
-from numba.core.dispatcher import Dispatcher
 
 from unosim.errors import UnosimError
 from unosim.simulate import layout as L
 from unosim.strategies import builtin_nb as B
 from unosim.strategies import search_nb as S
-from unosim.strategies.counter_nb import observe_builtin
+from unosim.strategies.counter_nb import hear_events, observe_builtin
 from unosim.strategies.registry import (
+    OBSERVER,
+    PLUGIN,
     PLUGINS,
+    PYTHON,
     SeatStrategy,
+    function_kind,
     plugin_functions,
     register_plugin,
 )
@@ -80,7 +83,7 @@ class Plugin:
 
     @property
     def python(self) -> bool:
-        return not isinstance(self.fn, Dispatcher)
+        return function_kind(self.fn) == PYTHON
 
     @property
     def watches(self) -> bool:
@@ -104,7 +107,7 @@ def first_line(e: BaseException) -> str:
 
 def check_function(fn: Any, where: str) -> Any:
     """Check that ``fn`` is a compiled strategy; return it. ``where`` opens errors."""
-    if not isinstance(fn, Dispatcher):
+    if function_kind(fn) != PLUGIN:
         kind = "a plain Python function" if callable(fn) else f"a {type(fn).__name__}"
         raise PluginError(f"{where} is {kind}, not a compiled strategy: decorate it with "
                           "@numba.njit (see `unosim strategies`)")
@@ -196,7 +199,7 @@ def looks_like_strategy(name: str, obj: Any, module: str) -> bool:
 
     if getattr(obj, "__module__", module) != module:
         return False
-    if isinstance(obj, Dispatcher):
+    if function_kind(obj) == PLUGIN:
         if name.endswith(tuple(f"_{h}" for h in HOOKS)):
             return False
         obj = obj.py_func
@@ -217,7 +220,7 @@ def looks_like_strategy(name: str, obj: Any, module: str) -> bool:
 def make_plugin(obj: Any, name: str, source: str, module: Any, where: str) -> Plugin:
     """Check ``obj`` as a strategy: compiled (with the hooks ``NAME_observe`` and
     ``NAME_new_game`` that ``module`` holds beside it) or plain Python."""
-    if not isinstance(obj, Dispatcher):
+    if function_kind(obj) == PYTHON:
         from unosim.strategies.python import check_python
 
         try:
@@ -230,7 +233,7 @@ def make_plugin(obj: Any, name: str, source: str, module: Any, where: str) -> Pl
         h = getattr(module, f"{name}_{hook}", None)
         if h is None:
             continue
-        if not isinstance(h, Dispatcher):
+        if function_kind(h) != PLUGIN:
             raise PluginError(f"{where}: {name}_{hook} must be compiled (@numba.njit) too")
         try:
             h.compile(sig)
@@ -282,7 +285,8 @@ def chooser(fns: list[Any], watch_builtins: bool = False) -> Any:
     the built-ins (through the cached ``search_nb.strategy_move``) for every other
     seat. While the table records events (``RF_EVENTS``) it first hands every event
     not yet observed to each seat that observes (a plug-in with hooks, and with
-    ``watch_builtins`` the built-ins that count cards), so every seat has heard
+    ``watch_builtins`` the built-ins that count cards, as ``counter_nb.hear_events``
+    does where no plug-in observes), so every seat has heard
     everything before any seat decides. A Python plug-in's seat is never asked
     here (the Python driver asks it)."""
     key = (*(id(f) for f in fns), int(watch_builtins))
@@ -297,6 +301,11 @@ def chooser(fns: list[Any], watch_builtins: bool = False) -> Any:
     if watchers or watch_builtins:
         lines += ["    if G[L.RF_EVENTS] != 0 and G[L.OFF_EV_READ] < G[L.OFF_EV_N]:",
                   "        watch(G)"]
+    if watch_builtins and not watchers:
+        ns["watch"] = hear_events  # the built-ins' own ears (cached)
+    elif watchers:
+        # each event to each seat in turn: a seat's memory is cleared at a deal before
+        # its plug-in's new_game hook runs
         w = ["def watch(G):",
              "    n = G[L.OFF_EV_N]",
              "    players = G[L.R_PLAYERS]",
@@ -350,26 +359,28 @@ def watches(seats: list[SeatStrategy]) -> bool:
 
 
 def _seat_watches(s: SeatStrategy) -> bool:
-    if s.plugin is not None:
-        p = plugin_of(s.plugin)
-        return p is not None and p.watches
-    return B.observes(s.sid)
+    if s.builtin:
+        return s.kind == OBSERVER
+    p = plugin_of(s.plugin)
+    return p is not None and p.watches
 
 
 def python_seats(seats: list[SeatStrategy]) -> int:
     """The bit mask of the seats a Python strategy plays."""
-    return sum(1 << q for q, s in enumerate(seats)
-               if s.plugin is not None and not isinstance(s.plugin, Dispatcher))
+    return sum(1 << q for q, s in enumerate(seats) if s.kind == PYTHON)
 
 
 def chooser_for(seats: list[SeatStrategy]) -> Any:
-    """The compiled chooser of a table: ``choose_move`` when it has no plug-ins and
-    nobody observes."""
-    fns = plugin_functions(seats)
-    builtins = any(s.plugin is None and B.observes(s.sid) for s in seats)
-    compiled = any(isinstance(f, Dispatcher) for f in fns)
-    return chooser(fns, builtins) if compiled or builtins else S.choose_move
+    """The compiled chooser of a table: the cached ``choose_move``, the dispatch of
+    every built-in (the card counter hearing the events), when no compiled plug-in
+    plays a seat (Python seats are asked from Python); else one made for its
+    plug-ins (``chooser``)."""
+    fns = plugin_functions(seats)  # all of them: plug-in k has id PLUGIN_BASE + k
+    if all(function_kind(f) == PYTHON for f in fns):
+        return S.choose_move
+    return chooser(fns, any(s.kind == OBSERVER for s in seats))
 
 
 def has_plugins(seats: list[SeatStrategy]) -> bool:
-    return any(s.plugin is not None for s in seats)
+    """Whether a user's strategy (plug-in or Python) plays a seat of the table."""
+    return any(not s.builtin for s in seats)

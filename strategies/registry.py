@@ -286,9 +286,9 @@ def _search_param(key: str, raw: str) -> Any:
             raise UnosimError(f"strategy search: rollouts must be a whole number within "
                               f"1..{MAX_ROLLOUTS}, got {raw}")
         return v
-    if raw not in BUILTINS or raw in ("search", "card-counter"):
-        # any built-in but the search itself (a parametric one plays with its defaults)
-        names = ", ".join(n for n in BUILTINS if n not in ("search", "card-counter"))
+    if raw not in ROLLOUT_POLICIES:
+        # a parametric one plays with its defaults
+        names = ", ".join(ROLLOUT_POLICIES)
         raise UnosimError(f"strategy search: {key} must be one of {names}, got {raw!r}")
     return raw
 
@@ -315,6 +315,46 @@ PYTHON_COST = 16
 #: plug-ins registered in this process: name -> strategies.plugins.Plugin
 PLUGINS: dict[str, Any] = {}
 
+#: the kinds of seat, which decide where a table plays (runs/tiers.py): a built-in
+#: without parameters, a parametric one, the search, a built-in that observes the
+#: table's events (the card counter), a compiled plug-in, a Python strategy. A seat
+#: says its kind (``SeatStrategy.kind``, ``kind_of``); nothing else asks
+PLAIN = "plain"
+PARAM = "param"
+SEARCH = "search"
+OBSERVER = "observer"
+PLUGIN = "plug-in"
+PYTHON = "python"
+#: the kinds of the built-ins, and of the strategies a user brings
+BUILTIN_KINDS = frozenset({PLAIN, PARAM, SEARCH, OBSERVER})
+PLUGIN_KINDS = frozenset({PLUGIN, PYTHON})
+
+
+def function_kind(fn: Any) -> str:
+    """The kind of a user strategy's function: a compiled plug-in (a Numba
+    dispatcher) or a Python strategy."""
+    from numba.core.dispatcher import Dispatcher
+
+    return PLUGIN if isinstance(fn, Dispatcher) else PYTHON
+
+
+def kind_of(name: str, plugin: Any = None) -> str:
+    """The kind of the strategy ``name`` (a built-in's), or of the user function
+    ``plugin`` that plays under that name."""
+    if plugin is not None:
+        return function_kind(plugin)
+    sid = BUILTINS[name][0]
+    if sid == B.SEARCH:
+        return SEARCH
+    if B.observes(sid):
+        return OBSERVER
+    return PARAM if name in STRATEGY_PARAMS else PLAIN
+
+
+#: the built-ins a search may roll out with (``policy=``, ``model=``): all but the
+#: search itself and the observers, which hear no events in a rollout
+ROLLOUT_POLICIES = tuple(n for n in BUILTINS if kind_of(n) in (PLAIN, PARAM))
+
 
 @dataclass(frozen=True)
 class SeatStrategy:
@@ -326,19 +366,31 @@ class SeatStrategy:
     plugin: Any = field(default=None, compare=False, repr=False)
 
     @property
+    def kind(self) -> str:
+        """What plays this seat (``PLAIN``, ``PARAM``, ``SEARCH``, ``OBSERVER``,
+        ``PLUGIN``, ``PYTHON``): the one place a seat's kind is asked."""
+        return kind_of(self.name, self.plugin)
+
+    @property
+    def builtin(self) -> bool:
+        """Whether a built-in plays this seat (not a user's plug-in or Python strategy)."""
+        return self.kind in BUILTIN_KINDS
+
+    @property
     def cost(self) -> int:
         """Rollouts per decision (0 for a strategy that does not search): what
         a game costs, for sizing batches so that progress stays visible."""
-        if self.plugin is not None and not hasattr(self.plugin, "py_func"):
+        kind = self.kind
+        if kind == PYTHON:
             return PYTHON_COST  # a Python strategy: some ten thousand decisions a second
-        if self.name != "search" or self.plugin is not None:
+        if kind != SEARCH:
             return 0
         return int(self.params.get("rollouts", SEARCH_DEFAULTS["rollouts"]))
 
     @property
     def sid(self) -> int:
         """The built-in id (a plug-in's id depends on the table: ``strategy_ids``)."""
-        if self.plugin is not None:
+        if not self.builtin:
             return B.PLUGIN_BASE
         return BUILTINS[self.name][0]
 
@@ -429,7 +481,7 @@ def plugin_functions(seats: list[SeatStrategy]) -> list[Any]:
     ``PLUGIN_BASE + k`` (see ``strategy_ids``)."""
     fns: list[Any] = []
     for s in seats:
-        if s.plugin is not None and not any(s.plugin is f for f in fns):
+        if not s.builtin and not any(s.plugin is f for f in fns):
             fns.append(s.plugin)
     return fns
 
@@ -439,9 +491,9 @@ def strategy_ids(seats: list[SeatStrategy]) -> list[int]:
     fns = plugin_functions(seats)
     out = []
     for s in seats:
-        if s.plugin is None and s.name in STRATEGY_PARAMS:
+        if s.kind == PARAM:
             out.append(s.sid + B.SLOT_STRIDE * len(out))  # its parameters: slot = seat
-        elif s.plugin is None:
+        elif s.builtin:
             out.append(s.sid)
         else:
             out.append(B.PLUGIN_BASE + next(k for k, f in enumerate(fns) if f is s.plugin))
@@ -465,15 +517,16 @@ def seat_template(template: np.ndarray, seats: list[SeatStrategy], uno_forget_pr
         for key, slot in _PARAMS.items():
             G[base + slot] = probability_threshold(params.get(key, 0.0))
         G[base + L.SF_INFORMED] = 1 if informed else 0
-        if s is not None and s.name in STRATEGY_PARAMS:
+        if s is not None and s.kind == PARAM:
             _lower_params(G, p, s, int(template[L.R_PLAYERS]))
-        sp = {**SEARCH_DEFAULTS, **(s.params if s and s.name == "search" else {})}
+        searches = s is not None and s.kind == SEARCH
+        sp = {**SEARCH_DEFAULTS, **(s.params if searches else {})}
         at = L.OFF_SP + p * L.N_SP
         G[at + L.SP_ROLLOUTS] = sp["rollouts"]
         for key, slot, block in (("policy", L.SP_POLICY, L.OFF_SPARAM),
                                  ("model", L.SP_MODEL, L.OFF_MPARAM)):
             sid = BUILTINS[sp[key]][0]
-            if s is not None and s.name == "search" and sp[key] in STRATEGY_PARAMS:
+            if searches and kind_of(sp[key]) == PARAM:
                 # a parametric policy's defaults go in the search seat's own slot (it
                 # has no parameters of its own), a model's in the seat's slot of the
                 # model block; the id carries the slot, as for any parametric seat

@@ -10,9 +10,10 @@ Where it sits. The search must call the play loop, and the play loop must call
 the search: a call-graph cycle, which Numba compiles badly. So the arrows are
 one way: ``builtin_nb._choose`` knows only the non-search built-ins and is what
 rollouts call; this module imports it and ``step_nb``, and its ``choose_move``
-(the dispatch a search table's round calls, runs/entries_nb.py) sends the search id here and every
-other id to ``_choose``. Strategies may import the engine's kernels (builtin_nb
-does) and the engine imports no strategy, so this makes no import circle.
+(the dispatch a search table's round calls, runs/entries_nb.py) sends the search id here,
+the card counter's to counter_nb and every other id to ``_choose``. Strategies may
+import the engine's kernels (builtin_nb does) and the engine imports no strategy, so
+this makes no import circle.
 
 What it reads (the observation; nothing else, which tests/strategies/test_search.py checks
 by changing the hidden cards): its own hand; the discard pile since the last
@@ -73,6 +74,8 @@ from unosim.simulate.layout import (
     OFF_DECK,
     OFF_DISC,
     OFF_DRAW,
+    OFF_EV_N,
+    OFF_EV_READ,
     OFF_FEEL_MODE,
     OFF_H,
     OFF_MOVES,
@@ -146,7 +149,7 @@ from unosim.strategies.builtin_nb import (
     most_held_colour,
     param_base,
 )
-from unosim.strategies.counter_nb import counter_move
+from unosim.strategies.counter_nb import counter_move, hear_events
 
 _POINTS = POINTS
 #: rollout turns after the decision before a rollout is scored by the lead in cards
@@ -165,26 +168,35 @@ _AT_W = np.int64(OFF_W)
 
 
 @kernel_inline
-def choose_move(G, rng):
-    """The strategy of the seat to act picks a legal move: the search for the
-    search id, a non-search built-in (builtin_nb) otherwise."""
-    sid = G[OFF_STRAT + G[S_ACTOR]]
-    if sid == SEARCH:
-        return search_move(G, rng)
-    return _choose(sid, G, rng)
-
-
-@kernel
-def strategy_move(sid, G, rng):
-    """The move of built-in strategy ``sid``, the search included, for the seat to
-    act: what a plug-in table's chooser plays for its built-in seats
-    (``builtin_nb.builtin_move``, which plug-ins call, knows every built-in but the
-    search and the card counter, which plays only where events are recorded)."""
+def _dispatch(sid, G, rng):
+    """Built-in strategy ``sid``, any of them, picks a legal move for the seat to act:
+    the search, the card counter, or another built-in (builtin_nb)."""
     if sid == SEARCH:
         return search_move(G, rng)
     if sid == COUNTER:
         return counter_move(G, rng)
     return _choose(sid, G, rng)
+
+
+@kernel_inline
+def choose_move(G, rng):
+    """The strategy of the seat to act picks a legal move: the dispatch of every
+    built-in (runs/entries_nb.py's search tier, a Python seat's table, a game
+    driven from Python). While the table records events, the built-ins that
+    observe first hear those not heard yet (``counter_nb.hear_events``)."""
+    if G[RF_EVENTS] != 0 and G[OFF_EV_READ] < G[OFF_EV_N]:
+        hear_events(G)
+    return _dispatch(G[OFF_STRAT + G[S_ACTOR]], G, rng)
+
+
+@kernel
+def strategy_move(sid, G, rng):
+    """The move of built-in strategy ``sid``, the search included, for the seat to
+    act: what a plug-in table's chooser plays for its built-in seats, after its own
+    watcher handed them the events (``builtin_nb.builtin_move``, which plug-ins
+    call, knows every built-in but the search and the card counter, which plays only
+    where events are recorded)."""
+    return _dispatch(sid, G, rng)
 
 
 # ------------------------------------------------------------------ candidates
