@@ -449,6 +449,7 @@ def test_bench_stopped_keeps_what_it_measured(capsys, monkeypatch):
 # ---------------------------------------------------------------- real processes
 
 
+@pytest.mark.subprocess
 def test_subprocess_issue_example_as_written():
     """`unosim --variant stacking --games 1e6` exactly as the issue writes it."""
     proc = run_proc([unosim_script(), "--variant", "stacking", "--games", "1e6"])
@@ -458,6 +459,7 @@ def test_subprocess_issue_example_as_written():
     assert "stacking=progressive" in proc.stdout
 
 
+@pytest.mark.subprocess
 def test_subprocess_python_m_json():
     proc = run_proc([sys.executable, "-m", "unosim", "--variant", "stacking", "--games", "1e4",
                      "--format", "json", "--seed", "1"])
@@ -472,6 +474,7 @@ def test_subprocess_python_m_json():
     assert s["rules"]["stacking"] == "progressive"
 
 
+@pytest.mark.subprocess
 def test_subprocess_console_script_json_matches_python_m():
     exe = unosim_script()
     argv = ["--variant", "stacking", "--games", "1e4", "--format", "json", "--seed", "1"]
@@ -484,6 +487,7 @@ def test_subprocess_console_script_json_matches_python_m():
     assert stats(sa) == stats(sb)
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("how", ["script", "python -m"])
 def test_subprocess_bad_input_one_line(how):
     head = [unosim_script()] if how == "script" else [sys.executable, "-m", "unosim"]
@@ -497,6 +501,7 @@ def test_subprocess_bad_input_one_line(how):
     assert "--games" in lines[0]
 
 
+@pytest.mark.subprocess
 def test_subprocess_unknown_variant_one_line():
     proc = run_proc([unosim_script(), "--variant", "nope", "--games", "100"])
     assert proc.returncode == 2

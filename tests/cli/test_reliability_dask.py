@@ -22,6 +22,8 @@ def _unosim(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
                           text=True, timeout=timeout)
 
 
+@pytest.mark.cluster
+@pytest.mark.subprocess
 def test_a_failing_plugin_on_dask_is_the_one_line(tmp_path):
     r = _unosim("--backend", "dask", "--games", "3000", "--seed", "1", "--strategy-file",
                 f"{PLUGINS}:raises", "--seat", "0=raises", "--format", "json")
@@ -34,6 +36,8 @@ def test_a_failing_plugin_on_dask_is_the_one_line(tmp_path):
     assert "raises" in lines[0]
 
 
+@pytest.mark.cluster
+@pytest.mark.subprocess
 def test_a_dask_run_leaves_stderr_quiet():
     r = _unosim("--backend", "dask", "--games", "3000", "--seed", "1", "--format", "json")
     assert r.returncode == 0, r.stderr

@@ -178,6 +178,7 @@ HOLD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(sys.platform == "win32", reason="flock")
 def test_an_out_folder_in_use_by_another_command_is_refused(capsys, tmp_path):
     out_dir = tmp_path / "o"
@@ -215,6 +216,7 @@ def test_the_folder_is_free_again_after_each_command(capsys, tmp_path):
         assert _locks == {}
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(sys.platform == "win32", reason="flock")
 def test_two_runs_started_at_once_into_one_out(tmp_path):
     """Started at the same instant (before either wrote a checkpoint): one plays, the

@@ -140,6 +140,7 @@ def interrupt_and_resume(capsys, tmp_path: Path, sig: int, expect: int, argv: li
 # ---------------------------------------------------------------- real signals
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize(("sig", "expect"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
                          ids=["SIGINT", "SIGTERM"])
 def test_signal_keeps_finished_batches_and_resume_equals_uninterrupted(capsys, tmp_path, sig,
@@ -151,6 +152,7 @@ def test_signal_keeps_finished_batches_and_resume_equals_uninterrupted(capsys, t
     assert final["games"] == GAMES
 
 
+@pytest.mark.subprocess
 def test_table_output_is_marked_partial(tmp_path):
     out_dir = tmp_path / "out"
     proc = start_run(["--games", str(GAMES), "--seed", "2", "--out", str(out_dir),
@@ -164,6 +166,7 @@ def test_table_output_is_marked_partial(tmp_path):
     assert "Traceback" not in out + err
 
 
+@pytest.mark.subprocess
 def test_kill_9_loses_at_most_the_games_since_the_last_checkpoint(capsys, tmp_path):
     """No handler runs on SIGKILL: the last checkpoint on disk must still be whole."""
     out_dir = tmp_path / "out"
@@ -179,6 +182,7 @@ def test_kill_9_loses_at_most_the_games_since_the_last_checkpoint(capsys, tmp_pa
     assert stats(json.loads(done.stdout)) == stats(uninterrupted(capsys, argv))
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("plugin", [False, True], ids=["builtins", "plugin"])
 def test_matches_interrupt_and_resume(capsys, tmp_path, plugin):
     argv = ["--mode", "match", "--variant", "losers-score", "--games", "20000", "--seed", "4",
@@ -190,6 +194,7 @@ def test_matches_interrupt_and_resume(capsys, tmp_path, plugin):
     assert stats(final) == stats(uninterrupted(capsys, argv))
 
 
+@pytest.mark.subprocess
 def test_resume_twice_and_resume_of_a_finished_run(capsys, tmp_path):
     """Interrupt the resumed run again: the second resume still ends exactly."""
     out_dir = tmp_path / "out"
@@ -462,6 +467,7 @@ def test_a_stop_swallowed_by_the_compiler_is_still_an_interruption(capsys, monke
     assert err.startswith("unosim: error: internal error: RuntimeError: no compiled object")
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_stop_during_a_first_compile_ends_the_process_at_once(tmp_path, sig):
     """Nothing is played while the engine compiles, so a stop then has nothing to keep:

@@ -18,6 +18,7 @@ SHOW = (
 )
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("first", ["", "import numba\n"], ids=["unosim-first", "numba-first"])
 @pytest.mark.parametrize("unset", [None, ""], ids=["unset", "empty"])
 def test_numba_uses_the_hashed_cache_folder(first, unset, tmp_path):

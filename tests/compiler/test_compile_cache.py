@@ -34,6 +34,7 @@ def probe(folder, cache, call=True) -> str:
     return out.stdout.strip()
 
 
+@pytest.mark.subprocess
 def test_cached_after_the_first_call_and_in_the_next_process(tmp_path):
     src = tmp_path / "a"
     src.mkdir()
@@ -42,6 +43,7 @@ def test_cached_after_the_first_call_and_in_the_next_process(tmp_path):
     assert probe(src, tmp_path / "cache", call=False) == "True True"
 
 
+@pytest.mark.subprocess
 def test_same_source_elsewhere_or_changed_is_not_cached(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     for d in (a, b):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from unosim.cli import cli
@@ -128,6 +129,7 @@ def test_a_plug_in_table_announces_its_compile_in_every_process(nothing_cached):
     assert compiling.is_compiled(PLUGINS.name, entries)
 
 
+@pytest.mark.subprocess
 def test_the_helper_process_runs():
     """The process a first run starts beside itself to compile the rule steps
     (compiler/prime.py) compiles with explicit types; a wrong one would fail here.

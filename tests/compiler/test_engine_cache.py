@@ -61,6 +61,7 @@ def copies(tmp_path_factory):
     return a, b
 
 
+@pytest.mark.subprocess
 def test_a_second_install_of_the_same_engine_loads_from_the_cache(copies, tmp_path):
     a, b = copies
     cache, xdg = tmp_path / "numba", tmp_path / "xdg"
@@ -79,6 +80,7 @@ def test_a_second_install_of_the_same_engine_loads_from_the_cache(copies, tmp_pa
     assert folders(cache) == made  # no second set of folders
 
 
+@pytest.mark.subprocess
 def test_a_changed_engine_compiles_again(copies, tmp_path):
     """The stamp is the fingerprint: a change to a module the kernel freezes (not its
     own file) makes the same cache folder miss."""

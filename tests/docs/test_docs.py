@@ -89,6 +89,7 @@ unosim no-such-command
 """
 
 
+@pytest.mark.subprocess
 def test_a_broken_example_fails(tmp_path):
     """Each of the four made-up examples is wrong in its own way, and each fails: the
     runner does not pass what it cannot check."""
@@ -115,6 +116,7 @@ def test_ellipsis_matching():
     assert not matches(["x ... y"], ["x y z"])
 
 
+@pytest.mark.subprocess
 def test_every_command_example_is_run_or_says_why_not():
     for path in SOURCES:
         lines = unmarked(path.read_text(encoding="utf-8"))
@@ -382,6 +384,7 @@ def shlex_quote(w: str) -> str:
     return shlex.quote(w) if w else "''"
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
 def test_bash_completes_commands_variants_and_strategies():
     assert _bash_complete("unosim com") == ["compare", "compile"]

@@ -258,6 +258,7 @@ def browser():
     b.close()
 
 
+@pytest.mark.browser
 @needs_browser
 @pytest.mark.parametrize("page", sorted(PICTURES))
 def test_picture_loads_from_disk(site, browser, page):
@@ -272,6 +273,7 @@ def test_picture_loads_from_disk(site, browser, page):
     assert all(shown["images"]), "an image of the page did not load"
 
 
+@pytest.mark.browser
 @needs_browser
 def test_the_notebook_charts_load_from_disk(site, browser):
     uri = (site / NOTEBOOK).resolve().as_uri()
@@ -283,6 +285,7 @@ def test_the_notebook_charts_load_from_disk(site, browser):
         assert img["w"] > 0 and img["shown"] > 100, img
 
 
+@pytest.mark.browser
 @needs_browser
 def test_console_output_is_not_cut_at_the_right_edge(site, browser):
     """Every code block of the findings page fits its box: the long verdict lines wrap,
@@ -294,6 +297,7 @@ def test_console_output_is_not_cut_at_the_right_edge(site, browser):
     assert [g for g in got if g["over"] > 1] == []
 
 
+@pytest.mark.browser
 @needs_browser
 def test_search_finds_a_page_from_disk(site, browser):
     found = browser.evaluate((site / "index.html").resolve().as_uri(), """
@@ -346,6 +350,7 @@ SCROLLS_SIDEWAYS = """JSON.stringify(Array.from(document.querySelectorAll('artic
   .map(e => e.innerText.slice(0, 60)))"""
 
 
+@pytest.mark.browser
 @needs_browser
 @pytest.mark.parametrize("width", [700, 1000, 1400])
 def test_no_copy_button_covers_code(site, width):
@@ -362,6 +367,7 @@ def test_no_copy_button_covers_code(site, width):
         b.close()
 
 
+@pytest.mark.browser
 @needs_browser
 def test_the_notebook_code_wraps(site):
     """A long line of a notebook's code cell wraps, as on the other pages, instead of

@@ -27,6 +27,7 @@ def _import_without(*hidden: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("missing", ["gymnasium", "pettingzoo"])
 def test_a_missing_package_of_the_extra_names_the_extra(missing):
     p = _import_without(missing)
@@ -38,6 +39,7 @@ def test_a_missing_package_of_the_extra_names_the_extra(missing):
     assert "No module named" not in p.stderr and "During handling" not in p.stderr
 
 
+@pytest.mark.subprocess
 def test_the_error_is_still_an_import_error_naming_the_module():
     """Code that falls back on ``except ImportError`` keeps working, and ``e.name``
     still says which package is missing."""
@@ -50,6 +52,7 @@ def test_the_error_is_still_an_import_error_naming_the_module():
     assert p.stdout.split() == ["ModuleNotFoundError", "gymnasium"]
 
 
+@pytest.mark.subprocess
 def test_another_missing_module_is_not_blamed_on_the_extra(tmp_path):
     """A gymnasium that is there but broken (it imports a module that is missing) fails
     on that module, not with advice to install what is installed."""
@@ -64,6 +67,7 @@ def test_another_missing_module_is_not_blamed_on_the_extra(tmp_path):
     assert "unosim[rl]" not in p.stderr
 
 
+@pytest.mark.subprocess
 def test_with_the_extra_it_imports():
     pytest.importorskip("gymnasium")
     pytest.importorskip("pettingzoo")

@@ -71,6 +71,7 @@ def test_serve_passes_the_plugin_to_each_table(capsys, monkeypatch, path, name):
     assert argv[argv.index("--seat") + 1] == f"1={name}"
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("path,name", PLUGINS, ids=["python", "compiled"])
 def test_a_plugin_plays_at_a_served_table(tmp_path, path, name):
     """The server started for real; a page's socket opened (aiohttp's client, as the

@@ -36,6 +36,7 @@ def _left(seed: str) -> list[tuple[int, str]]:
     return out
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("how", ["timeout -s TERM", "SIGTERM to the server",
                                  "SIGKILL to the server"])
 def test_stopping_the_server_leaves_no_table_running(tmp_path, how):

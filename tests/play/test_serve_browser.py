@@ -14,9 +14,9 @@ from unosim.strategies.registry import parse_strategy
 
 pytest.importorskip("textual_serve")
 EXE = find_browser()
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.browser, pytest.mark.subprocess, pytest.mark.skipif(
     EXE is None, reason="no Chromium or Chrome found (apt-get install chromium, or set "
-                        "UNOSIM_BROWSER): the served table was not checked in a browser")
+                        "UNOSIM_BROWSER): the served table was not checked in a browser")]
 
 
 def test_the_served_table_in_a_headless_browser(tmp_path):

@@ -13,9 +13,9 @@ from browser import not_blank as _not_blank
 from cli_helpers import invoke
 
 EXE = find_browser()
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(
     EXE is None, reason="no Chromium or Chrome found (apt-get install chromium, or set "
-                        "UNOSIM_BROWSER): the pages were not checked in a browser")
+                        "UNOSIM_BROWSER): the pages were not checked in a browser")]
 
 
 @pytest.fixture(scope="module")

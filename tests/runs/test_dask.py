@@ -38,6 +38,7 @@ def client():
     cluster.close()
 
 
+@pytest.mark.cluster
 def test_dask_equals_local(client):
     rules = resolve(["stacking"], [("players", 3)])
     seats = [parse_strategy(s) for s in ("random", "offensive", "defensive")]
@@ -47,6 +48,7 @@ def test_dask_equals_local(client):
     assert d.agg.same_as(loc.agg)
 
 
+@pytest.mark.cluster
 def test_killed_worker_does_not_change_the_result(client):
     rules = resolve()
     seats = [parse_strategy("random")] * 4
@@ -70,6 +72,7 @@ def test_killed_worker_does_not_change_the_result(client):
 EXAMPLES = str(Path(__file__).resolve().parents[2] / "strategies" / "examples" / "plugins.py")
 
 
+@pytest.mark.cluster
 def test_plugins_are_loaded_on_the_workers(client):
     """random_copy (the built-in random as a plug-in) plays the same games there."""
     from unosim.strategies.plugins import load_plugins
@@ -81,6 +84,7 @@ def test_plugins_are_loaded_on_the_workers(client):
     assert d.agg.same_as(run(rules, [parse_strategy("random")] * 4, 60_000, seed=5).agg)
 
 
+@pytest.mark.cluster
 def test_a_plugin_without_a_file_is_refused(client):
     import numba
 
@@ -116,6 +120,7 @@ def test_a_worker_refuses_a_different_plugin_file(tmp_path):
         table.seats  # noqa: B018 - the worker's part: first use loads the plug-ins
 
 
+@pytest.mark.cluster
 def test_run_json_has_one_schema_on_both_backends(client, capsys):
     """`run --format json` gives the same keys, with the same kinds of value, on this
     machine and on a cluster (precision_target was missing on Dask)."""
@@ -139,6 +144,7 @@ def test_run_json_has_one_schema_on_both_backends(client, capsys):
     assert dask["seat_wins"] == local["seat_wins"]
 
 
+@pytest.mark.cluster
 def test_grids_on_dask_equal_this_machine(client):
     """A sweep or atlas comparison and the skill edge give the same totals on a cluster."""
     from unosim.runs.variants import VariantSpec
@@ -164,6 +170,7 @@ def test_grids_on_dask_equal_this_machine(client):
             tb.deals, tb.wins, tb.wins_sq, tb.diff, tb.diff_sq)
 
 
+@pytest.mark.cluster
 def test_dask_search_equals_local(client):
     """The search seat's worlds come from the game's own generator: the same
     totals on Dask workers as in one local thread."""
@@ -187,6 +194,7 @@ def _same_but_where(x):
     return x
 
 
+@pytest.mark.cluster
 @pytest.mark.parametrize("args", [
     ["compare", "official", "stacking", "--games", "6000"],
     ["compare", "official", "losers-score", "--mode", "match", "--games", "300"],
@@ -212,6 +220,7 @@ def test_every_study_gives_the_same_json_on_dask(client, capsys, args):
     assert _same_but_where(outs[1]) == _same_but_where(outs[0])
 
 
+@pytest.mark.cluster
 def test_a_tuning_trial_plays_the_same_games_on_dask(client):
     from unosim.studies.tune.trials import TrialTable
 
@@ -224,6 +233,8 @@ def test_a_tuning_trial_plays_the_same_games_on_dask(client):
     assert here == there > 0
 
 
+@pytest.mark.cluster
+@pytest.mark.subprocess
 @pytest.mark.parametrize(("sig", "expect"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
                          ids=["SIGINT", "SIGTERM"])
 def test_a_stopped_dask_run_exits_like_a_local_one(tmp_path, sig, expect):
@@ -257,6 +268,7 @@ def test_a_stopped_dask_run_exits_like_a_local_one(tmp_path, sig, expect):
     assert partial["partial"] is True and 0 < partial["games"] < 3_000_000
 
 
+@pytest.mark.cluster
 def test_a_python_strategy_plays_on_dask_as_here(client):
     """The file ships to the workers by path and digest, as a compiled plug-in's."""
     from pathlib import Path

@@ -31,6 +31,8 @@ from unosim.strategies.plugins import PluginError, load_plugins  # noqa: E402
 from unosim.strategies.registry import parse_strategy  # noqa: E402
 from unosim.studies.run.play import run  # noqa: E402
 
+pytestmark = [pytest.mark.cluster, pytest.mark.subprocess]
+
 FIRST = '''
 def s(view):
     """The first legal move."""

@@ -115,6 +115,12 @@ SETTINGS = [
 
 @pytest.mark.parametrize("ref_rules,overrides,players,n_ref", SETTINGS)
 def test_feel_matches_the_reference_engine(ref_rules, overrides, players, n_ref):
+    """The feel metrics (and turns, cards played, penalty cards) of ``n_ref`` reference
+    games (2,000 or 3,000) against 60,000 engine games. A comparison fails at 4 combined
+    standard errors (a false alarm once in about 16,000 comparisons), so it detects a
+    shift of 4.84 combined standard errors with 80% power: 4.84 * sqrt(1/n_ref + 1/60,000)
+    standard deviations of the metric, 0.091 sd at 3,000 reference games, 0.110 sd at
+    2,000."""
     ref = run_many(n_ref, seed=17, players=players, **ref_rules)
     rules = resolve([], [("players", players), *overrides])
     rec = play_records(rules, [parse_strategy("random")] * players, seed=7, start=0,

@@ -314,6 +314,7 @@ TERMINATING = {
 }
 
 
+@pytest.mark.subprocess
 def test_whole_rounds_end_with_a_winner_or_at_the_cap(warm):
     names = list(TERMINATING)
     results = run_child([list(TERMINATING[k]) for k in names], timeout=240)
@@ -363,6 +364,7 @@ def deal_hang_runs(warm):
     return out
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("case", list(DEAL_HANG))
 def test_a_tiny_deck_never_hangs_the_deal(deal_hang_runs, case):
     res = deal_hang_runs[case]

@@ -324,6 +324,7 @@ def _run(args: list[str], mark: Path, stop_s: float = 0.0) -> dict:
     return json.loads(out)
 
 
+@pytest.mark.subprocess
 def test_a_suspended_run_finishes_with_the_figures_of_an_uninterrupted_one(tmp_path):
     """Stopped for 3 s (Ctrl-Z then fg, or a starved CPU) while a strategy spends a
     millisecond on each decision: the run goes on, the same figures. (Under the old

@@ -15,6 +15,7 @@ from test_interrupt_studies import EXIT, files_whole, same, stop_midway, unosim
 CLAIMS = ["stacking-longer", "hold-wilds-wins-rounds", "seven-o-luckier"]
 
 
+@pytest.mark.browser
 @pytest.mark.skipif(find_browser() is None, reason="no Chromium or Chrome found (apt-get "
                     "install chromium, or set UNOSIM_BROWSER)")
 def test_settle_html_shows_every_card_in_a_browser(tmp_path):
@@ -48,6 +49,7 @@ def uninterrupted() -> dict:
     return json.loads(whole.stdout)
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_stopped_settle_resumes_to_the_uninterrupted_verdicts(tmp_path, sig, uninterrupted):
     out = tmp_path / "out"
@@ -71,6 +73,7 @@ def test_a_stopped_settle_resumes_to_the_uninterrupted_verdicts(tmp_path, sig, u
     assert same(resumed["verdicts"], uninterrupted["verdicts"])
 
 
+@pytest.mark.cluster
 def test_settle_gives_the_same_verdicts_on_dask(capsys):
     distributed = pytest.importorskip("distributed")
     from unosim.cli import main

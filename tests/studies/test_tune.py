@@ -90,6 +90,7 @@ def test_the_best_string_plays(capsys, tmp_path):
     assert best in out
 
 
+@pytest.mark.subprocess
 def test_two_processes_share_one_sqlite_study(tmp_path):
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
     cmd = [sys.executable, "-m", "unosim", "tune", "weighted", *TINY, "--trials", "3",
