@@ -35,25 +35,6 @@ def print_summary(summary: dict[str, Any], text: str, fmt: str, out_dir: Path | 
             write_summary_files(out_dir, summary)
 
 
-def run_report(result: Any, name: str, mode: str, backend: str,
-               precision: float | None = None) -> tuple[dict[str, Any], str]:
-    """(summary, table text) of a run of rounds or of matches; the summary carries
-    its provenance (version, engine, schema) first."""
-    from unosim import provenance
-    from unosim.runs import modes
-
-    if not modes.of(mode).by_rounds:
-        from unosim.reports.render import render_table
-        from unosim.reports.summary import run_summary
-
-        summary = {"provenance": provenance(), **run_summary(result, name, backend, precision)}
-        return summary, render_table(summary)
-    from unosim.reports.match_report import render_match_table, summarize_matches
-
-    summary = {"provenance": provenance(), **summarize_matches(result, name)}
-    return summary, render_match_table(summary)
-
-
 # ---------------------------------------------------------------- files that fail
 
 

@@ -88,9 +88,9 @@ def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
               precision: float | None, show_progress: bool, keep: Any) -> None:
     """Rounds or matches on this machine or a Dask cluster, kept in ``--out`` for
     ``--resume``; the report, then the epilogue of a stopped run."""
-    from unosim.output import print_summary, run_report
-    from unosim.runs.match import DEFAULT_MAX_ROUNDS
-    from unosim.runs.runner import run as run_games
+    from unosim.output import print_summary
+    from unosim.studies.run.play import run as run_games
+    from unosim.studies.run.report import run_report
 
     kept = keep.stage("run")
     done = kept.totals.games if kept is not None else 0
@@ -98,8 +98,7 @@ def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
 
     def job(progress: Any, totals: Any = None) -> Any:
         return run_games(rules, seats, games, seed, on_batch=progress, on_totals=totals,
-                         precision=precision, mode=mode,
-                         max_rounds=max_rounds or DEFAULT_MAX_ROUNDS, backend=where,
+                         precision=precision, mode=mode, max_rounds=max_rounds, backend=where,
                          keep=keep)
 
     try:
@@ -133,20 +132,16 @@ def run_extended(
     fmt: str, out_dir: Path | None, mode: Any, max_rounds: int | None,
     save_games: Path | None, report: bool, show_progress: bool, keep: Any,
 ) -> None:
-    """``unosim run`` with --save-games or --report (this machine): a one-variant
-    comparison, which keeps the per-game totals the charts need."""
-    from unosim.output import (
-        play_keeping_records,
-        print_summary,
-        records_lost,
-        report_files,
-        run_report,
-    )
-    from unosim.reports.export import write_report_files, write_summary_files
+    """``unosim run`` with --save-games or --report (this machine): the run keeps its
+    per-game totals, which the charts need, as a comparison of one variant."""
+    from unosim.output import play_keeping_records, print_summary, records_lost, report_files
+    from unosim.reports.export import write_summary_files
     from unosim.reports.saved_games import RecordSaver
     from unosim.runs.game_files import records_header
     from unosim.runs.variants import VariantSpec
-    from unosim.studies.compare import run_compare
+    from unosim.studies.compare.files import write_report_files
+    from unosim.studies.run.play import run as run_games
+    from unosim.studies.run.report import run_report
 
     if report and out_dir is None:
         raise UnosimError("--report writes charts and report.html into --out DIR: add --out")
@@ -154,10 +149,14 @@ def run_extended(
     header = (records_header([spec], seed, mode, max_rounds, games, "run")
               if save_games is not None else None)
     saver = RecordSaver(save_games, mode, header, resumed=keep.stage("compare") is not None)
+    hook = saver.records_hook
     cmp, lost = play_keeping_records(saver, keep, lambda: with_progress(
         show_progress, games,
-        lambda cb: run_compare([spec], games, seed, workers, mode, max_rounds,
-                               on_batch=cb, on_records=saver.records_hook, keep=keep),
+        lambda cb: run_games(rules, seats, games, seed, workers, on_batch=cb,
+                             on_records=None if hook is None else (
+                                 lambda first, rec: hook(0, first, rec)),
+                             mode=mode, max_rounds=max_rounds, keep=keep, per_game=True,
+                             name=name),
         unit=mode.unit))
     result = cmp.results[0]
     summary, text = run_report(result, name, mode, "local")
