@@ -11,13 +11,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 pytest.register_assert_rewrite("scenario")
 
 
-#: marks that make a test slow by themselves (a browser or worker processes start)
-SLOW_BY_NATURE = ("browser", "cluster")
+#: marks that make a test slow by themselves: a browser, worker processes or a new
+#: Python process that loads the engine again start, or a plug-in's loop compiles
+SLOW_BY_NATURE = ("browser", "cluster", "subprocess", "compile")
 
 
 def pytest_collection_modifyitems(config, items):
-    """A test that drives Chromium or starts Dask workers is slow too, so that the fast
-    tier (``-m "not slow"``) leaves it out without a second mark."""
+    """A test that drives Chromium, starts Dask workers or a new process, or compiles a
+    plug-in is slow too, so that the fast tier (``-m "not slow"``) leaves it out without
+    a second mark."""
     for item in items:
         if any(item.get_closest_marker(m) for m in SLOW_BY_NATURE) and \
                 not item.get_closest_marker("slow"):

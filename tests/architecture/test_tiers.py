@@ -9,7 +9,8 @@ unosim.env.speed``; ``"unosim"`` runs ``unosim.__main__``), and, for the plug-in
 that are loaded from their files, when a test names the file (``"first.py"``).
 
 A test counts as fast unless it, its class or its module (``pytestmark``) is marked
-slow, browser or cluster (tests/conftest.py makes the last two slow)."""
+slow, browser, cluster, subprocess or compile (tests/conftest.py makes the last four
+slow)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from test_architecture import imports_of, project_sources
 
 TESTS = Path(__file__).resolve().parents[1]
 #: marks that leave a test out of the fast tier
-SLOW = {"slow", "browser", "cluster"}
+SLOW = {"slow", "browser", "cluster", "subprocess", "compile"}
 
 
 def marks(nodes: list[ast.expr]) -> set[str]:

@@ -23,6 +23,7 @@ from unosim.strategies.registry import parse_strategy
 RANDOM4 = [parse_strategy("random")] * 4
 
 
+@pytest.mark.slow
 def test_selfcheck_runs_and_reports_coverage(capsys):
     code, out, err = invoke(capsys, ["selfcheck", "--minutes", "0.1", "--seed", "3"])
     assert code == 0, err
@@ -34,6 +35,7 @@ def test_selfcheck_runs_and_reports_coverage(capsys):
         assert f"\n  {key} " in out
 
 
+@pytest.mark.slow
 def test_a_failure_is_reported_with_what_reproduces_it(capsys, monkeypatch):
     monkeypatch.setenv("UNOSIM_SELFCHECK_FAULT", "fail:2")
     code, out, err = invoke(capsys, ["selfcheck", "--seed", "9", "--combo", "2"])
@@ -46,6 +48,7 @@ def test_a_failure_is_reported_with_what_reproduces_it(capsys, monkeypatch):
     assert "Traceback" not in out + err
 
 
+@pytest.mark.slow
 def test_a_hang_is_reported_and_checking_goes_on(capsys, monkeypatch):
     """The compiled loop cannot be interrupted: the check runs in a child process
     that is killed when a table takes too long."""

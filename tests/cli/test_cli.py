@@ -400,6 +400,7 @@ def test_help_and_version():
     assert "unosim" in result.output
 
 
+@pytest.mark.slow
 def test_bench_small_json(capsys):
     code, out, err = invoke(capsys, ["bench", "--games", "2e4", "--skip-compile",
                                      "--format", "json"])

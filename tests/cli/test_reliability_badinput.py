@@ -328,7 +328,17 @@ def _argv(entry: list[str], tmp: Path) -> list[str]:
     return argv
 
 
-@pytest.mark.parametrize(("argv", "needles"), CATALOGUE, ids=lambda v: " ".join(v)[:70])
+def _marked(entry: tuple[list[str], list[str]]):
+    """An entry whose plug-in plays (its loop compiles in this process, about 10 s) is
+    slow; the rest are refused before any game."""
+    argv, needles = entry
+    plays = any(a.startswith(f"{PLUGINS}:") for a in argv) and "--seat" in argv and \
+        "three_args" not in " ".join(argv)
+    return pytest.param(argv, needles, marks=[pytest.mark.slow, pytest.mark.compile]
+                        if plays else [], id=f'{" ".join(argv)[:70]}-{" ".join(needles)[:70]}')
+
+
+@pytest.mark.parametrize(("argv", "needles"), [_marked(e) for e in CATALOGUE])
 def test_catalogue_entry_is_one_line_exit_2(capsys, bad_files, argv, needles):
     if "/sys/" in " ".join(argv) and not _sys_refuses_writes():
         pytest.skip("needs a /sys that refuses new folders")

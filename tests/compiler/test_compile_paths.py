@@ -82,6 +82,7 @@ def test_a_path_is_compiled_when_numba_caches_its_entry_points(nothing_cached):
     assert compiling.is_compiled("rounds") and not compiling.is_compiled("rounds/param")
 
 
+@pytest.mark.slow
 def test_the_notice_reaches_stderr_without_a_terminal(nothing_cached):
     res = CliRunner().invoke(cli, ["run", "--games", "200", "--seed", "1", "--no-progress",
                                    "--workers", "1"])

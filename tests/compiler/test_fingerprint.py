@@ -72,6 +72,7 @@ def tree(tmp_path_factory):
     return root, F.scan(root), tmp_path_factory.mktemp("store")
 
 
+@pytest.mark.slow
 def test_the_same_sources_installed_elsewhere_give_the_same_fingerprint(tree):
     root, _, _ = tree
     assert F.fingerprint_of(root) == unosim.ENGINE
@@ -86,6 +87,7 @@ def test_the_scan_finds_the_kernel_modules_and_what_they_freeze(tree):
     assert not set(NOT_COMPILED) & found["closure"]
 
 
+@pytest.mark.slow
 def test_one_byte_in_any_compiled_or_frozen_module_changes_the_fingerprint(tree):
     root, found, store = tree
     base = F.fingerprint(root, "unosim", None, store)
@@ -112,6 +114,7 @@ def test_a_change_to_a_module_compiled_into_nothing_keeps_it(tree, module):
         restore(path, old)
 
 
+@pytest.mark.slow
 def test_a_new_kernel_module_joins_the_fingerprint(tree):
     """A module that starts to use the project's decorator is found without any list,
     and so are the constants it imports."""

@@ -116,7 +116,6 @@ def test_ellipsis_matching():
     assert not matches(["x ... y"], ["x y z"])
 
 
-@pytest.mark.subprocess
 def test_every_command_example_is_run_or_says_why_not():
     for path in SOURCES:
         lines = unmarked(path.read_text(encoding="utf-8"))

@@ -41,6 +41,7 @@ def _play(opponents, steps: int = 300, players: int = 3):
     return seen, env.game_indices
 
 
+@pytest.mark.compile
 def test_a_plugin_copy_of_random_plays_the_builtins_games():
     ref, ref_games = _play("random")
     got, got_games = _play("random_copy")
@@ -52,6 +53,7 @@ def test_a_plugin_copy_of_random_plays_the_builtins_games():
             assert np.array_equal(x, y) and np.array_equal(x, z)
 
 
+@pytest.mark.compile
 def test_an_illegal_plugin_move_is_a_one_line_error():
     env = vector_env(players=2, opponents="illegal", num_envs=4, seed=3)
     with pytest.raises(UnosimError) as err:  # in reset's first deals or in a step

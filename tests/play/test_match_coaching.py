@@ -161,6 +161,7 @@ def _apps_lines(app) -> list[str]:
     return [str(moves.get_option_at_index(i).prompt) for i in range(moves.option_count)]
 
 
+@pytest.mark.slow
 def test_hint_lines_sit_beside_their_own_moves_in_a_turned_match(round_one):
     """Round 1 by keys with hints on: line i shows move i as the screen names it and
     the figure of the engine's move i (a target seat is turned on the screen, so a

@@ -125,6 +125,7 @@ def test_svg_is_text_with_titles_labels_and_series(figs):
     assert len(ids) == len(set(ids))  # unique ids
 
 
+@pytest.mark.slow
 def test_files_are_written_png_and_svg(tmp_path, cmp):
     svgs = save_figures(figures(cmp), tmp_path)
     for name in svgs:
@@ -134,6 +135,7 @@ def test_files_are_written_png_and_svg(tmp_path, cmp):
     assert not list(tmp_path.glob(".*tmp"))  # no temporary file left behind
 
 
+@pytest.mark.slow
 def test_html_report_is_self_contained_with_unique_ids(cmp):
     svgs = {name: svg_text(fig) for name, fig in figures(cmp).items()}
     page = comparison_html(cmp, svgs, "text report")

@@ -94,6 +94,7 @@ def test_bad_record_paths(tmp_path, name, needle):
         check_records_path(str(tmp_path / name))
 
 
+@pytest.mark.slow
 def test_run_save_games_and_report(capsys, tmp_path):
     with pytest.raises(SystemExit) as exc:
         main(["run", "--games", "700", "--seed", "3", "--format", "json", "--save-games",

@@ -113,6 +113,7 @@ SETTINGS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ref_rules,overrides,players,n_ref", SETTINGS)
 def test_feel_matches_the_reference_engine(ref_rules, overrides, players, n_ref):
     """The feel metrics (and turns, cards played, penalty cards) of ``n_ref`` reference

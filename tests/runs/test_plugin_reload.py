@@ -8,6 +8,8 @@ The Dask side, with Python plug-ins on a real cluster, is test_dask_plugin_files
 
 from __future__ import annotations
 
+import pytest
+
 from unosim.runs.tables import Table
 from unosim.simulate.rules import resolve
 from unosim.strategies.plugins import load_plugins, plugin_of
@@ -32,6 +34,7 @@ def _figures(rules, seats):
     return run(rules, seats, GAMES, 2).agg
 
 
+@pytest.mark.compile
 def test_an_edited_compiled_plugin_plays_its_new_code(tmp_path):
     rules = resolve([], [("players", 3)])
     rest = [parse_strategy("random"), parse_strategy("random")]

@@ -23,6 +23,7 @@ asked.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 from test_playouts import play_checked
@@ -123,6 +124,7 @@ def test_random_tables_keep_every_invariant(table, first):
                           rec[20:])
 
 
+@pytest.mark.slow
 @settings(CI, max_examples=150)
 @given(tables())
 def test_random_tables_in_matches(table):

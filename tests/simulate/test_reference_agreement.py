@@ -52,6 +52,7 @@ def _mean_se(x: np.ndarray) -> tuple[float, float]:
     return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("overrides,players,n_ref", SETTINGS)
 def test_engine_matches_reference(overrides, players, n_ref):
     ref = run_many(n_ref, seed=11, players=players, **overrides)

@@ -41,6 +41,7 @@ def _records(names: list[str], games: int = 300, seed: int = 5, variants=(), pla
     return play_records(rules, seats, seed, 0, games)
 
 
+@pytest.mark.slow
 def test_python_counter_and_its_compiled_twin_play_the_same_games():
     load_plugins([f"{COUNTING}:ColourCounter", f"{COUNTING}:colour_counter"])
     for variants in ((), ("stacking",), ("seven-o",)):
@@ -245,6 +246,7 @@ def test_a_bad_python_strategy_is_refused_when_loaded(capsys, name, words):
         assert w in err, err
 
 
+@pytest.mark.slow
 def test_python_and_compiled_twins_play_the_same_matches():
     """In a match the seats rotate and the view shows the scores; still the same."""
     from unosim.runs.modes import MATCH

@@ -48,6 +48,7 @@ def invoke(capsys, argv):
 # ------------------------------------------------------------------ play
 
 
+@pytest.mark.compile
 @pytest.mark.parametrize("variant", ["official", "stacking", "seven-o"])
 def test_plugin_copy_of_random_plays_the_same_games_as_the_builtin(variant):
     rules = resolve([variant])
@@ -59,6 +60,7 @@ def test_plugin_copy_of_random_plays_the_same_games_as_the_builtin(variant):
     assert np.array_equal(ref, play_records(rules, mixed, 11, 0, 1500, chunks=2))
 
 
+@pytest.mark.compile
 def test_plugin_results_do_not_depend_on_workers_or_batches():
     rules = resolve()
     seats = [parse_strategy(s) for s in ("hybrid", "offensive", "allocates", "random")]
@@ -145,6 +147,7 @@ def test_an_exception_in_a_plugin_is_reported_with_its_game():
     assert "raised ValueError: boom" in msg and "seed 7" in msg and "game_index=" in msg
 
 
+@pytest.mark.compile
 @pytest.mark.parametrize("variant", ["game-101", "lazy-scoring"])
 def test_plugin_copy_of_random_plays_the_same_matches(variant):
     """Matches move players between seats every round; a plug-in follows its player."""

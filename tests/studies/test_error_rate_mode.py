@@ -73,6 +73,7 @@ def test_what_goes_with_error_rate(capsys, args, needle):
     assert_one_line_error(code, out, err, needle)
 
 
+@pytest.mark.subprocess
 def test_a_stopped_error_rate_run_resumes_to_the_uninterrupted_figures(tmp_path):
     argv = ["settle", "--error-rate", "--seeds", "2", "--replications", "30", "--seed", "8",
             "--format", "json", "--no-progress"]

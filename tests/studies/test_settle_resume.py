@@ -110,6 +110,7 @@ looks = 3
 """
 
 
+@pytest.mark.slow
 def test_stops_inside_every_look_of_a_claim_that_plays_them_all(capsys, stop_after, tmp_path):
     """A claim at two player counts decided only at its last look, if at all (TRUE at
     2 players, NOT SHOWN at 3 with the games that would likely decide it). Each player
@@ -147,6 +148,7 @@ def two_of_each_study(monkeypatch):
     return chosen
 
 
+@pytest.mark.slow
 def test_settle_all_resumes_exactly(capsys, stop_after, two_of_each_study, tmp_path):
     """``--all`` at a small --games, stopped at several tasks across its claims."""
     argv = ["settle", "--all", "--games", "100", "--seed", "4"]
