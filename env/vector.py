@@ -36,8 +36,8 @@ from unosim.runs.failures import illegal_message
 from unosim.runs.runner import base_seed, game_template
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
-from unosim.strategies.plugins import chooser_for, python_seats
-from unosim.strategies.registry import SeatStrategy, parse_strategy
+from unosim.strategies.plugins import chooser_for, has_plugins, python_seats
+from unosim.strategies.registry import SEARCH, SeatStrategy, parse_strategy
 from unosim.strategies.search_nb import choose_move
 
 _BOUND: dict[int, tuple[Any, Any, Any]] = {}
@@ -53,7 +53,7 @@ def _kernels(seats: list[SeatStrategy]) -> tuple[Any, Any, str]:
     if id(choose) not in _BOUND:
         # plug-ins' moves are checked (as a run checks them); parametric built-ins'
         # need not be, but one pair serves both
-        checked = any(s.plugin is not None for s in seats)
+        checked = has_plugins(seats)
 
         def reset(Gs, RNGs, keys, games, learner, rotate, obs, masks, bad):  # noqa: ANN001, ANN202
             return V.reset_with(choose, Gs, RNGs, keys, games, learner, rotate, obs, masks,
@@ -75,7 +75,7 @@ def _row_width(seats: list[SeatStrategy], template: np.ndarray) -> int:
     events, as in a search's worlds; else all of it (the search's scratch space, the
     event ring, the strategies' memory). A fifth of the memory, so more games stay in
     the caches."""
-    plain = all(s.plugin is None and s.name != "search" for s in seats)
+    plain = all(s.builtin and s.kind != SEARCH for s in seats)
     return L.G_CORE if plain and template[L.RF_EVENTS] == 0 else L.G_SIZE
 
 
