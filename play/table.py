@@ -18,6 +18,7 @@ from unosim.play import hints
 from unosim.play.history import Decision
 from unosim.runs.game import Game
 from unosim.runs.played import Calling, Round, Sitting
+from unosim.runs.python_batch import take_events
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
 from unosim.simulate.step_nb import cap_round, legal_moves
@@ -164,12 +165,11 @@ class Table:
             self._round_over()
 
     def _hear(self) -> None:
-        """Copy the public events written since the last look into the round's log
-        (after every move, so the engine's ring never laps the log)."""
-        written = int(self.game.G[L.OFF_EV_N])
-        if written > self._read:
-            self.log.take(self.game.G, self._read, written)
-            self._read = written
+        """Copy the events written since the last look into the round's log (after
+        every move, so the engine's ring never laps the log), as the Python seats
+        read them."""
+        where = f"round {self.round} at the table (seed {self.seed})"
+        self._read += len(take_events(self.game.G, self.log, self._read, lambda: where))
 
     def _remember(self, legal: tuple[str, ...], move: str) -> None:
         """Keep the state of the decision about to be taken (review, undo)."""

@@ -89,13 +89,13 @@ class Sitting:
         self.off = 0  # this round's seating: seat s holds player (s + off) % n
         self._next_off = 0
         if match:
+            from unosim.simulate.match_nb import start_match
+
             self.T = game_template(rules, self.seats)
             self.out = np.zeros((1, L.N_M), dtype=np.int32)
-            self.out[0, L.M_WINNER] = -1
-            self.out[0, L.M_LOSER] = -1
-            self._wp = -1
-            self._turns = 0
-            self.ended = False
+            # what the match carries from round to round (match_nb.match_loop's steps)
+            self.ended, self._next_off, self._wp, self._rounds, self._turns = (
+                start_match(self.out, 0))
             _warm_match(self.T)
 
     # ------------------------------------------------------------ seats
@@ -178,18 +178,16 @@ class Sitting:
         return True
 
     def _score(self, g: Game) -> tuple[int, ...]:
-        """``match_loop``'s bookkeeping after a round, with its kernels."""
-        from unosim.simulate.match_nb import _finish_match, _settle_round
+        """``match_loop``'s steps after a round: score it, then end the match where no
+        round is due."""
+        from unosim.simulate.match_nb import finish_match, round_due, settle_round
 
-        rounds = len(self.rounds) + 1
-        self._turns += g.stat("turns")
-        ended, off, self._wp = _settle_round(g.G, self.T, self.out, 0, self.off, self._wp)
+        ended, off, self._wp, self._rounds, self._turns = settle_round(
+            g.G, self.T, self.out, 0, self.off, self._wp, self._rounds, self._turns)
         self._next_off = int(off)
-        if ended or rounds >= DEFAULT_MAX_ROUNDS:
-            if not ended:
-                self.out[0, L.M_CAPPED] = 1
-            _finish_match(self.T, g.RNG, self.out, 0, rounds, self._turns, bool(ended),
-                          self._wp)
+        if not round_due(self.out, 0, ended, self._rounds, DEFAULT_MAX_ROUNDS):
+            finish_match(self.T, g.RNG, self.out, 0, ended, self._wp, self._rounds,
+                         self._turns)
             self.ended = True
         return self.scores()
 
@@ -217,9 +215,17 @@ class Sitting:
 def _warm_match(T: np.ndarray) -> None:
     """Compile (or load) the match's kernels on copies now, not after the first round
     (a few seconds on a first run)."""
-    from unosim.simulate.match_nb import _finish_match, _settle_round, seat_players
+    from unosim.simulate.match_nb import (
+        finish_match,
+        round_due,
+        seat_players,
+        settle_round,
+        start_match,
+    )
 
     G, out, RNG = T.copy(), np.zeros((1, L.N_M), np.int32), np.zeros(8, np.uint64)
-    seat_players(G, T, 0)
-    _settle_round(G, T, out, 0, 0, -1)
-    _finish_match(T, RNG, out, 0, 0, 0, False, -1)
+    ended, off, wp, rounds, turns = start_match(out, 0)
+    round_due(out, 0, ended, rounds, 1)
+    seat_players(G, T, off)
+    ended, off, wp, rounds, turns = settle_round(G, T, out, 0, off, wp, rounds, turns)
+    finish_match(T, RNG, out, 0, ended, wp, rounds, turns)

@@ -196,8 +196,9 @@ def python_batch(seats: list[SeatStrategy], seed: int | None = None,
             cached = advance in tiers.entry_points(tiers.PYTHON_SEATS.name)
             with first_use(tiers.PYTHON_SEATS.name if cached else tiers.PLUGINS.name,
                            lambda: [advance]):
-                advance.compile((*(_typeof(x) for x in (table.G, table.RNG)),
-                                 *(_typeof(0),) * 3, _typeof(True)))
+                if hasattr(advance, "compile"):  # a plain function with the JIT off
+                    advance.compile((*(_typeof(x) for x in (table.G, table.RNG)),
+                                    *(_typeof(0),) * 3, _typeof(True)))
             for i in range(len(out)):
                 seed_game(key, start + i, table.RNG)
                 table.g = start + i
@@ -241,29 +242,24 @@ class _Table:
         return _where(self.g, self.seed, self.unit)
 
     def play_match(self, out: np.ndarray, row: int, max_rounds: int) -> None:
-        """``match_nb.match_loop`` with its rounds played here (its scoring kernels
-        compiled and shared)."""
+        """``match_nb.match_loop``'s steps, with its rounds played here."""
         from unosim.simulate.match_nb import (
-            _finish_match,
-            _settle_round,
-            _start_match,
+            finish_match,
+            round_due,
             seat_players,
+            settle_round,
+            start_match,
         )
 
         G, T, n = self.G, self.T, int(self.T[L.R_PLAYERS])
-        _start_match(out, row)
-        off, wp, rounds, turns, ended = 0, -1, 0, 0, False
-        while not ended:
-            if rounds >= max_rounds:
-                out[row, L.M_CAPPED] = 1
-                break
+        ended, off, wp, rounds, turns = start_match(out, row)
+        while round_due(out, row, ended, rounds, max_rounds):
             seat_players(G, T, off)
             scores = tuple(int(out[row, L.M_SCORE + (s + off) % n]) for s in range(n))
             self.play_round(off, scores)
-            rounds += 1
-            turns += int(G[L.S_TURNS])
-            ended, off, wp = _settle_round(G, T, out, row, off, wp)
-        _finish_match(T, self.RNG, out, row, rounds, turns, ended, wp)
+            ended, off, wp, rounds, turns = settle_round(G, T, out, row, off, wp, rounds,
+                                                         turns)
+        finish_match(T, self.RNG, out, row, ended, wp, rounds, turns)
 
     def play_round(self, off: int, scores: tuple[int, ...] | None) -> None:
         """Deal and play one round to its end: the Python seats asked here, the
@@ -326,14 +322,8 @@ class PythonSeats:
 
     def _take(self) -> list[np.ndarray]:
         """The rows of the events written since the last call, into the log."""
-        written = int(self.G[L.OFF_EV_N])
-        if written <= self.read:
-            return []
-        if written - self.read > L.EV_CAP:
-            raise PluginError(f"one move made more than {L.EV_CAP} events, more than the "
-                              f"event ring holds, in {self.where()}")
-        rows = self.log.take(self.G, self.read, written)
-        self.read = written
+        rows = take_events(self.G, self.log, self.read, self.where)
+        self.read += len(rows)
         return rows
 
     def deal(self, scores: tuple[int, ...] | None = None) -> None:
@@ -391,6 +381,22 @@ class PythonSeats:
 
     def ask(self, q: int, p: _Seat, fn: Callable[[Any], Any], arg: Any) -> Any:
         return _ask(p, q, fn, arg, self.where, self.guard)
+
+
+def take_events(G: np.ndarray, log: EventLog, read: int,
+                where: Callable[[], str]) -> list[np.ndarray]:
+    """The rows of the events written on ``G`` since the first ``read`` (counted from
+    the deal), copied out of the engine's ring into ``log``: the one reader of the
+    ring, for the Python seats and the play table. More unread than the ring holds
+    means some were overwritten: an error naming ``where()``, never a log with
+    events missing."""
+    written = int(G[L.OFF_EV_N])
+    if written <= read:
+        return []
+    if written - read > L.EV_CAP:
+        raise PluginError(f"one move made more than {L.EV_CAP} events, more than the "
+                          f"event ring holds, in {where()}")
+    return log.take(G, read, written)
 
 
 def python_seats_of(seats: list[SeatStrategy]) -> dict[int, _Seat]:

@@ -2,7 +2,20 @@
 
 A match is a loop over rounds (``match_loop``, shared by built-in and plug-in
 tables), which takes its round player as an argument: the built-ins' match entry
-points bind it in runs/entries_nb.py. Between rounds the players move seats: seat
+points bind it in runs/entries_nb.py. The loop is four public steps, and a match
+whose rounds are played from Python (a table with Python strategies,
+runs/python_batch.py; a person's match, runs/played.py) runs the same steps, so
+the rules of a match live here only:
+
+* ``start_match``: open the record; it returns what the match carries from round
+  to round, (ended, off, wp, rounds, turns);
+* ``round_due``: whether another round is played (the round cap); if so
+  ``seat_players`` seats the players for it, and the round is played;
+* ``settle_round``: score the round, decide whether the match ended and who leads
+  the next round;
+* ``finish_match``: the totals and the winner.
+
+Between rounds the players move seats: seat
 ``s`` holds player ``(s + off) % n``, and the strategy id and seat parameters of
 that player are copied into the seat's slots of the game array.
 Seat 0 (left of the dealer) plays first, so ``off`` says who leads:
@@ -100,11 +113,29 @@ else:
 
 
 @kernel
-def _start_match(out, row):
+def start_match(out, row):
+    """Open the record of a match in ``out[row]``; return what the match carries from
+    round to round: (ended, off, wp, rounds, turns): not ended, player 0 leads the
+    first round (seat ``s`` holds player ``(s + off) % n``), no round winner yet, no
+    rounds or turns played."""
     for c in range(N_M):
         out[row, c] = 0
     out[row, M_WINNER] = -1
     out[row, M_LOSER] = -1
+    return False, 0, -1, 0, 0
+
+
+@kernel
+def round_due(out, row, ended, rounds, max_rounds):
+    """Whether the match plays another round: not once it has ended, nor once it has
+    played ``max_rounds`` rounds (then it is stopped, flagged capped). The players
+    take their seats for it with ``seat_players``."""
+    if ended:
+        return False
+    if rounds >= max_rounds:
+        out[row, M_CAPPED] = 1
+        return False
+    return True
 
 
 @kernel
@@ -119,15 +150,19 @@ def _feel_round(G, out, row):
 
 
 @kernel
-def _settle_round(G, T, out, row, off, wp):
+def settle_round(G, T, out, row, off, wp, rounds, turns):
     """Score the round just played on ``G`` (seat ``s`` held player ``(s + off) %
-    n``) into ``out[row]``; return (match over, next ``off``, last round winner)."""
+    n``) into ``out[row]``, given what the match carries (``start_match``); return
+    it after the round: (ended, off of the next round, last round winner, rounds,
+    turns)."""
     n = T[L.R_PLAYERS]
     scoring = T[L.R_SCORING]
+    rounds += 1
+    turns += G[L.S_TURNS]
     w = G[L.S_WINNER]
     if w < 0:
         out[row, M_CAPPED_ROUNDS] += 1
-        return False, (off + 1) % n, wp
+        return False, (off + 1) % n, wp, rounds, turns
     wp = (w + off) % n
     out[row, M_ROUND_WINS + wp] += 1
     _feel_round(G, out, row)
@@ -161,12 +196,13 @@ def _settle_round(G, T, out, row, off, wp):
         ended = top >= T[L.R_TARGET_SCORE]
     if not ended:
         off = (off + 1) % n if T[L.R_DEALER_ROTATION] == DealerRotation.clockwise else wp
-    return ended, off, wp
+    return ended, off, wp, rounds, turns
 
 
 @kernel
-def _finish_match(T, RNG, out, row, rounds, turns, ended, wp):
-    """Write the match's totals and decide its winner (ties at random)."""
+def finish_match(T, RNG, out, row, ended, wp, rounds, turns):
+    """Write the match's totals and decide its winner (ties at random), from what
+    the match carried to its end (``settle_round``)."""
     n = T[L.R_PLAYERS]
     scoring = T[L.R_SCORING]
     out[row, M_ROUNDS] = rounds
@@ -212,24 +248,14 @@ def match_loop(play, choose, G, T, RNG, max_rounds, out, row, checked):
     round_nb.play_round_with). An illegal
     move stops the match unplayed: returns (illegal, move, round, off) with ``off``
     the seat rotation of that round (seat ``s`` held player ``(s + off) % n``)."""
-    _start_match(out, row)
-    off = 0
-    wp = -1
-    rounds = 0
-    turns = 0
-    ended = False
-    while not ended:
-        if rounds >= max_rounds:
-            out[row, M_CAPPED] = 1
-            break
+    ended, off, wp, rounds, turns = start_match(out, row)
+    while round_due(out, row, ended, rounds, max_rounds):
         seat_players(G, T, off)
         illegal, m = play(choose, G, RNG, checked)
         if illegal:
             return True, m, rounds + 1, off
-        rounds += 1
-        turns += G[L.S_TURNS]
-        ended, off, wp = _settle_round(G, T, out, row, off, wp)
-    _finish_match(T, RNG, out, row, rounds, turns, ended, wp)
+        ended, off, wp, rounds, turns = settle_round(G, T, out, row, off, wp, rounds, turns)
+    finish_match(T, RNG, out, row, ended, wp, rounds, turns)
     return False, 0, rounds, off
 
 

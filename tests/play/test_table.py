@@ -129,6 +129,17 @@ def test_refusals():
         Table(t.rules, [], 1)
 
 
+def test_a_ring_lapped_between_looks_stops_the_table_rather_than_lose_events():
+    """The table reads the engine's event ring as the Python seats do: more events
+    unread than the ring holds is an error naming the round, never a log with some
+    missing."""
+    t = table("official", players=2)
+    t.game.G[L.OFF_EV_N] = t._read + L.EV_CAP + 1
+    with pytest.raises(UnosimError, match="more than the event ring holds, in round 0 at "
+                                          "the table"):
+        t._hear()
+
+
 def test_python_and_search_opponents_play_their_seats():
     """Python strategies (a function, and a class that hears every event) and the search
     player take their turns between the person's decisions."""
