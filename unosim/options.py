@@ -178,16 +178,41 @@ def table_options(*, with_variant: bool = True) -> Any:
     return apply
 
 
+def _remember_dry_run(ctx: click.Context, param: Any, value: bool) -> None:
+    from unosim.dry_run import remember
+
+    remember(ctx, param, value)
+
+
+#: --dry-run: every check, then the plan and its time, nothing played or written
+#: (unosim/dry_run.py); the command asks ``dry_run.requested()`` before its first game
+dry_run = click.option(
+    "--dry-run", is_flag=True, expose_value=False, callback=_remember_dry_run,
+    help="Check every option, file, variant, rule and strategy as the command would, "
+         "print what it would play and about how long it would take, and stop: nothing "
+         "is played, compiled or written.")
+
+
+#: --dry-run of the listings (variants, rules, strategies): they play and write nothing,
+#: so the listing is their dry run; the option is taken so that any command line does
+listing_dry_run = click.option(
+    "--dry-run", is_flag=True, expose_value=False,
+    help="Accepted as every command accepts it: a listing plays and writes nothing, so it "
+         "prints the same.")
+
+
 def play_options(*, out_dir: str | bool = RUN_FILES, progress_bar: bool = True) -> Any:
-    """--seed, --workers, --backend, --scheduler, --format, --out, --progress and
-    --strategy-file: what every command that plays games takes, in this order.
+    """--seed, --workers, --backend, --scheduler, --format, --out, --progress,
+    --strategy-file and --dry-run: what every command that plays games takes, in this
+    order.
     ``out_dir``: what the command writes into --out (its help says so), or False
     for a command without --out."""
     def apply(f: Any) -> Any:
         files = RUN_FILES if out_dir is True else out_dir
         for d in reversed([seed, workers, backend, scheduler, fmt,
                            *([out_option(files)] if files else []),
-                           *([progress] if progress_bar else []), strategy_file]):
+                           *([progress] if progress_bar else []), strategy_file,
+                           dry_run]):
             f = d(f)
         return f
 
@@ -236,9 +261,13 @@ def prepare_out(out: str | None) -> Path | None:
     before any game is played."""
     if out is None:
         return None
+    from unosim.dry_run import requested
     from unosim.resuming import lock_out
 
     p = Path(out)
+    if requested():
+        _check_out(p, out)
+        return p
     try:
         p.mkdir(parents=True, exist_ok=True)
         lock_out(p)  # one command at a time in a folder
@@ -248,6 +277,29 @@ def prepare_out(out: str | None) -> Path | None:
     except OSError as e:
         raise UnosimError(f"--out {out}: cannot write there ({e.strerror or e})") from None
     return p
+
+
+def _check_out(p: Path, out: str) -> None:
+    """The ``--out`` folder checked without making it (``--dry-run``): the folder, or
+    the nearest folder above it that exists, must be a folder this user can write in;
+    the same line as :func:`prepare_out` when not."""
+    import errno
+    import os
+
+    from unosim.resuming import lock_out
+
+    above = next((a for a in (p, *p.absolute().parents) if a.exists()), None)
+    if above is None:
+        return
+    if not above.is_dir():
+        code = errno.EEXIST if above == p else errno.ENOTDIR
+    elif not os.access(above, os.W_OK | os.X_OK):
+        code = errno.EACCES
+    else:
+        if above == p:
+            lock_out(p)
+        return
+    raise UnosimError(f"--out {out}: cannot write there ({os.strerror(code)})")
 
 
 def check_save_games(path: str | None) -> Path | None:

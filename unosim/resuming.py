@@ -57,7 +57,7 @@ def refuse_with_resume(ctx: click.Context, kept: tuple[str, ...] = KEPT) -> None
     from click.core import ParameterSource
 
     for param in ctx.command.params:
-        if param.name in kept:
+        if param.name in kept or param.name == "dry_run":  # a dry run of the resume
             continue
         if ctx.get_parameter_source(param.name) == ParameterSource.COMMANDLINE:
             name = param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
