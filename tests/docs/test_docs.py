@@ -53,6 +53,7 @@ def test_there_are_runnable_examples():
         assert any(ex.source == f"docs/{page}" for ex in EXAMPLES), page
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ex", EXAMPLES, ids=lambda ex: ex.name)
 def test_example_runs_as_shown(ex, tmp_path):
     check(ex, _sandbox(tmp_path))
@@ -268,6 +269,7 @@ def test_help_cites_no_internal_file_and_no_stray_percent():
     assert DOCS_URL in helps["unosim"], "unosim --help says where the documentation is"
 
 
+@pytest.mark.slow
 def test_reports_cite_no_internal_file(tmp_path):
     """A small run's table, JSON and files, and a small comparison's table."""
     runner = CliRunner()

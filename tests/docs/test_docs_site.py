@@ -33,6 +33,8 @@ from docs_site import cli_problems, link_problems, load_hooks, pages, text_of, t
 
 from unosim.cli import COMMANDS, cli
 
+pytestmark = [pytest.mark.slow]
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 #: the pages where a reader would rather look than read: page -> its pictures

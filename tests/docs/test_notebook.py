@@ -27,6 +27,7 @@ def ran(request, tmp_path_factory):
     return stored, execute(request.param, tmp_path_factory.mktemp("nb"))
 
 
+@pytest.mark.slow
 def test_it_runs_without_error_or_warning(ran):
     _, fresh = ran
     code = [c for c in fresh.cells if c.cell_type == "code"]

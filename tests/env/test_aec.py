@@ -157,6 +157,7 @@ def _twin(G, RNG, seat, rnd):
     return G2, R2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant,players,encoding", [
     ("official", 4, "unosim"), ("seven-o", 4, "unosim"), ("jump-in", 4, "unosim"),
     ("swap-on-five", 4, "unosim"), ("official", 2, "rlcard")])
@@ -228,6 +229,7 @@ def test_every_decision_the_rules_create_is_offered_as_an_action(variant, rule, 
     assert expected - found == set()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reward", ["win", "points"])
 def test_rewards_go_to_the_winner_and_balance_heads_up(reward):
     env = aec_env("official", players=2, reward=reward, seed=4)

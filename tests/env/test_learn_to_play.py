@@ -48,6 +48,7 @@ def log_pi(theta: np.ndarray, obs: np.ndarray, mask: np.ndarray, action: int) ->
     return scores[legal.tolist().index(action)] - norm
 
 
+@pytest.mark.slow
 def test_greedy_plays_each_games_highest_scoring_legal_action():
     obs, mask = states()
     actions, grad = lp.act(THETA, obs, mask, None)
@@ -70,6 +71,7 @@ def test_sampled_actions_are_legal_and_the_gradient_is_log_pis():
         np.testing.assert_allclose(grad[i], numeric, atol=1e-6)
 
 
+@pytest.mark.slow
 def test_sampling_follows_the_softmax():
     """One game's sampled actions, drawn many times, match pi within their noise."""
     obs, mask = states()

@@ -180,6 +180,7 @@ def test_bad_arguments_are_one_line_errors():
             vector_env(**kwargs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["official", "seven-o", "swap-on-five"])
 def test_no_peeking_the_vector_observation_of_a_twin_is_the_same(variant):
     """At every decision of every game: a twin with the learner's hidden cards and the
