@@ -6,7 +6,9 @@ test_reliability_interrupt.py: each command is started with small batches
 checkpoint (or, without ``--out``, once it plays), and must exit 130 or 143 with the
 partial result marked PARTIAL, no traceback, whole files, and the same games in
 every variant, point or lineup; then ``--resume DIR`` must give exactly the
-uninterrupted result (timings aside).
+uninterrupted result (timings aside). The uninterrupted result is played in this process
+(the engine is loaded here already), once for both signals: only the stopped run and its
+resume need processes of their own.
 """
 
 from __future__ import annotations
@@ -59,6 +61,25 @@ def stop_midway(args: list[str], sig: int, ready: Path | None, batch: int,
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=300)
     return proc.returncode, out, err
+
+
+#: the uninterrupted result of each command line, played once in this process for every
+#: signal (the engine is loaded here already; the batch size never changes a result)
+_WHOLE: dict[tuple[str, ...], dict] = {}
+
+
+def whole_in_process(capsys, monkeypatch, argv: list[str], batch: int) -> dict:
+    """The uninterrupted JSON result of ``unosim ARGV``, played here with ``batch``."""
+    key = (*argv, str(batch))
+    if key not in _WHOLE:
+        from cli_helpers import invoke
+
+        monkeypatch.setenv("UNOSIM_BATCH", str(batch))
+        capsys.readouterr()
+        code, out, err = invoke(capsys, argv)
+        assert code == 0, err[-2000:]
+        _WHOLE[key] = json.loads(out)
+    return _WHOLE[key]
 
 
 def same(a: object, b: object) -> bool:
@@ -117,11 +138,13 @@ STUDIES = {
 }
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("name, sig", [
     *((n, s) for n in ("compare", "sweep", "skill", "atlas")
       for s in (signal.SIGINT, signal.SIGTERM)),
     ("compare-search", signal.SIGTERM)])
-def test_a_stopped_study_resumes_to_the_uninterrupted_result(tmp_path, name, sig):
+def test_a_stopped_study_resumes_to_the_uninterrupted_result(tmp_path, name, sig, capsys,
+                                                             monkeypatch):
     args, batch, games_of = STUDIES[name]
     out = tmp_path / "out"
     argv = [*args, "--seed", "5", "--format", "json", "--no-progress"]
@@ -139,18 +162,19 @@ def test_a_stopped_study_resumes_to_the_uninterrupted_result(tmp_path, name, sig
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Traceback" not in done.stdout + done.stderr
     assert not (out / "checkpoint.json").exists()
-    whole = unosim(argv)
-    assert whole.returncode == 0, whole.stderr[-2000:]
-    assert same(json.loads(done.stdout), json.loads(whole.stdout))
+    whole = whole_in_process(capsys, monkeypatch, argv, batch)
+    assert same(json.loads(done.stdout), whole)
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("extra, sig", [
     (["--report"], signal.SIGINT),
     (["--save-games", "{out}/games.parquet"], signal.SIGTERM),
     (["--mode", "match", "--save-games", "{out}/matches.parquet", "--games", "3000"],
      signal.SIGINT),
 ])
-def test_run_with_report_or_records_keeps_a_checkpoint(tmp_path, extra, sig):
+def test_run_with_report_or_records_keeps_a_checkpoint(tmp_path, extra, sig, capsys,
+                                                      monkeypatch):
     out = tmp_path / "out"
     out.mkdir()
     extra = [x.replace("{out}", str(out)) for x in extra]
@@ -166,9 +190,10 @@ def test_run_with_report_or_records_keeps_a_checkpoint(tmp_path, extra, sig):
     assert done.returncode == 0, done.stderr[-3000:]
     whole_dir = tmp_path / "whole"
     whole_dir.mkdir()
-    whole = unosim([*(x.replace(str(out), str(whole_dir)) for x in argv), "--out",
-                    str(whole_dir)])
-    assert same(json.loads(done.stdout), json.loads(whole.stdout))
+    whole = whole_in_process(capsys, monkeypatch, [*(x.replace(str(out), str(whole_dir))
+                                                      for x in argv), "--out", str(whole_dir)],
+                             1000)
+    assert same(json.loads(done.stdout), whole)
     records = [x for x in extra if x.endswith(".parquet")]
     if records:
         import pandas as pd
@@ -178,6 +203,7 @@ def test_run_with_report_or_records_keeps_a_checkpoint(tmp_path, extra, sig):
         assert got.equals(want)
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_stopped_tournament_is_partial_on_the_same_deals(tmp_path, sig):
     """A searching table; the stop must answer within seconds."""
@@ -195,6 +221,7 @@ def test_a_stopped_tournament_is_partial_on_the_same_deals(tmp_path, sig):
     assert "interrupted after" in err
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_stopped_tune_leaves_no_running_trial_and_continues(tmp_path, sig):
     db = tmp_path / "t.db"
