@@ -41,21 +41,83 @@ from unosim.runs import inputs, modes
 from unosim.runs.variants import build_variants, split_variant, variant_label
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
+from unosim.studies.compare.files import write_compare_outputs, write_report_files
+from unosim.studies.compare.play import run_compare
 from unosim.studies.compare.report import CompareReport
 from unosim.studies.compare.result import Comparison
+from unosim.studies.grids.dimensions import parse_values, sweep_dims
+from unosim.studies.grids.files import write_atlas_files, write_sweep_files
+from unosim.studies.grids.play import plan_atlas, plan_sweep, play_atlas, play_sweep
 from unosim.studies.grids.report import AtlasReport, SweepReport
+from unosim.studies.lineups.play import (
+    check_request,
+    play_skill,
+    play_tournament,
+    skill_games,
+    tournament_games,
+)
 from unosim.studies.lineups.report import SkillReport, TournamentReport
-from unosim.studies.replay.files import OtherVersionWarning
+from unosim.studies.lineups.skill import players_of
+from unosim.studies.replay.files import OtherVersionWarning, check_file, replay_file
+from unosim.studies.replay.play import play as play_replay
 from unosim.studies.replay.report import ReplayReport
+from unosim.studies.run.play import run as play_run
+from unosim.studies.run.report import run_report
 from unosim.studies.run.result import SimulateReport
+from unosim.studies.settle.claims import catalogue
+from unosim.studies.settle.error_rate import REPLICATIONS as ERROR_RATE_REPLICATIONS
+from unosim.studies.settle.error_rate import SEEDS as ERROR_RATE_SEEDS
+from unosim.studies.settle.error_rate import known_claims
+from unosim.studies.settle.error_rate import measure as measure_error_rate
+from unosim.studies.settle.files import write_error_rates, write_verdicts
+from unosim.studies.settle.play import ALPHA as SETTLE_ALPHA
+from unosim.studies.settle.play import ask as ask_claims
+from unosim.studies.settle.play import error_share, parse_alpha
+from unosim.studies.settle.play import play as play_settle
 from unosim.studies.settle.report import SettleReport
+from unosim.studies.settle.stages import planned_units
+from unosim.studies.settle.verdicts import render_catalogue, verdict_line
+from unosim.studies.tune.files import write_files as write_tune_files
+from unosim.studies.tune.play import default_study_name, play_tune, tune_target
 from unosim.studies.tune.report import TuneReport
+from unosim.studies.tune.storage import sqlite_file, storage_failure
 
 Words = str | Iterable[str] | None
 Assignments = Mapping[Any, Any] | Iterable[str] | str | None
 
 __all__ = ["Interrupted", "OtherVersionWarning", "atlas", "compare", "comparison", "replay",
            "rules_for", "settle", "simulate", "skill", "sweep", "tournament", "tune"]
+
+# The commands' door: the commands parse their text and reach the studies through
+# these names only (the architecture test holds it). They are each study's typed
+# plan, play, report and files, as its room defines them: a play takes the open
+# backend, the checkpoint keeper, the progress callback and the records hook, returns
+# a partial result as it is and lets a stop before any batch out as ``Stopped``. The
+# notebook functions above call the same plays, and add what a notebook needs: no
+# files, a warning on a partial result, :class:`Interrupted` for a stop with nothing
+# to keep.
+__all__ += [
+    # run
+    "play_run", "run_report", "write_report_files",
+    # compare
+    "run_compare", "CompareReport", "write_compare_outputs",
+    # the grids: sweep and atlas
+    "sweep_dims", "plan_sweep", "play_sweep", "write_sweep_files",
+    "parse_values", "plan_atlas", "play_atlas", "write_atlas_files",
+    # the lineups: tournament and skill
+    "tournament_games", "play_tournament",
+    "check_request", "players_of", "skill_games", "play_skill",
+    # tune
+    "tune_target", "default_study_name", "play_tune", "write_tune_files", "sqlite_file",
+    "storage_failure",
+    # settle, and its error rate
+    "catalogue", "render_catalogue", "ask_claims", "error_share", "parse_alpha",
+    "SETTLE_ALPHA", "planned_units", "play_settle", "verdict_line", "write_verdicts",
+    "known_claims", "ERROR_RATE_SEEDS", "ERROR_RATE_REPLICATIONS", "measure_error_rate",
+    "write_error_rates",
+    # replay
+    "check_file", "play_replay", "replay_file",
+]
 
 
 # ---------------------------------------------------------------- the options
@@ -306,15 +368,13 @@ def _simulate(name: str, rules: Rules, seats: list[Any], games: int, seed: int,
               workers: int | None, mode: str, max_rounds: int | None, keep: bool,
               progress: bool) -> SimulateReport:
     from unosim.progress import with_progress
-    from unosim.studies.run.play import run
-    from unosim.studies.run.report import run_report
 
     chunks: list[np.ndarray] = []
 
     def kept(first: int, rec: np.ndarray) -> None:
         chunks.append(rec.copy())
 
-    cmp = with_progress(progress, games, lambda cb: run(
+    cmp = with_progress(progress, games, lambda cb: play_run(
         rules, seats, games, seed, workers, on_batch=cb, on_records=kept if keep else None,
         mode=mode, max_rounds=max_rounds, per_game=True, name=name),
         unit=modes.of(mode).unit)
@@ -360,7 +420,6 @@ def comparison(variants: Words = ("official", "stacking"), games: int | str = 10
         raise UnosimError("compare needs at least two variants, e.g. "
                           "api.compare(['official', 'stacking'])")
     from unosim.progress import on_backend
-    from unosim.studies.compare.play import run_compare
 
     return _play(lambda: on_backend(
         backend, workers, scheduler, progress, count * len(specs),
@@ -395,19 +454,18 @@ def settle(claims: Words = (), *, all: bool = False, games: int | str | None = N
     them, ``.plot(NAME)`` a claim's card."""
     _check(locals())
     from unosim.progress import with_progress
-    from unosim.studies.settle import play as room
 
     seed = _prepare(seed, strategy_file)
-    asked = room.ask(_names(claims), all,
-                     None if games is None else inputs.parse_games(str(games)), players)
-    share = None if alpha is None else room.error_share(alpha)
+    asked = ask_claims(_names(claims), all,
+                       None if games is None else inputs.parse_games(str(games)), players)
+    share = None if alpha is None else error_share(alpha)
     inputs.check_backend(backend, workers, scheduler)
 
     def job() -> SettleReport:
         where = inputs.open_backend(backend, workers, scheduler)
         try:
-            return room.play(asked, seed, where, alpha=share,
-                             progress=lambda total, run: with_progress(progress, total, run))
+            return play_settle(asked, seed, where, alpha=share,
+                               progress=lambda total, run: with_progress(progress, total, run))
         finally:
             where.close()
     return _play(job)
@@ -438,7 +496,6 @@ def _tournament(names: tuple[str, ...], field: str | None, players: int | None,
                 scheduler: str | None, progress: bool) -> TournamentReport:
     from unosim.progress import on_backend
     from unosim.strategies.registry import parse_strategy
-    from unosim.studies.lineups.play import play_tournament, tournament_games
 
     count = inputs.parse_games(games)
     rules = inputs.resolve_rules(variant, rule, players)
@@ -472,8 +529,6 @@ def _skill(names: tuple[str, ...], strategy: str, field: str | None, players: in
            backend: str, scheduler: str | None, progress: bool) -> SkillReport:
     from unosim.progress import on_backend
     from unosim.strategies.registry import parse_strategy
-    from unosim.studies.lineups.play import check_request, play_skill, skill_games
-    from unosim.studies.lineups.skill import players_of
 
     check_request(names, strategy)
     count = inputs.parse_games(games)
@@ -498,8 +553,6 @@ def sweep(*, variant: Words = None, rule: Assignments = None,
     ``rule={"hand_size": "5..9"}`` or ``{"hand_size": [5, 7, 9]}``, ``players="2..6"``."""
     _check(locals(), players=_counts)
     from unosim.progress import on_backend
-    from unosim.studies.grids.dimensions import sweep_dims
-    from unosim.studies.grids.play import plan_sweep, play_sweep
 
     seed = _prepare(seed, strategy_file)
     count = inputs.parse_games(str(games))
@@ -520,8 +573,6 @@ def atlas(*, players: str | Iterable[int] = "2,4,6", games: int | str = 100_000,
     (``strategy="none"`` leaves the skill edge out)."""
     _check(locals(), players=_counts)
     from unosim.progress import on_backend
-    from unosim.studies.grids.dimensions import parse_values
-    from unosim.studies.grids.play import plan_atlas, play_atlas
 
     seed = _prepare(seed, strategy_file)
     count = inputs.parse_games(str(games))
@@ -556,7 +607,6 @@ def _tune(strategy: str, param: tuple[str, ...], against: str, players: int | No
           seed: int | None, workers: int | None, backend: str, scheduler: str | None
           ) -> TuneReport:
     from unosim.interrupt import StopSignals
-    from unosim.studies.tune.play import default_study_name, play_tune, tune_target
 
     name, space, field = tune_target(strategy, param, against, storage, study)
     games = inputs.parse_games(games_per_trial, "--games-per-trial")
@@ -602,8 +652,6 @@ def replay(file: str | os.PathLike[str] | None = None, *, seed: int | None = Non
                               f"games: drop {', '.join(given)}")
         if game is not None and game >= 10**12:
             raise UnosimError(f"game must be within 0..{10**12 - 1}, got {game}")
-        from unosim.studies.replay.files import replay_file
-
         return replay_file(file, game, _variant(variant))
     _check(locals(), seed=_int(0, none=False))
     _prepare(seed, strategy_file)
@@ -612,6 +660,4 @@ def replay(file: str | os.PathLike[str] | None = None, *, seed: int | None = Non
     presets = _variant(variant)
     rules = inputs.resolve_rules(presets, _assign(rule), players)
     seats = inputs.seats_for(rules["players"], strategy, _assign(seat))
-    from unosim.studies.replay.play import play
-
-    return play(rules, seats, seed, game, variant_label(presets))
+    return play_replay(rules, seats, seed, game, variant_label(presets))

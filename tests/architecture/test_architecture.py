@@ -1,26 +1,36 @@
 """The arrows of the house, read from the imports of every module (ast), including
 imports inside functions:
 
-    commands (unosim/) -> studies (studies/) -> run layer (runs/, compiler/, checks/)
-                                                   -> strategies (strategies/) -> engine
-                                                   -> engine (simulate/)
-    commands -> reports (reports/: result objects -> text, files, charts)
+    unosim.cli -> commands (unosim/commands/) -> unosim.api -> studies (studies/)
+    commands -> the face's helpers (options, output, progress, resuming, ...),
+                the input layer and the run layer, the reports, the table (play/)
+    studies (studies/) -> reports (reports/: the shared kit)
+                       -> statistics (stats/)
+                       -> run layer (runs/, compiler/, checks/) -> strategies -> engine
+    reports -> statistics;  statistics -> nothing of the project
     environments (env/) -> run layer, strategies, engine; nothing imports them
     the table (play/) -> run layer, strategies, engine; only its command
-                                 (unosim/commands/play.py) imports it
+                         (unosim/commands/play.py) imports it
 
-The face (unosim/) calls the studies, the run layer and the reports; the studies run
-games only through the run layer and may use the reports' result types; the reports
-never run a game (no runner, backend, plug-in batches, game driver, Dask or Optuna)
-and never reach the studies or the face; the run layer reaches neither the studies,
-the reports nor the face (its composition root, runs/entries_nb.py, binds the engine
-and the strategies); the strategies (strategies/) reach neither the run layer, the
-studies, the reports, the face nor click, pandas or matplotlib; the engine
-(simulate/) reaches none of those and no strategy either: it takes its chooser as an
-argument; the
-compiled kernels import only other kernels and their constants; the shared helpers
-import nothing of the project but one another; and no two modules import each other, even through
-others."""
+The sides: nothing imports a command but the CLI, which loads them by name; a
+command reaches the studies only through the API (unosim/api.py), and in the face
+only the API and the helpers named in FACE_STUDIES reach a study; the studies reach
+neither the face, the table nor an environment, and run games only through the run
+layer; the reports never run a game (no runner, backend, plug-in batches, game
+driver, Dask or Optuna) and never reach the studies or the face; the statistics lie
+below the studies and the reports and import nothing of the project but the shared
+helpers; the run layer reaches neither the studies, the reports, the statistics nor
+the face (its composition root, runs/entries_nb.py, binds the engine and the
+strategies); between the run layer and the compiler the arrows run one way at each
+module: runs/ sees only the compiler's first-use notice (compiler/compiling.py), which
+sees only the declared tiers of runs/ (runs/tiers.py), and only the prebuild that
+plays each tier once to compile it (compiler/prebuild.py) reaches further into runs/;
+the strategies (strategies/) reach neither the run layer, the studies, the reports,
+the statistics, the face nor click, pandas or matplotlib; the engine (simulate/)
+reaches none of those and no strategy either: it takes its chooser as an argument;
+the compiled kernels import only other kernels and their constants; the shared
+helpers import nothing of the project but one another; and no two modules import
+each other, even through others."""
 
 from __future__ import annotations
 
@@ -46,6 +56,19 @@ ENGINE_FORBIDDEN = ("click", "pandas", "matplotlib")
 #: the one module outside play/ that may import it: the command that opens it
 PLAY_COMMAND = "unosim.commands.play"
 #: what plays games: a report must reach none of it
+#: the face's one door to the studies (the commands call it, and so do notebooks)
+API = "unosim.api"
+#: the face's helpers besides the API that reach a study: the CLI finds a checkpoint
+#: for --resume, resuming keeps it, the progress bar shows the precision stop's width
+FACE_STUDIES = {API, "unosim.cli", "unosim.resuming", "unosim.progress"}
+#: the one module that imports the commands (by name, when one is called)
+CLI = "unosim.cli"
+#: what the run layer may import of the compiler: the first-use notice
+RUNS_SEE_COMPILER = {"unosim.compiler.compiling"}
+#: what the compiler may import of the run layer: the declared tiers, and (the prebuild,
+#: which plays each tier once to compile it) anything
+COMPILER_SEES_RUNS = {"unosim.runs.tiers"}
+COMPILER_PLAYS = {"unosim.compiler.prebuild"}
 RUNS_GAMES = {"unosim.runs.runner", "unosim.runs.backend",
               "unosim.runs.plugin_batch", "unosim.runs.game",
               "unosim.runs.tables"}
@@ -118,6 +141,10 @@ def is_kernel(module: str) -> bool:
     return module.endswith("_nb")
 
 
+def is_command(module: str) -> bool:
+    return module == "unosim.commands" or module.startswith("unosim.commands.")
+
+
 def violations(graph: dict[str, set[str]]) -> list[str]:
     """Every import against the arrows, as ``module -> imported (why)``."""
     bad = []
@@ -126,6 +153,20 @@ def violations(graph: dict[str, set[str]]) -> list[str]:
             s, d = side(mod), side(dep) if dep in graph else "outside"
             if s == "neutral" and d not in ("outside", "neutral"):
                 bad.append(f"{mod} -> {dep} (a shared helper imports the project)")
+            elif is_command(dep) and mod != CLI and not is_command(mod):
+                bad.append(f"{mod} -> {dep} (nothing imports a command but the CLI)")
+            elif is_command(mod) and d == "studies":
+                bad.append(f"{mod} -> {dep} (a command reaches a study: through {API})")
+            elif s == "face" and d == "studies" and mod not in FACE_STUDIES:
+                bad.append(f"{mod} -> {dep} (the face reaches a study: through {API})")
+            elif (mod.startswith("unosim.runs") and dep.startswith("unosim.compiler")
+                  and dep not in RUNS_SEE_COMPILER):
+                bad.append(f"{mod} -> {dep} (the run layer reaches the compiler beyond its "
+                           "first-use notice)")
+            elif (mod.startswith("unosim.compiler") and dep.startswith("unosim.runs")
+                  and dep not in COMPILER_SEES_RUNS and mod not in COMPILER_PLAYS):
+                bad.append(f"{mod} -> {dep} (the compiler reaches the run layer beyond its "
+                           "tiers)")
             elif s == "stats" and (d not in ("outside", "neutral", "stats")
                                    or dep in ENGINE_FORBIDDEN or dep in REPORTS_FORBIDDEN):
                 bad.append(f"{mod} -> {dep} (the statistics reach "
@@ -135,7 +176,8 @@ def violations(graph: dict[str, set[str]]) -> list[str]:
                 bad.append(f"{mod} -> {dep} (the run layer reaches {d if d != 'outside' else dep})")
             elif s == "engine" and d == "strategies":
                 bad.append(f"{mod} -> {dep} (the engine reaches a strategy)")
-            elif s in ("engine", "strategies") and (d in ("run", "reports", "studies", "face")
+            elif s in ("engine", "strategies") and (d in ("run", "reports", "studies", "face",
+                                                          "stats")
                                                     or dep in ENGINE_FORBIDDEN):
                 bad.append(f"{mod} -> {dep} (the {s} reach{'es' if s == 'engine' else ''} "
                            f"{d if d != 'outside' else dep})")
@@ -230,6 +272,14 @@ def test_the_graph_sees_the_project(graph):
     assert "unosim.runs.backend" in graph["unosim.studies.compare.play"]
     assert "unosim.options" in graph["unosim.commands.run"]
     assert "click" in graph["unosim.cli"]
+    # the commands' door, the statistics, and the seam of the run layer and the compiler
+    assert "unosim.api" in graph["unosim.commands.sweep"]
+    assert {"unosim.studies.grids.play", "unosim.studies.settle.play",
+            "unosim.runs.inputs"} <= graph["unosim.api"]
+    assert "unosim.stats.verdicts" in graph["unosim.studies.settle.looks"]
+    assert "unosim.compiler.compiling" in graph["unosim.runs.game"]
+    assert "unosim.runs.tiers" in graph["unosim.compiler.compiling"]
+    assert "unosim.runs.runner" in graph["unosim.compiler.prebuild"]
     # the composition root binds the engine and the strategies
     assert {"unosim.simulate.round_nb", "unosim.simulate.match_nb",
             "unosim.strategies.builtin_nb"} <= graph["unosim.runs.entries_nb"]
@@ -274,6 +324,31 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
         "unosim.options": "",
         "unosim.commands.play": "from unosim.play.app import PlayApp\n",
         "unosim.commands.replay": "from unosim.play.table import Table\n",
+        # the commands reach the studies only through the API; nothing imports them
+        "unosim.api": "from unosim.studies.grids import play\n"
+                      "def f():\n    from unosim.commands import sweep\n",
+        "unosim.commands.sweep": "from unosim.api import play_sweep\n"
+                                 "def f():\n    from unosim.studies.grids.play import plan\n",
+        "unosim.output": "def f():\n    from unosim.studies.grids import files\n",
+        "unosim.resuming": "from unosim.studies import checkpoints\n",
+        "unosim.studies.checkpoints": "",
+        "unosim.studies.grids": "",
+        "unosim.studies.grids.files": "",
+        "unosim.studies.grids.play": "from unosim.env import vector\n"
+                                     "from unosim.play.table import Table\n"
+                                     "def f():\n    from unosim import progress\n"
+                                     "from unosim.stats import verdicts\n",
+        "unosim.progress": "",
+        "unosim.env.vector": "",
+        # the run layer and the compiler: one way at each module
+        "unosim.runs.tiers": "",
+        "unosim.runs.batches": "from unosim.compiler.compiling import first_use\n"
+                               "def f():\n    from unosim.compiler.prebuild import warm\n",
+        "unosim.compiler.compiling": "from unosim.runs.tiers import GAME\n"
+                                     "def f():\n    from unosim.runs.runner import warm\n",
+        "unosim.compiler.prebuild": "from unosim.runs.runner import warm\n",
+        # the engine reaches no statistics
+        "unosim.simulate.feel": "from unosim.stats.intervals import wilson\n",
     }
     g = build_graph(sources)
     assert g["unosim.stats.numbers"] == {"unosim.stats.intervals"}
@@ -312,5 +387,38 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
             "table)") in bad
     assert not any(b.startswith(("unosim.commands.play", "unosim.play.table -> unosim.runs",
                                  "unosim.play.app -> unosim.play")) for b in bad)
-    assert sorted(cycles(g)) == [["unosim.cli", "unosim.commands.run"],
+    # the commands reach the studies only through the API, and nothing but the CLI
+    # imports a command
+    assert ("unosim.commands.sweep -> unosim.studies.grids.play (a command reaches a study: "
+            "through unosim.api)") in bad
+    assert ("unosim.api -> unosim.commands.sweep (nothing imports a command but the CLI)"
+            ) in bad
+    assert ("unosim.studies.compare -> unosim.commands.run (nothing imports a command but "
+            "the CLI)") in bad
+    assert ("unosim.output -> unosim.studies.grids.files (the face reaches a study: through "
+            "unosim.api)") in bad
+    assert not any(b.startswith(("unosim.cli ", "unosim.commands.sweep -> unosim.api",
+                                 "unosim.api -> unosim.studies",
+                                 "unosim.resuming -> unosim.studies")) for b in bad)
+    # a study reaches neither an environment, the table nor the face; the statistics
+    # lie below it
+    assert ("unosim.studies.grids.play -> unosim.env.vector (nothing may import an "
+            "environment)") in bad
+    assert ("unosim.studies.grids.play -> unosim.play.table (only its command may import "
+            "the table)") in bad
+    assert "unosim.studies.grids.play -> unosim.progress (a study reaches the face)" in bad
+    assert not any(b.startswith("unosim.studies.grids.play -> unosim.stats") for b in bad)
+    assert ("unosim.simulate.feel -> unosim.stats.intervals (the engine reaches stats)"
+            in bad)
+    # the run layer sees only the compiler's first-use notice, which sees only the tiers;
+    # the prebuild plays games
+    assert ("unosim.runs.batches -> unosim.compiler.prebuild (the run layer reaches the "
+            "compiler beyond its first-use notice)") in bad
+    assert ("unosim.compiler.compiling -> unosim.runs.runner (the compiler reaches the run "
+            "layer beyond its tiers)") in bad
+    assert not any(b.startswith(("unosim.runs.batches -> unosim.compiler.compiling",
+                                 "unosim.compiler.compiling -> unosim.runs.tiers",
+                                 "unosim.compiler.prebuild")) for b in bad)
+    assert sorted(cycles(g)) == [["unosim.api", "unosim.commands.sweep"],
+                                 ["unosim.cli", "unosim.commands.run"],
                                  ["unosim.env.aec", "unosim.runs.game"]]

@@ -441,7 +441,7 @@ def test_bench_stopped_keeps_what_it_measured(capsys, monkeypatch):
     class Cut:  # a run the stop cut between its batches
         partial = True
 
-    monkeypatch.setattr("unosim.studies.run.play.run", lambda *a, **k: Cut())
+    monkeypatch.setattr("unosim.api.play_run", lambda *a, **k: Cut())
     from unosim.runs.stopping import Stopped
 
     with pytest.raises(Stopped):

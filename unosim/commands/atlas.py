@@ -38,8 +38,7 @@ def _atlas(players: str, games_text: str, strategy: str, seed: int | None,
            workers: int | None, backend: str, scheduler: str | None, fmt: str,
            out: str | None, progress: bool | None, saved: dict[str, Any],
            stages: dict[str, Any] | None) -> None:
-    from unosim.studies.grids.dimensions import parse_values
-    from unosim.studies.grids.play import plan_atlas, play_atlas
+    from unosim.api import parse_values, plan_atlas, play_atlas
 
     games = inputs.parse_games(games_text)
     plan = plan_atlas(parse_values("players", players), games, strategy)
@@ -55,8 +54,8 @@ def _atlas(players: str, games_text: str, strategy: str, seed: int | None,
     click.echo(report.to_json() if fmt == "json" else text)
     result = report.atlas
     if out_dir is not None:
+        from unosim.api import write_atlas_files
         from unosim.output import report_files
-        from unosim.studies.grids.files import write_atlas_files
 
         with report_files(out_dir, keep, "atlas", result.partial):
             written = write_atlas_files(result, summary, text, out_dir)

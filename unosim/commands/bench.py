@@ -111,12 +111,12 @@ def peak_memory_mb(games: int) -> tuple[float, float]:
 
 
 def _rate(variant: str, players: int, games: int, workers: int) -> tuple[float, Any]:
-    from unosim.runs.runner import run
+    from unosim.api import play_run
     from unosim.simulate.rules import resolve
     from unosim.strategies.registry import parse_strategy
 
     rules = resolve([variant], [("players", players)])
-    res = run(rules, [parse_strategy("random")] * players, games, seed=1, workers=workers)
+    res = play_run(rules, [parse_strategy("random")] * players, games, seed=1, workers=workers)
     if res.partial:  # a stop between its batches: the rate of a cut run means nothing
         raise Stopped
     return res.agg.games / res.elapsed_s, res.agg

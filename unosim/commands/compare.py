@@ -81,13 +81,11 @@ def compare_variants(
 ) -> None:
     """Play the comparison, print it, write its files; when stopped early, keep the
     checkpoint and exit 130 (143 after SIGTERM)."""
+    from unosim.api import CompareReport, run_compare, write_compare_outputs
     from unosim.output import play_keeping_records, records_lost, report_files
     from unosim.reports.saved_games import RecordSaver
     from unosim.runs import modes
     from unosim.runs.game_files import records_header
-    from unosim.studies.compare.files import write_compare_outputs
-    from unosim.studies.compare.play import run_compare
-    from unosim.studies.compare.report import CompareReport
 
     mode = modes.of(mode)  # the --mode word, as the object the run layer reads
     header = (records_header(variants, seed, mode, max_rounds, games, "compare")

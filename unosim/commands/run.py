@@ -88,9 +88,9 @@ def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
               precision: float | None, show_progress: bool, keep: Any) -> None:
     """Rounds or matches on this machine or a Dask cluster, kept in ``--out`` for
     ``--resume``; the report, then the epilogue of a stopped run."""
+    from unosim.api import play_run as run_games
+    from unosim.api import run_report
     from unosim.output import print_summary
-    from unosim.studies.run.play import run as run_games
-    from unosim.studies.run.report import run_report
 
     kept = keep.stage("run")
     done = kept.totals.games if kept is not None else 0
@@ -134,14 +134,13 @@ def run_extended(
 ) -> None:
     """``unosim run`` with --save-games or --report (this machine): the run keeps its
     per-game totals, which the charts need, as a comparison of one variant."""
+    from unosim.api import play_run as run_games
+    from unosim.api import run_report, write_report_files
     from unosim.output import play_keeping_records, print_summary, records_lost, report_files
     from unosim.reports.export import write_summary_files
     from unosim.reports.saved_games import RecordSaver
     from unosim.runs.game_files import records_header
     from unosim.runs.variants import VariantSpec
-    from unosim.studies.compare.files import write_report_files
-    from unosim.studies.run.play import run as run_games
-    from unosim.studies.run.report import run_report
 
     if report and out_dir is None:
         raise UnosimError("--report writes charts and report.html into --out DIR: add --out")

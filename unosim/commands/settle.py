@@ -75,21 +75,26 @@ def _settle(claims: tuple[str, ...], run_all: bool, games_text: str | None,
             saved: dict[str, Any], stages: dict[str, Any] | None,
             error_rate: bool = False, seeds: int | None = None,
             replications: int | None = None) -> None:
-    from unosim.studies.settle import play as room
-    from unosim.studies.settle.claims import catalogue
-    from unosim.studies.settle.verdicts import render_catalogue
+    from unosim.api import (
+        ask_claims,
+        catalogue,
+        error_share,
+        parse_alpha,
+        play_settle,
+        render_catalogue,
+    )
 
     _check(claims, run_all, players, seeds, replications, error_rate)
     if error_rate:
-        _error_rate(games_text, room.parse_alpha(alpha_text), seed, seeds, replications,
+        _error_rate(games_text, parse_alpha(alpha_text), seed, seeds, replications,
                     workers, fmt, out, progress, backend, scheduler, saved, stages)
         return
     if not claims and not run_all:
         click.echo(render_catalogue([(c.name, c.study, c.sentence) for c in catalogue()]))
         return
     games = inputs.parse_games(games_text) if games_text is not None else None
-    asked = room.ask(claims, run_all, games, players)
-    alpha = room.error_share(alpha_text) if alpha_text is not None else None
+    asked = ask_claims(claims, run_all, games, players)
+    alpha = error_share(alpha_text) if alpha_text is not None else None
     out_dir = opt.prepare_out(out)
     inputs.check_backend(backend, workers, scheduler)
     echo = fmt != "json"
@@ -97,9 +102,9 @@ def _settle(claims: tuple[str, ...], run_all: bool, games_text: str | None,
     keep = keeper("settle", out_dir, saved, seed, stages)
     where = inputs.open_backend(backend, workers, scheduler)
     try:
-        report = room.play(asked, seed, where, keep, alpha=alpha,
-                           on_verdict=_said if echo else None,
-                           progress=_bar(opt.show_progress(progress)))
+        report = play_settle(asked, seed, where, keep, alpha=alpha,
+                             on_verdict=_said if echo else None,
+                             progress=_bar(opt.show_progress(progress)))
     finally:
         where.close()
     _report(report, fmt, out_dir, keep)
@@ -135,7 +140,7 @@ def _bar(show: bool) -> Any:
 def _said(v: Any) -> None:
     """A verdict's line as soon as it is decided: through sys.stdout, which under the
     progress bar is rich's proxy, printing the line above the bar instead of across it."""
-    from unosim.studies.settle.verdicts import verdict_line
+    from unosim.api import verdict_line
 
     sys.stdout.write(verdict_line(v) + "\n")
     sys.stdout.flush()
@@ -147,7 +152,7 @@ def _report(report: Any, fmt: str, out_dir: Any, keep: Any = None) -> None:
     click.echo(report.to_json() if fmt == "json" else report.closing())
     if out_dir is None:
         return
-    from unosim.studies.settle.files import write_verdicts
+    from unosim.api import write_verdicts
 
     with report_files(out_dir, keep, "settle", report.partial):
         cards = write_verdicts(report, out_dir)
@@ -164,10 +169,15 @@ def _error_rate(games_text: str | None, alpha: float, seed: int | None,
                 saved: dict[str, Any], stages: dict[str, Any] | None) -> None:
     """How often verdicts are wrong, on claims with a known answer (the measure is
     ``studies/settle/error_rate.py``)."""
-    from unosim.studies.settle import error_rate as er
+    from unosim.api import (
+        ERROR_RATE_REPLICATIONS,
+        ERROR_RATE_SEEDS,
+        known_claims,
+        measure_error_rate,
+    )
 
     games = inputs.parse_games(games_text) if games_text is not None else None
-    known = er.known_claims(games)
+    known = known_claims(games)
     out_dir = opt.prepare_out(out)
     inputs.check_backend(backend, workers, scheduler)
     seed = inputs.pick_seed(seed, opt.announce_seed if stages is None and fmt != "json"
@@ -175,20 +185,20 @@ def _error_rate(games_text: str | None, alpha: float, seed: int | None,
     keep = keeper("settle", out_dir, saved, seed, stages)
     where = inputs.open_backend(backend, workers, scheduler)
     try:
-        rates = er.measure(known, seed, where, keep,
-                           seeds=er.SEEDS if seeds is None else seeds,
-                           replications=er.REPLICATIONS if replications is None
-                           else replications,
-                           alpha=alpha,
-                           progress=_bar(opt.show_progress(progress)))
+        rates = measure_error_rate(known, seed, where, keep,
+                                   seeds=ERROR_RATE_SEEDS if seeds is None else seeds,
+                                   replications=ERROR_RATE_REPLICATIONS if replications is None
+                                   else replications,
+                                   alpha=alpha,
+                                   progress=_bar(opt.show_progress(progress)))
     finally:
         where.close()
     from unosim.reports.render import render_json
 
     click.echo(render_json(rates.to_dict()) if fmt == "json" else rates.text())
     if out_dir is not None:
+        from unosim.api import write_error_rates
         from unosim.output import report_files
-        from unosim.studies.settle.files import write_error_rates
 
         with report_files(out_dir, keep, "settle", rates.partial):
             write_error_rates(rates, out_dir)

@@ -47,12 +47,11 @@ def _skill(variant_names: tuple[str, ...], strategy: str | None, players: int | 
            scheduler: str | None, saved: dict[str, Any], stages: dict[str, Any] | None,
            field: str | None = None) -> None:
     # field defaults to None: a checkpoint kept before --field existed resumes as random
+    from unosim.api import check_request, play_skill, players_of, skill_games
     from unosim.common import write_text_atomic
     from unosim.reports.render import render_json
     from unosim.runs.variants import build_variants
     from unosim.strategies.registry import parse_strategy
-    from unosim.studies.lineups.play import check_request, play_skill, skill_games
-    from unosim.studies.lineups.skill import players_of
 
     check_request(variant_names, strategy)
     games = inputs.parse_games(games_text)

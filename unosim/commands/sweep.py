@@ -44,8 +44,7 @@ def _sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None,
            workers: int | None, backend: str, scheduler: str | None, fmt: str,
            out: str | None, progress: bool | None, saved: dict[str, Any],
            stages: dict[str, Any] | None) -> None:
-    from unosim.studies.grids.dimensions import sweep_dims
-    from unosim.studies.grids.play import plan_sweep, play_sweep
+    from unosim.api import plan_sweep, play_sweep, sweep_dims
 
     games = inputs.parse_games(games_text)
     dims, fixed = sweep_dims(rule, players)
@@ -61,8 +60,8 @@ def _sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None,
     summary = report.to_dict()
     click.echo(report.to_json() if fmt == "json" else text)
     if out_dir is not None:
+        from unosim.api import write_sweep_files
         from unosim.output import report_files
-        from unosim.studies.grids.files import write_sweep_files
 
         with report_files(out_dir, keep, "sweep", report.partial):
             written = write_sweep_files(report.result, summary, text, out_dir)

@@ -44,9 +44,9 @@ def tournament(names: tuple[str, ...], field: str | None, players: int | None,
     its seats won); its fair share is the share of the seats it holds, 1/players
     for a strategy against a field. --format json lists the entrants in the order
     given (the field last), each with its rank; the table sorts them by rank."""
+    from unosim.api import play_tournament, tournament_games
     from unosim.runs.variants import variant_label
     from unosim.strategies.registry import parse_strategy
-    from unosim.studies.lineups.play import play_tournament, tournament_games
 
     games = inputs.parse_games(games_text)
     rules = inputs.resolve_rules(variant, rule, players)

@@ -59,9 +59,9 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     study (without --seed, with the study's own seed). With --out: summary.json and
     summary.csv (the result), trials.csv, and the optimisation history and parameter
     importances as charts (PNG and SVG)."""
+    from unosim.api import default_study_name, play_tune, tune_target
     from unosim.runs import modes
     from unosim.runs.variants import variant_label
-    from unosim.studies.tune.play import default_study_name, play_tune, tune_target
 
     name, space, field = tune_target(strategy, param, against, storage, study_name)
     games = inputs.parse_games(games_text, "--games-per-trial")
@@ -85,13 +85,13 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
         where.close()
     click.echo(report.to_json() if fmt == "json" else report.summary())
     if out_dir is not None:
+        from unosim.api import write_tune_files
         from unosim.output import report_files
-        from unosim.studies.tune import files
 
         with report_files(out_dir, None, "tune", report.partial, again=(
                 "the same command with --trials 0 writes them from the study without "
                 "adding a trial")):
-            files.write_files(report.history, report.to_dict(), out_dir)
+            write_tune_files(report.history, report.to_dict(), out_dir)
     if report.partial:
         click.echo("unosim: interrupted; the finished trials are kept in the study (the "
                    "trial that was playing is marked interrupted); run the same command "
