@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from unosim import dry_run
 from unosim import options as opt
 from unosim.progress import on_backend
 from unosim.resuming import finish, keeper, resume_option, start
@@ -44,6 +45,25 @@ def _atlas(players: str, games_text: str, strategy: str, seed: int | None,
     plan = plan_atlas(parse_values("players", players), games, strategy)
     inputs.check_backend(backend, workers, scheduler)
     out_dir = opt.prepare_out(out)
+    if dry_run.requested():
+        from unosim.strategies.registry import parse_strategy
+
+        random = parse_strategy("random")
+        works = [dry_run.Work(plan.planned(n) * len(plan.presets),
+                              [plan.strategy or random, *[random] * (n - 1)], n)
+                 for n in plan.players]
+        shown = (dry_run.Plan("atlas")
+                 .add("presets", f"{len(plan.presets)}, each against official")
+                 .add("players", ", ".join(str(n) for n in plan.players))
+                 .add("skill of", plan.strategy.label() if plan.strategy is not None
+                      else "none (--strategy none)")
+                 .add("games", f"{games:,} per preset and player count, {plan.total:,} "
+                               "in all")
+                 .add("seed", dry_run.seed_text(seed)))
+        if out_dir is not None:
+            shown.add("out", out_dir)
+        dry_run.show(shown.timed(works, workers, backend))
+        return
     seed = inputs.pick_seed(seed, opt.announce_seed if stages is None else None)
     keep = keeper("atlas", out_dir, saved, seed, stages)
     report = on_backend(backend, workers, scheduler, opt.show_progress(progress), plan.total,

@@ -27,7 +27,7 @@ from typing import Any
 
 import click
 
-from unosim import interrupt
+from unosim import dry_run, interrupt
 from unosim import options as opt
 from unosim.runs import inputs
 from unosim.runs.stopping import Stopped
@@ -374,6 +374,40 @@ def render_bench(r: dict[str, Any], fmt: str) -> str:
     return "\n".join(lines)
 
 
+def _plan(games: int, measure_cold: bool, matrix: bool, memory_games: int | None,
+          repeat: int) -> None:
+    """--dry-run: the measurements ``run_bench`` would take, and about how long."""
+    from unosim.compiler.compiling import ESTIMATE_S
+    from unosim.runs.runner import max_workers
+    from unosim.strategies.registry import parse_strategy
+
+    cores = max_workers()
+    rows = [(v, p) for v in (VARIANTS if matrix else ("official",))
+            for p in (PLAYERS if matrix else (4,))]
+    random = parse_strategy("random")
+    search = parse_strategy("search")
+    one = sum(dry_run.seconds_per_game(dry_run.Work(games, [random] * p, p)) * games
+              for _, p in rows) * repeat
+    search_games = max(20, min(200, games // 2500))
+    rest = sum(dry_run.seconds_per_game(dry_run.Work(search_games, [search, random],
+                                                     p, "round")) * search_games
+               for p in (2, 4))
+    if memory_games:
+        rest += sum(n * dry_run.SECONDS["table"] / cores
+                    for n in {min(1_000_000, memory_games), memory_games})
+    cold = sum(ESTIMATE_S[p][1] for p in COLD_PATHS) if measure_cold else 0
+    plan = (dry_run.Plan("bench")
+            .add("rates", (f"{len(VARIANTS)} variants at {len(PLAYERS)} player counts"
+                           if matrix else "official at 4 players")
+                 + f", {games:,} games each on 1 core and on {cores}, {repeat} times")
+            .add("also", "the search, Python strategies, the vector environment"
+                 + (f", peak memory at {memory_games:,} games" if memory_games else ""))
+            .add("compile", "cold compile of " + ", ".join(COLD_PATHS) if measure_cold
+                 else "not measured (--skip-compile)"))
+    plan.time = dry_run.about(one * (1 + 1 / cores) + rest + cold + 10)
+    dry_run.show(plan)
+
+
 @click.command()
 @click.option("--games", "games_text", default="5e5", show_default=True,
               help="Games per measurement.")
@@ -384,13 +418,18 @@ def render_bench(r: dict[str, Any], fmt: str) -> str:
               help="Also measure peak memory of `unosim run` at 1e6 and at N games (e.g. 1e8).")
 @click.option("--repeat", type=click.IntRange(1, 99), default=3, show_default=True,
               help="Runs per measurement; the median is reported.")
+@opt.dry_run
 def bench(games_text: str, fmt: str, skip_compile: bool, quick: bool,
           memory_games: str | None, repeat: int) -> None:
     """Benchmark report: games/s on 1 and all cores (official, stacking, seven-o,
     jump-in at 2, 4, 6 players), parallel efficiency, JIT times, the search, Python
     strategies and the vector environment, peak memory."""
     mem = inputs.parse_games(memory_games, "--memory-games") if memory_games else None
-    report = run_bench(inputs.parse_games(games_text), measure_cold=not skip_compile,
+    games = inputs.parse_games(games_text)
+    if dry_run.requested():
+        _plan(games, not skip_compile, not quick, mem, repeat)
+        return
+    report = run_bench(games, measure_cold=not skip_compile,
                        matrix=not quick, memory_games=mem, repeat=repeat)
     click.echo(render_bench(report, fmt))
     if report["partial"]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from unosim import interrupt
+from unosim import dry_run, interrupt
 from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.progress import with_progress
@@ -62,6 +62,22 @@ def _compare(variant_names: tuple[str, ...], games_text: str, players: int | Non
     if backend == "dask" and save_path is not None:
         raise UnosimError("--save-games keeps per-game records on this machine: drop "
                           "--backend dask")
+    if dry_run.requested():
+        from unosim.runs import modes
+
+        unit = modes.of(mode).unit
+        plan = (dry_run.Plan("compare")
+                .add("variants", dry_run.variants_text(variants) + f"; {variants[0].name} "
+                                 "is the baseline")
+                .add("seats", dry_run.seats_text(variants[0].seats))
+                .add("games", f"{games:,} {unit} per variant, {games * len(variants):,} in all")
+                .add("seed", dry_run.seed_text(seed)))
+        for what, value in (("out", out_dir), ("save games", save_path)):
+            if value is not None:
+                plan.add(what, value)
+        dry_run.show(plan.timed([dry_run.Work(games, v.seats, int(v.rules["players"]), mode)
+                                 for v in variants], workers, backend))
+        return
     seed = inputs.pick_seed(seed, opt.announce_seed if stages is None else None)
     keep = keeper("compare", out_dir, saved, seed, stages)
     where = inputs.open_backend(backend, workers, scheduler)

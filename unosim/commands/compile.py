@@ -8,12 +8,14 @@ import time
 
 import click
 
-from unosim import interrupt
+from unosim import dry_run, interrupt
+from unosim import options as opt
 from unosim.errors import UnosimError
 
 
 @click.command("compile")
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
+@opt.dry_run
 def compile_command(paths: tuple[str, ...]) -> None:
     """Compile the engine for this machine ahead of time: every path, or the PATHs
     named (rounds, rounds/param, rounds/search, matches, matches/param,
@@ -25,6 +27,9 @@ def compile_command(paths: tuple[str, ...]) -> None:
     if unknown:
         raise UnosimError(f"unknown path {unknown[0]!r}; the paths are: {', '.join(PATHS)}")
     todo = list(paths) or list(PATHS)
+    if dry_run.requested():
+        _plan(todo)
+        return
     t0 = time.perf_counter()
     ready: list[str] = []  # compiled now or before
     current: list[str] = []
@@ -61,3 +66,18 @@ def compile_command(paths: tuple[str, ...]) -> None:
         sys.exit(interrupt.exit_code())
     click.echo(f"unosim compile: {n} of {len(todo)} paths compiled in "
                f"{time.perf_counter() - t0:.0f} s; the rest were compiled already")
+
+
+def _plan(todo: list[str]) -> None:
+    """--dry-run: the paths that would compile (those Numba's cache lacks), and how
+    long that takes."""
+    from unosim.compiler.compiling import ESTIMATE_S, PATHS, is_compiled
+
+    missing = [p for p in todo if not is_compiled(p)]
+    plan = dry_run.Plan("compile")
+    for p in todo:
+        plan.add(p, ("to compile: " if p in missing else "already compiled: ") + PATHS[p])
+    lo = sum(ESTIMATE_S[p][0] for p in missing)
+    hi = sum(ESTIMATE_S[p][1] for p in missing)
+    plan.time = f"about {lo} to {hi} s" if missing else "nothing to compile"
+    dry_run.show(plan)

@@ -9,6 +9,7 @@ from unosim.runs import inputs
 
 
 @click.command()
+@opt.listing_dry_run
 def variants() -> None:
     """List the variant presets with a one-line description."""
     from unosim.simulate.rules import load_preset, preset_names
@@ -21,6 +22,7 @@ def variants() -> None:
 
 @click.command()
 @opt.strategy_file
+@opt.listing_dry_run
 def strategies() -> None:
     """List the built-in strategies (and plug-ins given with --strategy-file)."""
     import textwrap
@@ -68,6 +70,7 @@ def strategies() -> None:
 @click.argument("variant", nargs=-1, shell_complete=opt.complete_variant)
 @opt.rule
 @click.option("--keys", is_flag=True, help="List every rule key with its default and meaning.")
+@opt.listing_dry_run
 def rules(variant: tuple[str, ...], rule: tuple[str, ...], keys: bool) -> None:
     """Print the resolved rule set of VARIANT... (changes from official marked *)."""
     from unosim.simulate.rules import SCHEMA

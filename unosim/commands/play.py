@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from unosim import dry_run
 from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.interrupt import terminate_as_interrupt
@@ -98,6 +99,7 @@ def _kept(decorator: Callable[[Any], Any]) -> Callable[[Any], Any]:
 @opt.seed
 @opt.hint_rollouts
 @opt.training
+@opt.dry_run
 @_kept(opt.strategy_file)
 @click.option("--match", "match", type=_Points(), is_flag=False, flag_value=RULES_TARGET,
               default=None, metavar="[POINTS]",
@@ -142,6 +144,9 @@ def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
     rules_target = match_rule(match, rule)
     if save is not None:
         check_save(save)
+    if dry_run.requested():
+        _plan(players, variant, (*rule, *rules_target), seat, seed, match, save, serve, port)
+        return
     if serve:
         check_table(players, variant, (*rule, *rules_target), seat)
         stopped = serve_table(ctx, port)
@@ -181,6 +186,36 @@ def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
     if stopped is not None:
         click.echo(f"unosim: stopped by {signal.Signals(stopped).name}", err=True)
         raise SystemExit(128 + stopped)
+
+
+def _plan(players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
+          seat: tuple[str, ...], seed: int | None, match: int | str | None,
+          save: str | None, serve: bool, port: int) -> None:
+    """--dry-run: the table the options give, checked, and where its rounds go."""
+    from unosim.runs import tiers
+    from unosim.runs.variants import variant_label
+
+    rules, seats = check_table(players, variant, rule, seat)
+    plan = (dry_run.Plan("play")
+            .add("variant", dry_run.rules_text(variant_label(variant), rules))
+            .add("seats", "you in seat 0; " + dry_run.seats_text(seats[1:], 1).replace(
+                " in every seat", " in every other seat"))
+            .add("play", f"a match to {int(rules['target_score'])} points" if match is not None
+                 else "rounds, one after another until you quit")
+            .add("seed", dry_run.seed_text(seed))
+            .add("saved to", save if save is not None else f"a new file in {save_folder()}"))
+    if serve:
+        plan.add("served", f"in a browser at http://localhost:{port}")
+    paths = [p for p in (tiers.GAME.name, tiers.GAME_STRATEGIES.name)
+             if not _compiled(p)]
+    plan.time = "as long as you play" + dry_run.compile_note(paths)
+    dry_run.show(plan)
+
+
+def _compiled(path: str) -> bool:
+    from unosim.compiler.compiling import is_compiled
+
+    return is_compiled(path)
 
 
 def run_app(app: Any) -> tuple[Any, int | None]:

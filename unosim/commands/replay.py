@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from unosim import dry_run
 from unosim import options as opt
 from unosim.errors import UnosimError
 
@@ -26,6 +27,7 @@ from unosim.errors import UnosimError
 @opt.seat
 @opt.fmt
 @opt.strategy_file
+@opt.dry_run
 @click.pass_context
 def replay_command(ctx: click.Context, file: str | None, seed: int | None, game: int | None,
                    players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
@@ -37,6 +39,9 @@ def replay_command(ctx: click.Context, file: str | None, seed: int | None, game:
     round K of a file `unosim play` saved, with your moves as you played them."""
     from unosim import api
 
+    if dry_run.requested():
+        _plan(ctx, file, seed, game, players, variant, rule, strategy, seat)
+        return
     if file is not None:
         _refuse_held(ctx, Path(file))
         with warnings.catch_warnings(record=True) as caught:
@@ -46,14 +51,55 @@ def replay_command(ctx: click.Context, file: str | None, seed: int | None, game:
             finally:
                 _tell(caught)
     else:
-        if game is None:
-            raise UnosimError("replay needs --game K, the game's index in the run (0-based)")
-        if seed is None:
-            raise UnosimError("replay needs --seed S (the run's seed), or a file of "
-                              "--save-games: `unosim replay FILE --game K`")
+        _need_game_and_seed(seed, game)
         report = api.replay(seed=seed, game=game, players=players, variant=variant,
                             rule=rule, strategy=strategy, seat=seat)
     click.echo(report.to_json() if fmt == "json" else report.summary())
+
+
+def _need_game_and_seed(seed: int | None, game: int | None) -> None:
+    if game is None:
+        raise UnosimError("replay needs --game K, the game's index in the run (0-based)")
+    if seed is None:
+        raise UnosimError("replay needs --seed S (the run's seed), or a file of "
+                          "--save-games: `unosim replay FILE --game K`")
+
+
+def _plan(ctx: click.Context, file: str | None, seed: int | None, game: int | None,
+          players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
+          strategy: str, seat: tuple[str, ...]) -> None:
+    """--dry-run: the game that would be replayed, its file or its seed and table
+    checked as the replay checks them."""
+    from unosim.runs import inputs, tiers
+    from unosim.runs.variants import variant_label
+
+    plan = dry_run.Plan("replay")
+    if file is not None:
+        from unosim.api import check_file
+        from unosim.runs.played_file import is_played_file
+
+        path = Path(file)
+        _refuse_held(ctx, path)
+        played = is_played_file(path)
+        if not played:
+            check_file(path)
+            if game is None:
+                raise UnosimError("replay FILE needs --game K, the game's index in the file")
+        kind = "a file of unosim play" if played else "a file of --save-games"
+        plan.add("file", f"{file} ({kind})")
+        plan.add("game", "the last" if game is None else game)
+    else:
+        _need_game_and_seed(seed, game)
+        rules = inputs.resolve_rules(variant, rule, players)
+        seats = inputs.seats_for(rules["players"], strategy, seat)
+        plan.add("variant", dry_run.rules_text(variant_label(variant), rules))
+        plan.add("seats", dry_run.seats_text(seats))
+        plan.add("game", f"{game} of the run with seed {seed}")
+    from unosim.compiler.compiling import is_compiled
+
+    missing = [p for p in (tiers.GAME.name, tiers.GAME_STRATEGIES.name) if not is_compiled(p)]
+    plan.time = "under a second" + dry_run.compile_note(missing)
+    dry_run.show(plan)
 
 
 def _tell(caught: list[warnings.WarningMessage]) -> None:

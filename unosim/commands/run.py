@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from unosim import dry_run
 from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.progress import with_progress
@@ -56,6 +57,7 @@ def _run(games_text: str, players: int | None, variant: tuple[str, ...],
     seats = inputs.seats_for(rules["players"], strategy, seat)
     out_dir = opt.prepare_out(out)
     save_path = opt.check_save_games(save_games)
+    asked_seed = seed
     seed = inputs.pick_seed(seed)  # the report shows it
     if precision is not None and not 0 < precision < 0.5:
         raise UnosimError(f"--precision must be between 0 and 0.5, got {precision}")
@@ -69,14 +71,32 @@ def _run(games_text: str, players: int | None, variant: tuple[str, ...],
     if backend == "dask" and (mode.by_rounds or save_path is not None or report):
         raise UnosimError("--backend dask plays rounds and writes the summary; --mode match, "
                           "--save-games and --report run with --backend local")
+    if report and out_dir is None:
+        raise UnosimError("--report writes charts and report.html into --out DIR: add --out")
+    if precision is not None and backend != "local":
+        raise UnosimError("--precision works with --backend local only")
+    if dry_run.requested():
+        inputs.check_backend(backend, workers, scheduler)
+        plan = (dry_run.Plan("run")
+                .add("variant", dry_run.rules_text(name, rules))
+                .add("seats", dry_run.seats_text(seats))
+                .add("games", f"{games:,} {mode.unit}" + (
+                    f" at most, until seat 0's win rate is within ±{precision:g}"
+                    if precision is not None else ""))
+                .add("seed", dry_run.seed_text(asked_seed)))
+        for what, value in (("out", out_dir), ("save games", save_path)):
+            if value is not None:
+                plan.add(what, value)
+        dry_run.show(plan.timed([dry_run.Work(games, seats, int(rules["players"]),
+                                              "round" if not mode.by_rounds else "match")],
+                                workers, backend))
+        return
     if save_path is not None or report:
         run_extended(name=name, rules=rules, seats=seats, games=games, seed=seed,
                      workers=workers, fmt=fmt, out_dir=out_dir, mode=mode,
                      max_rounds=max_rounds, save_games=save_path, report=report,
                      show_progress=show, keep=keep)
         return
-    if precision is not None and backend != "local":
-        raise UnosimError("--precision works with --backend local only")
     run_plain(name=name, rules=rules, seats=seats, games=games, seed=seed, workers=workers,
               backend=backend, scheduler=scheduler, fmt=fmt, out_dir=out_dir, mode=mode,
               max_rounds=max_rounds, precision=precision, show_progress=show, keep=keep)
@@ -142,8 +162,6 @@ def run_extended(
     from unosim.runs.game_files import records_header
     from unosim.runs.variants import VariantSpec
 
-    if report and out_dir is None:
-        raise UnosimError("--report writes charts and report.html into --out DIR: add --out")
     spec = VariantSpec(name, rules, seats)
     header = (records_header([spec], seed, mode, max_rounds, games, "run")
               if save_games is not None else None)

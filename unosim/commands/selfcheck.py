@@ -43,8 +43,10 @@ from typing import Any
 
 import click
 
+from unosim import dry_run
 from unosim.checks.combos import Coverage, check_one, draw_combo, failure_report
 from unosim.errors import UnosimError
+from unosim.options import dry_run as dry_run_option
 
 
 def worker(seed: int, first: int, last: int | None, deadline: float, py_games: int,
@@ -220,6 +222,7 @@ def _value_order(item: tuple[str, int]) -> tuple[int, float, str]:
               help="Of those, games played move by move with every check.")
 @click.option("--hang-seconds", type=click.FloatRange(1, 3600), default=120, show_default=True,
               help="A table with no result after this long is reported as a hang.")
+@dry_run_option
 def selfcheck(minutes: float, seed: int | None, combo: int | None, games_text: str,
               python_games: int, hang_seconds: float) -> None:
     """Play random rule combinations, player counts and strategies and check every
@@ -236,6 +239,16 @@ def selfcheck(minutes: float, seed: int | None, combo: int | None, games_text: s
     if python_games > games:
         raise UnosimError(f"--python-games ({python_games}) cannot be more than --games "
                           f"({games})")
+    if dry_run.requested():
+        dry_run.show(dry_run.Plan("selfcheck")
+                     .add("tables", f"table {combo} of the stream" if combo is not None
+                          else "random rule combinations, player counts and strategies")
+                     .add("games", f"{games:,} per table, {python_games} of them move by "
+                                   "move with every check")
+                     .add("seed", seed if seed is not None else "drawn at random when it runs")
+                     .add("time", "a table's games" if combo is not None
+                          else f"{dry_run.about(minutes * 60)} (--minutes)"))
+        return
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
     click.echo(f"unosim selfcheck: seed {seed}, {minutes:g} min", err=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from unosim import dry_run
 from unosim import options as opt
 from unosim.errors import UnosimError
 from unosim.resuming import finish, keeper, resume_option, start
@@ -76,6 +77,7 @@ def _settle(claims: tuple[str, ...], run_all: bool, games_text: str | None,
             error_rate: bool = False, seeds: int | None = None,
             replications: int | None = None) -> None:
     from unosim.api import (
+        SETTLE_ALPHA,
         ask_claims,
         catalogue,
         error_share,
@@ -97,6 +99,10 @@ def _settle(claims: tuple[str, ...], run_all: bool, games_text: str | None,
     alpha = error_share(alpha_text) if alpha_text is not None else None
     out_dir = opt.prepare_out(out)
     inputs.check_backend(backend, workers, scheduler)
+    if dry_run.requested():
+        _plan(asked.claims, seed, workers, backend, out_dir, SETTLE_ALPHA if alpha is None
+              else alpha.value, "the whole catalogue" if asked.family else "each claim")
+        return
     echo = fmt != "json"
     seed = inputs.pick_seed(seed, opt.announce_seed if stages is None and echo else None)
     keep = keeper("settle", out_dir, saved, seed, stages)
@@ -128,6 +134,45 @@ def _check(claims: tuple[str, ...], run_all: bool, players: int | None,
     if players is not None:
         raise UnosimError("--error-rate asks its claims at the player counts their true "
                           "effects were measured at; drop --players")
+
+
+def _plan(claims: list[Any], seed: int | None, workers: int | None, backend: str,
+          out_dir: Any, alpha: float, over: str, times: int = 1,
+          extra: list[tuple[str, str]] = ()) -> None:
+    """--dry-run: the claims, their studies and looks, and the games from the first
+    look to the last (a claim stops at the look that answers it)."""
+    from unosim.api import planned_units
+    from unosim.runs.backend import backend_for
+    from unosim.strategies.registry import parse_strategy
+
+    plan = dry_run.Plan("settle")
+    for what, value in extra:
+        plan.add(what, value)
+    first: list[dry_run.Work] = []
+    last: list[dry_run.Work] = []
+    where = backend_for("local", None, None)  # counts the games; plays none
+    try:
+        for c in claims:
+            p = max(c.players)
+            names = [c.strategy, *c.seat_strategies.values(), *c.strategies]
+            seats = [parse_strategy(n) for n in names]
+            units = planned_units(c, dry_run.seed_or_zero(seed), where) * times
+            looks = 1 << (c.looks - 1)
+            mode = "match" if c.mode == "match" else "round"
+            first.append(dry_run.Work(units // looks, seats, p, mode))
+            last.append(dry_run.Work(units, seats, p, mode))
+            if times == 1:
+                plan.add(c.name, f"{c.study}, {c.games:,} games at the first look, up to "
+                                 f"{c.looks} looks ({units:,} games at most)")
+    finally:
+        where.close()
+    plan.add("claims", f"{len(claims)}; error {alpha:.3g} for {over}"
+             if times == 1 else f"{len(claims)}")
+    plan.add("seed", dry_run.seed_text(seed))
+    if out_dir is not None:
+        plan.add("out", out_dir)
+    dry_run.show(plan.timed(first, workers, backend, upto=last,
+                            slower=dry_run.SETTLE_SLOWER))
 
 
 def _bar(show: bool) -> Any:
@@ -180,6 +225,14 @@ def _error_rate(games_text: str | None, alpha: float, seed: int | None,
     known = known_claims(games)
     out_dir = opt.prepare_out(out)
     inputs.check_backend(backend, workers, scheduler)
+    if dry_run.requested():
+        n = ERROR_RATE_SEEDS if seeds is None else seeds
+        reps = ERROR_RATE_REPLICATIONS if replications is None else replications
+        _plan([c for _, c in known], seed, workers, backend, out_dir, alpha, "each claim",
+              times=n, extra=[("error rate", f"{len(known)} claims with a known answer, "
+                               f"each settled on {n} seeds; {reps:,} synthetic draws of "
+                               "each setting")])
+        return
     seed = inputs.pick_seed(seed, opt.announce_seed if stages is None and fmt != "json"
                             else None)
     keep = keeper("settle", out_dir, saved, seed, stages)

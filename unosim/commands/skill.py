@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from unosim import dry_run
 from unosim import options as opt
 from unosim.progress import on_backend
 from unosim.resuming import finish, keeper, resume_option, start
@@ -63,6 +64,20 @@ def _skill(variant_names: tuple[str, ...], strategy: str | None, players: int | 
     inputs.check_skill_games(games, players_of(variants))
     out_dir = opt.prepare_out(out)
     inputs.check_backend(backend, workers, scheduler)
+    if dry_run.requested():
+        total = skill_games(variants, games)
+        p = players_of(variants)
+        dry_run.show(dry_run.Plan("skill")
+                     .add("variants", dry_run.variants_text(variants))
+                     .add("seats", f"{strat.label()} in one seat (rotated), {against.label()} "
+                                   "in the others")
+                     .add("games", f"{total:,} rounds in all ({total // len(variants):,} "
+                                   "per variant)")
+                     .add("seed", dry_run.seed_text(seed))
+                     .add("out", out_dir or "none (no --out)")
+                     .timed([dry_run.Work(total, [strat, *[against] * (p - 1)], p)],
+                            workers, backend))
+        return
     seed = inputs.pick_seed(seed, opt.announce_seed if stages is None else None)
     keep = keeper("skill", out_dir, saved, seed, stages)
     report = on_backend(backend, workers, scheduler, opt.show_progress(progress),

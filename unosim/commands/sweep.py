@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from unosim import dry_run
 from unosim import options as opt
 from unosim.progress import on_backend
 from unosim.resuming import finish, keeper, resume_option, start
@@ -51,6 +52,24 @@ def _sweep(variant: tuple[str, ...], rule: tuple[str, ...], players: str | None,
     inputs.check_backend(backend, workers, scheduler)
     plan = plan_sweep(dims, fixed, games, variant=variant, strategy=strategy, seat=seat)
     out_dir = opt.prepare_out(out)
+    if dry_run.requested():
+        played = [pt for pt in plan.points if pt.refused is None]
+        shown = dry_run.Plan("sweep").add("variant", plan.variant)
+        for d in dims:
+            shown.add(d.key, ", ".join(str(v) for v in d.values))
+        if played:
+            shown.add("seats", dry_run.seats_text(played[0].spec.seats))
+        shown.add("points", f"{len(plan.points)}"
+                  + (f", {len(plan.points) - len(played)} refused by the rules"
+                     if len(played) < len(plan.points) else ""))
+        shown.add("games", f"{games:,} per point, {plan.total:,} in all")
+        shown.add("seed", dry_run.seed_text(seed))
+        if out_dir is not None:
+            shown.add("out", out_dir)
+        dry_run.show(shown.timed([dry_run.Work(games, pt.spec.seats,
+                                               int(pt.spec.rules["players"]))
+                                  for pt in played], workers, backend))
+        return
     seed = inputs.pick_seed(seed, opt.announce_seed if stages is None else None)
     keep = keeper("sweep", out_dir, saved, seed, stages)
     report = on_backend(backend, workers, scheduler, opt.show_progress(progress), plan.total,

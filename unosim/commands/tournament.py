@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from unosim import interrupt
+from unosim import dry_run, interrupt
 from unosim import options as opt
 from unosim.progress import on_backend
 from unosim.runs import inputs
@@ -54,8 +54,23 @@ def tournament(names: tuple[str, ...], field: str | None, players: int | None,
     against = inputs.parse_field(field) if field is not None else None
     inputs.check_scheduler(scheduler, backend)
     total = tournament_games(len(strats), rules, seating, games, against is not None)
-    seed = inputs.pick_seed(seed, opt.announce_seed)
     name = variant_label(variant)
+    if dry_run.requested():
+        inputs.check_backend(backend, workers, scheduler)
+        p = int(rules["players"])
+        works = ([dry_run.Work(total // len(strats), [s, *[against] * (p - 1)], p)
+                  for s in strats] if against is not None else [dry_run.Work(total, strats, p)])
+        dry_run.show(dry_run.Plan("tournament")
+                     .add("variant", dry_run.rules_text(name, rules))
+                     .add("entrants", ", ".join(s.label() for s in strats)
+                          + (f"; each against {against.label()} in the other seats"
+                             if against is not None else ""))
+                     .add("seating", seating)
+                     .add("games", f"{total:,} rounds in all")
+                     .add("seed", dry_run.seed_text(seed))
+                     .timed(works, workers, backend))
+        return
+    seed = inputs.pick_seed(seed, opt.announce_seed)
     report = on_backend(
         backend, workers, scheduler, opt.show_progress(progress), total,
         lambda cb, where: play_tournament(rules, strats, games, seed, seating=seating,

@@ -4,11 +4,13 @@ report and its files are studies/tune/)."""
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
-from unosim import interrupt
+from unosim import dry_run, interrupt
 from unosim import options as opt
+from unosim.errors import UnosimError
 from unosim.interrupt import StopSignals
 from unosim.runs import inputs
 
@@ -74,6 +76,10 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
     label = variant_label(variant)
     if study_name is None:
         study_name = default_study_name(name, int(rules["players"]), against, mode, label)
+    if dry_run.requested():
+        _plan(name, space, field, rules, games, label, mode, trials, sampler, storage,
+              study_name, seed, workers, backend, out_dir)
+        return
     where = inputs.open_backend(backend, workers, scheduler)
     try:
         with StopSignals():  # a stop lands between two tasks of a trial
@@ -98,3 +104,47 @@ def tune(strategy: str, param: tuple[str, ...], against: str, players: int | Non
                    "again to continue it", err=True)
         sys.exit(interrupt.exit_code())
 
+
+
+def _plan(name: str, space: dict, field: list, rules: Any, games: int, label: str,
+          mode: str, trials: int, sampler: str, storage: str, study_name: str,
+          seed: int | None, workers: int | None, backend: str, out_dir: Any) -> None:
+    """--dry-run: the study, its search space and its games at most (every trial played
+    to its end, none pruned, and the re-evaluation)."""
+    from unosim.strategies.registry import parse_strategy
+
+    _probe_storage(storage)
+    p = int(rules["players"])
+    seats = [parse_strategy(name), *(field[i % len(field)] for i in range(p - 1))]
+    plan = (dry_run.Plan("tune")
+            .add("strategy", f"{name} against {', '.join(s.label() for s in field)}")
+            .add("space", ", ".join(f"{k}={lo:g}..{hi:g}" for k, (lo, hi, _) in space.items()))
+            .add("variant", dry_run.rules_text(label, rules))
+            .add("trials", f"{trials:,} ({sampler}), {games:,} "
+                           f"{'matches' if mode == 'match' else 'rounds'} each at most")
+            .add("study", f"{study_name} in {storage}")
+            .add("seed", dry_run.seed_text(seed) if seed is not None
+                 else "the study's own, or drawn at random for a new study"))
+    if out_dir is not None:
+        plan.add("out", out_dir)
+    dry_run.show(plan.timed([dry_run.Work(games * trials, seats, p, mode)], workers, backend))
+
+
+def _probe_storage(storage: str) -> None:
+    """--dry-run: the storage opens as the study would open it, and nothing is made
+    there: a database server is connected to; an SQLite file that is not there yet is
+    not made, its folder must be there (the same line as the study's when not)."""
+    from sqlalchemy import create_engine
+
+    from unosim.api import sqlite_file, storage_failure
+
+    file = sqlite_file(storage)
+    if file is not None and (file.exists() or file.parent.is_dir()):
+        return
+    try:
+        engine = create_engine(storage)
+        engine.connect().close()
+        engine.dispose()
+    except Exception as e:  # noqa: BLE001 - any storage failure is bad input here
+        raise UnosimError(f"--storage {storage}: cannot open it ({storage_failure(e)})"
+                          ) from None
