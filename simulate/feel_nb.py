@@ -162,7 +162,7 @@ def _fold_winner4(G, w, t0, cnt):
     fill = 0
     for q in range(4):
         if q < n:
-            keep |= 0xFFFF << (16 * q)
+            keep |= np.int64(0xFFFF) << (16 * q)  # wraps at q = 3, compiled or not
         else:
             fill |= 0x3FFF << (16 * q)
     steps = (cnt + PAD - 1) & -PAD

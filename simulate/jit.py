@@ -18,16 +18,25 @@ nothing in the kernel: it is compiled lazily, with the same flags, as any other.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from numba import njit, types
+import numpy as np
+from numba import config, njit, types
 
 from unosim import ENGINE
 from unosim.compiler.locator import install as _install_locator
 
 # before the first kernel: the engine's kernels are cached by fingerprint, not by path
 _install_locator(ENGINE)
+
+if config.DISABLE_JIT:
+    # the kernels run as plain Python on numpy scalars (the coverage run): their
+    # int64 and uint64 arithmetic wraps as compiled, and numpy warns of each wrap
+    # (seterr is per thread: the filter quiets the batches' worker threads too)
+    np.seterr(over="ignore")
+    warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning)
 
 _kernel = njit(_nrt=False, cache=True)
 kernel_inline = njit(_nrt=False, cache=True, inline="always")
