@@ -9,7 +9,7 @@ compile (its callees' compiles subtracted), how many times each function compile
 (more than one signature: literal arguments, see builtin_nb._RANDOM) and the
 totals, and how long the command's share and its wait for the helper took (the
 helper's own compiles are not listed). ``--no-prime`` keeps the helper process
-(compiler/prime.py) from starting, so every function compiles here and the table
+(runs/prime.py) from starting, so every function compiles here and the table
 is the whole plain path. ``--after rounds`` (comma-separated ``unosim compile``
 paths) fills the fresh cache with those paths first, in another process, so the
 table shows what the command adds on top of them: ``--after rounds --strategy
@@ -77,13 +77,13 @@ def main(argv: list[str]) -> None:
 
     ev.register("numba:compile", Compiles())
     if no_prime:
-        from unosim.compiler import compiling
+        from unosim.runs import compile_notice
 
-        compiling._start_prime = lambda path: None  # type: ignore[assignment]
-    else:  # time the command's share and its wait for the helper (compiling._share)
-        from unosim.compiler import compiling, prime
+        compile_notice._start_prime = lambda path: None  # type: ignore[assignment]
+    else:  # time the command's share and its wait for the helper (compile_notice._share)
+        from unosim.runs import compile_notice, prime
 
-        share = compiling._share
+        share = compile_notice._share
 
         def timed(name: str, fn: object) -> object:
             def run() -> None:
@@ -99,7 +99,7 @@ def main(argv: list[str]) -> None:
             print(f"share and wait: {time.perf_counter() - t:.1f} s wall", file=sys.stderr)
 
         prime.BESIDE = {k: timed(f"beside ({k})", f) for k, f in prime.BESIDE.items()}
-        compiling._share = timed_share  # type: ignore[assignment]
+        compile_notice._share = timed_share  # type: ignore[assignment]
     from unosim.cli import main as cli
 
     c0 = time.process_time()

@@ -9,29 +9,20 @@ the step functions plug-in tables call, and those ``Game`` drives one game with.
 Whether a path is compiled is read from Numba's own cache index for the path's
 entry points (compiler/cache.py), so that every real compile is announced: one
 line on stderr (unless a command installs its own listener, such as the progress
-bar's) before it compiles, and how long it took after.
+bar's) before it compiles, and how long it took after. The paths, their notices
+and their helper processes are the run layer's (runs/compile_notice.py): this
+module takes what it needs of them as arguments.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
-
-from unosim.runs import tiers
-
-#: every path, in the order ``unosim compile`` builds them, with what it serves (the
-#: tiers, the plug-in and the game paths declare them: runs/tiers.py)
-PATHS: dict[str, str] = {name: p.serves for name, p in tiers.PATHS.items()}
-#: about how long each path takes to compile, in seconds, on 2 cores: a recent
-#: desktop processor to a slow shared virtual machine (``unosim bench`` measures it)
-ESTIMATE_S: dict[str, tuple[int, int]] = {
-    name: p.estimate_s for name, p in {**tiers.PATHS, **tiers.ENV_PATHS}.items()}
 
 Listener = Callable[[str, str, float | None], None]
 #: the entry points of a path, as a function that imports and returns them
@@ -46,41 +37,9 @@ _now: list[str] = []
 _helpers: list[subprocess.Popen[bytes]] = []
 
 
-def path_of(mode: str, tier: str) -> str:
-    """The path of a mode (round, match) and kernel tier (plain, param, search)."""
-    return tiers.BY_NAME[tier].entries[mode].path.name
-
-
-def _stderr_listener(path: str, event: str, seconds: float | None) -> None:
-    if event == "start":
-        print(notice(path), file=sys.stderr, flush=True)
-    else:
-        print(compiled(seconds or 0.0, path), file=sys.stderr, flush=True)
-
-
-_listener: list[Listener] = [_stderr_listener]
-
-
-#: the paths Numba compiles again in every process (a plug-in table's loop is
-#: specialised to its functions there; the steps it calls come from the cache)
-EVERY_PROCESS = frozenset({tiers.PLUGINS.name, tiers.VECTOR_ENV_BOUND.name})
-
-
-def notice(path: str) -> str:
-    """The line shown before a path compiles."""
-    lo, hi = ESTIMATE_S.get(path, (10, 60))
-    if path in EVERY_PROCESS:
-        return (f"unosim: compiling your strategies into the engine ({path}); once per run, "
-                f"up to {lo} to {hi} s...")
-    return (f"unosim: compiling the engine for this machine ({path}); first run only, "
-            f"{lo} to {hi} s...")
-
-
-def compiled(seconds: float, path: str = "") -> str:
-    """The line shown after a path compiled."""
-    if path in EVERY_PROCESS:
-        return f"unosim: compiled in {seconds:.0f} s"
-    return f"unosim: compiled in {seconds:.0f} s; later runs start at once"
+#: the listeners of compile notices (``listening``): the latest hears them; none:
+#: the caller's own (``first_use``'s ``announce``)
+_listener: list[Listener] = []
 
 
 @contextmanager
@@ -93,16 +52,16 @@ def listening(listener: Listener) -> Iterator[None]:
         _listener.remove(listener)
 
 
-def is_compiled(path: str, entries: Entries | None = None) -> bool:
+def is_compiled(path: str, entries: Entries) -> bool:
     """Whether ``path`` is compiled for this machine and these sources: compiled in
-    this process already, or every one of its entry points (``entries``, by default
-    the path's declared ones, runs/tiers.py) is in Numba's cache."""
+    this process already, or every one of its entry points (``entries``) is in Numba's
+    cache."""
     if path in _done:
         return True
     from unosim.compiler.cache import all_cached
 
     try:
-        return all_cached((entries or (lambda: tiers.entry_points(path)))())
+        return all_cached(entries())
     except Exception:  # noqa: BLE001 - an entry that cannot be found compiles
         return False
 
@@ -125,88 +84,45 @@ def abandon() -> None:
             helper.terminate()
 
 
-#: the longest the plain round path waits for the helper's share before it
-#: compiles what is still missing itself
-HELPER_WAIT_S = 300.0
-
-
-def _start_prime(path: str) -> subprocess.Popen[bytes] | None:
-    """On a machine with a second core, compile the path's helper share (runs/tiers.py:
-    the rule steps of the plain round path) in a helper process (compiler/prime.py)
-    while this one compiles the rest."""
-    declared = tiers.PATHS.get(path)
-    if declared is None or not declared.helper or (os.cpu_count() or 1) < 2:
-        return None
-    try:
-        return subprocess.Popen([sys.executable, "-m", "unosim.compiler.prime", path],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL)
-    except OSError:
-        return None
-
-
-def _share(path: str, helper: subprocess.Popen[bytes]) -> None:
-    """The command's share beside the helper (prime.BESIDE: the paths that declare
-    one, runs/tiers.py), then the wait for the helper's (until it prints
-    prime.READY), so that the entry point compiles none of the helper's kernels
-    again. Nothing here is needed for the result: what fails or is missing
-    compiles when the entry point calls it."""
-    from unosim.compiler import prime
-
-    share = prime.BESIDE.get(path)
-    if share is None:
-        return
-    try:
-        share()
-    except Exception:  # noqa: BLE001 - the entry point's compile reports it
-        pass
-    # the helper prints prime.READY when its share is cached (or ends): wait for the
-    # line, not for the process, which goes on with what a search seat steps with
-    heard = threading.Event()
-
-    def listen() -> None:
-        try:
-            if helper.stdout is not None:
-                helper.stdout.readline()
-        except (OSError, ValueError):
-            pass
-        finally:
-            heard.set()
-
-    threading.Thread(target=listen, daemon=True).start()
-    heard.wait(HELPER_WAIT_S)
+def _tell(announce: Listener) -> Listener:
+    return _listener[-1] if _listener else announce
 
 
 @contextmanager
-def first_use(path: str, entries: Entries | None = None) -> Iterator[None]:
+def first_use(path: str, entries: Entries, announce: Listener,
+              helper: Callable[[], subprocess.Popen[bytes] | None] = lambda: None,
+              beside: Callable[[subprocess.Popen[bytes]], None] = lambda h: None
+              ) -> Iterator[None]:
     """Around a call that may compile ``path`` (whose entry points ``entries``
     returns): on its first use in this process, if Numba's cache does not hold it,
-    tell the listener before and after."""
+    tell the listener (``announce`` unless a block is ``listening``) before and after.
+    ``helper`` may start a process that compiles part of the path meanwhile, and
+    ``beside`` is what this one compiles beside it before the call."""
     with _lock:
         first = path not in _seen
         _seen.add(path)
     if not first or is_compiled(path, entries) or os.environ.get("NUMBA_DISABLE_JIT") == "1":
         yield
         return
-    _listener[-1](path, "start", None)
+    _tell(announce)(path, "start", None)
     t0 = time.perf_counter()
     _now.append(path)
-    helper = _start_prime(path)
-    if helper is not None:
-        _helpers.append(helper)
+    process = helper()
+    if process is not None:
+        _helpers.append(process)
     from unosim.compiler import inlining
 
     inlining.install()  # after the notice: it imports Numba's inliner (a tenth of a second)
     try:
-        if helper is not None:
-            _share(path, helper)
+        if process is not None:
+            beside(process)
         yield
     finally:
         _now.remove(path)
-        if helper is not None:
-            _helpers.remove(helper)
-            if helper.poll() is None:
-                helper.terminate()  # what it compiled is cached; the rest compiles when used
+        if process is not None:
+            _helpers.remove(process)
+            if process.poll() is None:
+                process.terminate()  # what it compiled is cached; the rest compiles when used
     seconds = time.perf_counter() - t0
     _done.add(path)
-    _listener[-1](path, "done", seconds)
+    _tell(announce)(path, "done", seconds)

@@ -26,12 +26,12 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from numba import njit
 
-from unosim.compiler.compiling import first_use
 from unosim.env import vector_nb as V
 from unosim.env.aec import REWARDS, IllegalAction, player_count, table_rules, whole_seed
 from unosim.env.observation import OBS_SIZE, bounds
 from unosim.errors import UnosimError, is_whole
 from unosim.runs import tiers
+from unosim.runs.compile_notice import first_use
 from unosim.runs.failures import illegal_message
 from unosim.runs.runner import base_seed, game_template
 from unosim.simulate import layout as L

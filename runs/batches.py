@@ -16,8 +16,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from unosim.compiler.compiling import first_use
 from unosim.runs import tiers
+from unosim.runs.compile_notice import first_use
 from unosim.simulate import layout as L
 
 

@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from unosim.compiler.compiling import first_use
 from unosim.errors import UnosimError
 from unosim.runs import tiers
+from unosim.runs.compile_notice import first_use
 from unosim.runs.runner import base_seed, game_template
 from unosim.simulate import layout as L
 from unosim.simulate.cards import COLOURS, N_RANKS, POINTS, WILD, card_name, parse_card

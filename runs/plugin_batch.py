@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from unosim.compiler.compiling import first_use
 from unosim.runs import tiers
 from unosim.runs.batches import builtin_batch, run_rows, tier_of
+from unosim.runs.compile_notice import first_use
 from unosim.runs.failures import illegal_message
 from unosim.simulate import layout as L
 from unosim.strategies.plugins import PluginError, chooser_for, first_line

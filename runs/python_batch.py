@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from unosim.compiler.compiling import first_use
 from unosim.runs import tiers
+from unosim.runs.compile_notice import first_use
 from unosim.runs.failures import illegal_message
 from unosim.simulate import layout as L
 from unosim.simulate.rng_nb import seed_game

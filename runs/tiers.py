@@ -7,8 +7,8 @@ built-in that observes the table's events, the card counter (search). Each
 ``Tier`` says the kinds of seat that need it (``SeatStrategy.kind``; a table plays
 on the last tier one of its seats needs, each tier playing every seat the tiers
 before it play), its entry point per mode (round, match) and the compile path of each
-(compiler/compiling.py): its name, what it serves, how long it takes to compile,
-and what the helper process (compiler/prime.py) and the command compile side by
+(runs/compile_notice.py): its name, what it serves, how long it takes to compile,
+and what the helper process (runs/prime.py) and the command compile side by
 side on its first use. Entry points, batches, compile paths, ``unosim compile``
 and the helper all read this table, as stumpy pairs its variants by one
 declaration (``core.non_normalized``): a new tier is one declaration here plus its

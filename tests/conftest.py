@@ -31,10 +31,10 @@ def pytest_configure(config):
     before the workers start: they then load the kernels from Numba's cache instead of
     compiling the same paths side by side."""
     if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
-        from unosim.compiler import compiling
-        from unosim.compiler.prebuild import compile_paths
+        from unosim.runs.compile_notice import PATHS
+        from unosim.runs.prebuild import compile_paths
 
-        compile_paths(list(compiling.PATHS), lambda *a: None)
+        compile_paths(list(PATHS), lambda *a: None)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -45,10 +45,11 @@ def engine_compiled():
     Every path then counts as compiled in this process, the plug-in loop too, which Numba
     specialises per process: the first in-process plug-in test would say so otherwise."""
     from unosim.compiler import compiling
-    from unosim.compiler.prebuild import compile_paths
+    from unosim.runs.compile_notice import PATHS
+    from unosim.runs.prebuild import compile_paths
 
-    compile_paths(list(compiling.PATHS), lambda *a: None)
-    compiling._done.update(compiling.PATHS)
+    compile_paths(list(PATHS), lambda *a: None)
+    compiling._done.update(PATHS)
 
 
 class _Cached:

@@ -97,8 +97,8 @@ def seconds_per_game(w: Work) -> float:
 def compile_paths(works: Sequence[Work]) -> list[str]:
     """The compile paths the games of ``works`` would compile first: those Numba's
     cache lacks, and the plug-in loop, which compiles in every process."""
-    from unosim.compiler.compiling import is_compiled
     from unosim.runs import tiers
+    from unosim.runs.compile_notice import is_compiled
 
     need: list[str] = []
     for w in works:
@@ -117,7 +117,7 @@ def compile_paths(works: Sequence[Work]) -> list[str]:
 
 def compile_note(paths: Sequence[str]) -> str:
     """``plus 20 to 70 s compiling rounds first`` for ``paths`` (empty: none)."""
-    from unosim.compiler.compiling import ESTIMATE_S
+    from unosim.runs.compile_notice import ESTIMATE_S
 
     if not paths:
         return ""

@@ -42,7 +42,8 @@ def _with_progress_bar(show: bool, total: int, job: Callable[..., Any], with_tot
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from unosim.compiler.compiling import compiled, listening, notice
+    from unosim.compiler.compiling import listening
+    from unosim.runs.compile_notice import compiled, notice
     from unosim.runs.runner import seat0_half_width
 
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),

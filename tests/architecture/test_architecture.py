@@ -21,10 +21,10 @@ driver, Dask or Optuna) and never reach the studies or the face; the statistics 
 below the studies and the reports and import nothing of the project but the shared
 helpers; the run layer reaches neither the studies, the reports, the statistics nor
 the face (its composition root, runs/entries_nb.py, binds the engine and the
-strategies); between the run layer and the compiler the arrows run one way at each
-module: runs/ sees only the compiler's first-use notice (compiler/compiling.py), which
-sees only the declared tiers of runs/ (runs/tiers.py), and only the prebuild that
-plays each tier once to compile it (compiler/prebuild.py) reaches further into runs/;
+strategies); between the run layer and the compiler the arrows run one way: runs/
+may use the compiler (its cache, locator, fingerprint and first-use notice), and
+the compiler imports nothing of runs/ nor of anything above it (the studies, the
+reports, the face, the environments, the table);
 the strategies (strategies/) reach neither the run layer, the studies, the reports,
 the statistics, the face nor click, pandas or matplotlib; the engine (simulate/)
 reaches none of those and no strategy either: it takes its chooser as an argument;
@@ -63,12 +63,8 @@ API = "unosim.api"
 FACE_STUDIES = {API, "unosim.cli", "unosim.resuming", "unosim.progress"}
 #: the one module that imports the commands (by name, when one is called)
 CLI = "unosim.cli"
-#: what the run layer may import of the compiler: the first-use notice
-RUNS_SEE_COMPILER = {"unosim.compiler.compiling"}
-#: what the compiler may import of the run layer: the declared tiers, and (the prebuild,
-#: which plays each tier once to compile it) anything
-COMPILER_SEES_RUNS = {"unosim.runs.tiers"}
-COMPILER_PLAYS = {"unosim.compiler.prebuild"}
+#: the sides above the compiler, which it may not import (nor anything of runs/)
+COMPILER_ABOVE = ("studies", "reports", "face", "env", "play")
 RUNS_GAMES = {"unosim.runs.runner", "unosim.runs.backend",
               "unosim.runs.plugin_batch", "unosim.runs.game",
               "unosim.runs.tables"}
@@ -159,14 +155,10 @@ def violations(graph: dict[str, set[str]]) -> list[str]:
                 bad.append(f"{mod} -> {dep} (a command reaches a study: through {API})")
             elif s == "face" and d == "studies" and mod not in FACE_STUDIES:
                 bad.append(f"{mod} -> {dep} (the face reaches a study: through {API})")
-            elif (mod.startswith("unosim.runs") and dep.startswith("unosim.compiler")
-                  and dep not in RUNS_SEE_COMPILER):
-                bad.append(f"{mod} -> {dep} (the run layer reaches the compiler beyond its "
-                           "first-use notice)")
-            elif (mod.startswith("unosim.compiler") and dep.startswith("unosim.runs")
-                  and dep not in COMPILER_SEES_RUNS and mod not in COMPILER_PLAYS):
-                bad.append(f"{mod} -> {dep} (the compiler reaches the run layer beyond its "
-                           "tiers)")
+            elif mod.startswith("unosim.compiler") and dep.startswith("unosim.runs"):
+                bad.append(f"{mod} -> {dep} (the compiler reaches the run layer)")
+            elif mod.startswith("unosim.compiler") and d in COMPILER_ABOVE:
+                bad.append(f"{mod} -> {dep} (the compiler reaches {d})")
             elif s == "stats" and (d not in ("outside", "neutral", "stats")
                                    or dep in ENGINE_FORBIDDEN or dep in REPORTS_FORBIDDEN):
                 bad.append(f"{mod} -> {dep} (the statistics reach "
@@ -277,9 +269,10 @@ def test_the_graph_sees_the_project(graph):
     assert {"unosim.studies.grids.play", "unosim.studies.settle.play",
             "unosim.runs.inputs"} <= graph["unosim.api"]
     assert "unosim.stats.verdicts" in graph["unosim.studies.settle.looks"]
-    assert "unosim.compiler.compiling" in graph["unosim.runs.game"]
-    assert "unosim.runs.tiers" in graph["unosim.compiler.compiling"]
-    assert "unosim.runs.runner" in graph["unosim.compiler.prebuild"]
+    assert "unosim.runs.compile_notice" in graph["unosim.runs.game"]
+    assert {"unosim.compiler.compiling", "unosim.runs.tiers"} <= graph[
+        "unosim.runs.compile_notice"]
+    assert "unosim.runs.runner" in graph["unosim.runs.prebuild"]
     # the composition root binds the engine and the strategies
     assert {"unosim.simulate.round_nb", "unosim.simulate.match_nb",
             "unosim.strategies.builtin_nb"} <= graph["unosim.runs.entries_nb"]
@@ -340,13 +333,15 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
                                      "from unosim.stats import verdicts\n",
         "unosim.progress": "",
         "unosim.env.vector": "",
-        # the run layer and the compiler: one way at each module
+        # the run layer and the compiler: one way, from runs/ to the compiler
         "unosim.runs.tiers": "",
         "unosim.runs.batches": "from unosim.compiler.compiling import first_use\n"
-                               "def f():\n    from unosim.compiler.prebuild import warm\n",
+                               "def f():\n    from unosim.compiler.cache import all_cached\n",
         "unosim.compiler.compiling": "from unosim.runs.tiers import GAME\n"
                                      "def f():\n    from unosim.runs.runner import warm\n",
-        "unosim.compiler.prebuild": "from unosim.runs.runner import warm\n",
+        "unosim.compiler.cache": "def f():\n    from unosim.studies import compare\n"
+                                 "from unosim import options\n",
+        "unosim.compiler.inlining": "from unosim.compiler import cache\n",
         # the engine reaches no statistics
         "unosim.simulate.feel": "from unosim.stats.intervals import wilson\n",
     }
@@ -410,15 +405,17 @@ def test_the_checks_catch_each_kind_of_wrong_arrow():
     assert not any(b.startswith("unosim.studies.grids.play -> unosim.stats") for b in bad)
     assert ("unosim.simulate.feel -> unosim.stats.intervals (the engine reaches stats)"
             in bad)
-    # the run layer sees only the compiler's first-use notice, which sees only the tiers;
-    # the prebuild plays games
-    assert ("unosim.runs.batches -> unosim.compiler.prebuild (the run layer reaches the "
-            "compiler beyond its first-use notice)") in bad
+    # the run layer may use the compiler; the compiler imports nothing of runs/ (not
+    # even its tiers, not even inside a function) nor of anything above it
+    assert ("unosim.compiler.compiling -> unosim.runs.tiers (the compiler reaches the run "
+            "layer)") in bad
     assert ("unosim.compiler.compiling -> unosim.runs.runner (the compiler reaches the run "
-            "layer beyond its tiers)") in bad
-    assert not any(b.startswith(("unosim.runs.batches -> unosim.compiler.compiling",
-                                 "unosim.compiler.compiling -> unosim.runs.tiers",
-                                 "unosim.compiler.prebuild")) for b in bad)
+            "layer)") in bad
+    assert ("unosim.compiler.cache -> unosim.studies.compare (the compiler reaches studies)"
+            ) in bad
+    assert "unosim.compiler.cache -> unosim.options (the compiler reaches face)" in bad
+    assert not any(b.startswith(("unosim.runs.batches", "unosim.compiler.inlining"))
+                   for b in bad)
     assert sorted(cycles(g)) == [["unosim.api", "unosim.commands.sweep"],
                                  ["unosim.cli", "unosim.commands.run"],
                                  ["unosim.env.aec", "unosim.runs.game"]]

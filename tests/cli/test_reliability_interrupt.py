@@ -445,7 +445,7 @@ def test_a_stop_swallowed_by_the_compiler_is_still_an_interruption(capsys, monke
     without one it is a failure as before."""
     from unosim import interrupt
     from unosim.commands import bench
-    from unosim.compiler import prebuild
+    from unosim.runs import prebuild
 
     def compiler_failing(stop: int | None):
         def fail(*args, **kwargs):

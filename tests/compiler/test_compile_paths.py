@@ -16,8 +16,9 @@ from click.testing import CliRunner
 
 from unosim.cli import cli
 from unosim.compiler import compiling
-from unosim.compiler.prime import _names
+from unosim.runs import compile_notice
 from unosim.runs import entries_nb as E
+from unosim.runs.prime import _names
 from unosim.simulate import match_nb as M
 from unosim.strategies import builtin_nb as B
 from unosim.strategies import search_nb as S
@@ -68,18 +69,18 @@ def test_each_tier_reaches_what_it_plays():
 def test_first_use_tells_before_and_after_once(nothing_cached):
     heard = []
     with compiling.listening(lambda path, event, s: heard.append((path, event))):
-        with compiling.first_use("matches"):
+        with compile_notice.first_use("matches"):
             pass
-        with compiling.first_use("matches"):
+        with compile_notice.first_use("matches"):
             pass
     assert heard == [("matches", "start"), ("matches", "done")]
-    assert compiling.is_compiled("matches") and not compiling.is_compiled("rounds")
+    assert compile_notice.is_compiled("matches") and not compile_notice.is_compiled("rounds")
 
 
 def test_a_path_is_compiled_when_numba_caches_its_entry_points(nothing_cached):
-    assert not compiling.is_compiled("rounds")
+    assert not compile_notice.is_compiled("rounds")
     nothing_cached.add("rounds")
-    assert compiling.is_compiled("rounds") and not compiling.is_compiled("rounds/param")
+    assert compile_notice.is_compiled("rounds") and not compile_notice.is_compiled("rounds/param")
 
 
 @pytest.mark.slow
@@ -108,7 +109,7 @@ def test_compile_builds_what_is_missing_and_skips_the_rest(nothing_cached):
     assert "[1/2] rounds          already compiled" in res.output
     assert "[2/2] matches         compiling" in res.output
     assert "1 of 2 paths compiled" in res.output
-    assert compiling.is_compiled("matches")
+    assert compile_notice.is_compiled("matches")
 
 
 def test_a_plug_in_table_announces_its_compile_in_every_process(nothing_cached):
@@ -124,23 +125,23 @@ def test_a_plug_in_table_announces_its_compile_in_every_process(nothing_cached):
     loop = type("Loop", (), {"signatures": []})()
     entries = plugin_batch._entries(loop, choose)
     assert entries()[:-1] == entry_points(PLUGINS.name) and entries()[-1] is loop
-    assert not compiling.is_compiled(PLUGINS.name, entries)
+    assert not compile_notice.is_compiled(PLUGINS.name, entries)
     loop.signatures.append((typeof(choose),))  # specialised in this process
     assert entries() == entry_points(PLUGINS.name)
-    assert compiling.is_compiled(PLUGINS.name, entries)
+    assert compile_notice.is_compiled(PLUGINS.name, entries)
 
 
 @pytest.mark.subprocess
 def test_the_helper_process_runs():
     """The process a first run starts beside itself to compile the rule steps
-    (compiler/prime.py) compiles with explicit types; a wrong one would fail here.
+    (runs/prime.py) compiles with explicit types; a wrong one would fail here.
     That the command then finds its work in the cache is what ``unosim bench``'s cold
     compile shows."""
     import subprocess
     import sys
 
     for path in ("rounds", "rounds/search"):
-        res = subprocess.run([sys.executable, "-m", "unosim.compiler.prime", path],
+        res = subprocess.run([sys.executable, "-m", "unosim.runs.prime", path],
                              capture_output=True, text=True, timeout=600)
         assert res.returncode == 0, res.stderr
 
@@ -150,7 +151,7 @@ def test_the_shares_are_kernels_the_plain_round_path_calls():
     path (the shares "steps", "deal" and "strategies") is in what ``play_rows`` reaches (a kernel
     renamed or dropped would otherwise be compiled for nothing on every first run),
     and compiles with the types given."""
-    from unosim.compiler import prime
+    from unosim.runs import prime
     from unosim.simulate import step_nb as N
 
     plain = reachable(E.play_rows)
@@ -167,7 +168,7 @@ def test_the_shares_are_kernels_the_search_path_calls():
     """The search path's shares ("search" for the helper, "search-beside" for the
     command) are kernels ``play_rows_search`` reaches and the plain path does
     not, and compile with the types given."""
-    from unosim.compiler import prime
+    from unosim.runs import prime
     from unosim.strategies import search_nb as S
 
     search, plain = reachable(E.play_rows_search), reachable(E.play_rows)
@@ -184,8 +185,7 @@ def test_every_share_a_path_names_is_declared_by_kernels():
     """The shares of runs/tiers.py and the kernels that declare them
     (``@kernel(share=...)``) agree: none named without kernels, none declared for
     nothing; the shares compile largest first."""
-    from unosim.compiler import prime
-    from unosim.runs import tiers
+    from unosim.runs import prime, tiers
 
     named = {s for p in tiers.PATHS.values()
              for s in (*p.helper, *p.helper_then, *(p.beside or ()))}

@@ -27,11 +27,11 @@ PROBE = textwrap.dedent("""
     import os, sys
     import unosim
     assert unosim.__file__.startswith(sys.argv[1]), unosim.__file__
-    from unosim.compiler import compiling
+    from unosim.runs import compile_notice
     from unosim.simulate import rng_nb
     k = rng_nb.splitmix64
-    before = compiling.is_compiled("probe", lambda: [k])
-    with compiling.first_use("probe", lambda: [k]):
+    before = compile_notice.is_compiled("probe", lambda: [k])
+    with compile_notice.first_use("probe", lambda: [k]):
         k(1)
     print(unosim.ENGINE, before, sum(k.stats.cache_hits.values()),
           sum(k.stats.cache_misses.values()), k.stats.cache_path)

@@ -286,6 +286,7 @@ def test_the_first_reset_announces_the_compile_of_the_vector_kernels(monkeypatch
     """Compiling the vector kernels is one of the engine's paths with its notice, both
     kernels compiled inside it (a step whose actions are all refused applies nothing)."""
     from unosim.compiler import compiling
+    from unosim.runs import compile_notice
 
     heard = []
     monkeypatch.setattr(compiling, "_seen", set())
@@ -294,7 +295,7 @@ def test_the_first_reset_announces_the_compile_of_the_vector_kernels(monkeypatch
     with compiling.listening(lambda path, event, s: heard.append((path, event))):
         obs, info = env.reset()
     assert heard == [("vector-env", "start"), ("vector-env", "done")]
-    assert "vector-env" in compiling.notice("vector-env")
+    assert "vector-env" in compile_notice.notice("vector-env")
     assert not env.game_indices.any() and info["action_mask"].any(axis=1).all()
     again, _ = vector_env(num_envs=2, seed=1).reset()
     assert np.array_equal(obs, again)  # the refused step changed nothing

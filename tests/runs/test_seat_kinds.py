@@ -13,8 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from unosim.compiler import compiling
-from unosim.runs import batches, plugin_batch, tiers
+from unosim.runs import batches, compile_notice, plugin_batch, tiers
 from unosim.runs.runner import base_seed, game_template, play_records
 from unosim.simulate import layout as L
 from unosim.simulate.rules import resolve
@@ -107,7 +106,7 @@ def test_a_card_counter_table_needs_no_plug_in_compile(monkeypatch, mode):
 
         rec = play_match_records(rules, seats, 3, 0, 4, chunks=2)
     assert len(rec) == (40 if mode == "round" else 4)
-    assert used == [compiling.path_of(mode, "search")]
+    assert used == [compile_notice.path_of(mode, "search")]
     assert tiers.PLUGINS.name not in used
 
 

@@ -73,7 +73,7 @@ def _subprocess_seconds(env: dict[str, str]) -> tuple[float, float]:
 COLD_PATHS = ("rounds", "matches", "rounds/search", "plug-ins")
 _COMPILE_PATH = (
     "import sys, time; t = time.perf_counter(); "
-    "from unosim.compiler.prebuild import compile_paths; "
+    "from unosim.runs.prebuild import compile_paths; "
     "compile_paths([sys.argv[1]], lambda *a: None); print(time.perf_counter() - t)"
 )
 
@@ -377,7 +377,7 @@ def render_bench(r: dict[str, Any], fmt: str) -> str:
 def _plan(games: int, measure_cold: bool, matrix: bool, memory_games: int | None,
           repeat: int) -> None:
     """--dry-run: the measurements ``run_bench`` would take, and about how long."""
-    from unosim.compiler.compiling import ESTIMATE_S
+    from unosim.runs.compile_notice import ESTIMATE_S
     from unosim.runs.runner import max_workers
     from unosim.strategies.registry import parse_strategy
 

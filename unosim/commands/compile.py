@@ -20,8 +20,8 @@ def compile_command(paths: tuple[str, ...]) -> None:
     """Compile the engine for this machine ahead of time: every path, or the PATHs
     named (rounds, rounds/param, rounds/search, matches, matches/param,
     matches/search, plug-ins). A path already compiled is left as it is."""
-    from unosim.compiler.compiling import PATHS
-    from unosim.compiler.prebuild import compile_paths
+    from unosim.runs.compile_notice import PATHS
+    from unosim.runs.prebuild import compile_paths
 
     unknown = [p for p in paths if p not in PATHS]
     if unknown:
@@ -71,7 +71,7 @@ def compile_command(paths: tuple[str, ...]) -> None:
 def _plan(todo: list[str]) -> None:
     """--dry-run: the paths that would compile (those Numba's cache lacks), and how
     long that takes."""
-    from unosim.compiler.compiling import ESTIMATE_S, PATHS, is_compiled
+    from unosim.runs.compile_notice import ESTIMATE_S, PATHS, is_compiled
 
     missing = [p for p in todo if not is_compiled(p)]
     plan = dry_run.Plan("compile")

@@ -213,7 +213,7 @@ def _plan(players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
 
 
 def _compiled(path: str) -> bool:
-    from unosim.compiler.compiling import is_compiled
+    from unosim.runs.compile_notice import is_compiled
 
     return is_compiled(path)
 

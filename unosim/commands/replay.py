@@ -95,7 +95,7 @@ def _plan(ctx: click.Context, file: str | None, seed: int | None, game: int | No
         plan.add("variant", dry_run.rules_text(variant_label(variant), rules))
         plan.add("seats", dry_run.seats_text(seats))
         plan.add("game", f"{game} of the run with seed {seed}")
-    from unosim.compiler.compiling import is_compiled
+    from unosim.runs.compile_notice import is_compiled
 
     missing = [p for p in (tiers.GAME.name, tiers.GAME_STRATEGIES.name) if not is_compiled(p)]
     plan.time = "under a second" + dry_run.compile_note(missing)

@@ -1,9 +1,9 @@
 """A helper process that compiles part of the engine while the command compiles the
-rest: ``python -m unosim.compiler.prime PATH``.
+rest: ``python -m unosim.runs.prime PATH``.
 
 Numba compiles on one core. On a first use of a path that declares a helper share
 (runs/tiers.py, ``CompilePath.helper``) the command starts this process
-(compiling.first_use) with the path. The helper compiles its share into the shared
+(compile_notice.first_use) with the path. The helper compiles its share into the shared
 cache, prints ``READY`` and goes on with what it compiles after (``helper_then``),
 until the command ends it. Meanwhile the command compiles its own share
 (``beside``) and then waits for the line, so that its entry point finds every
@@ -108,7 +108,7 @@ def compile_shares(shares: tuple[str, ...]) -> None:
             k.compile(signature(k))
 
 
-#: the command's share per path whose helper it waits for (compiling._share)
+#: the command's share per path whose helper it waits for (compile_notice._share)
 BESIDE: dict[str, Callable[[], None]] = {
     name: partial(compile_shares, p.beside)
     for name, p in tiers.PATHS.items() if p.beside is not None}
@@ -122,7 +122,7 @@ def main(path: str = "rounds") -> None:
     inlining.install()
     declared = tiers.PATHS[path]
     compile_shares(declared.helper)
-    print(READY, flush=True)  # the command waits for this line (compiling._share)
+    print(READY, flush=True)  # the command waits for this line (compile_notice._share)
     # then, beside the command's entry point: kernels a later path finds cached; the
     # command ends this process when its entry point is compiled, done or not
     compile_shares(declared.helper_then)

@@ -1,13 +1,14 @@
 """Compiling the engine ahead of time (``unosim compile``, ``unosim bench``): each
-path of compiler/compiling.py played once on a small table that needs it."""
+path of runs/compile_notice.py played once on a small table that needs it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
-from unosim.compiler.compiling import is_compiled, listening
+from unosim.compiler.compiling import listening
 from unosim.runs import tiers
+from unosim.runs.compile_notice import is_compiled
 
 #: the example plug-in (strategies/examples/plugins.py) that compiles the plug-in path
 EXAMPLE_PLUGIN = tiers.PLUGIN_EXAMPLE
