@@ -69,19 +69,16 @@ class Work:
 def seat_kind(s: Any) -> str:
     """What plays a seat, for the estimate: ``table`` (a built-in), ``search``,
     ``counter``, ``python`` or ``plugin``."""
-    from unosim.strategies.registry import PYTHON_COST
+    from unosim.strategies import registry as R
 
-    if getattr(s, "plugin", None) is not None:
-        return "python" if s.cost == PYTHON_COST else "plugin"
-    if s.name == "search":
-        return "search"
-    if s.name == "card-counter":
-        return "counter"
-    return "table"
+    return {R.PYTHON: "python", R.PLUGIN: "plugin", R.SEARCH: "search",
+            R.OBSERVER: "counter"}.get(s.kind, "table")
 
 
 def seconds_per_game(w: Work) -> float:
     """One core's seconds for one game (round or match) of ``w``."""
+    from unosim.runs.modes import MATCH
+    from unosim.runs.modes import of as of_mode
     extra = 0.0
     for s in w.seats:
         kind = seat_kind(s)
@@ -90,7 +87,7 @@ def seconds_per_game(w: Work) -> float:
         elif kind != "table":
             extra += SECONDS[kind]
     per_seat = extra / max(1, len(w.seats))
-    rounds = MATCH_ROUNDS if w.mode == "match" else 1
+    rounds = MATCH_ROUNDS if of_mode(w.mode) is MATCH else 1
     return (SECONDS["table"] + per_seat * w.players) * w.players / 4 * rounds
 
 
@@ -99,11 +96,12 @@ def compile_paths(works: Sequence[Work]) -> list[str]:
     cache lacks, and the plug-in loop, which compiles in every process."""
     from unosim.runs import tiers
     from unosim.runs.compile_notice import is_compiled
+    from unosim.runs.modes import of as of_mode
 
     need: list[str] = []
     for w in works:
         kinds = {seat_kind(s) for s in w.seats}
-        mode = "match" if w.mode == "match" else "round"
+        mode = str(of_mode(w.mode))
         if "plugin" in kinds:
             path = tiers.PLUGINS.name
         elif "python" in kinds:

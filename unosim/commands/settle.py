@@ -143,6 +143,7 @@ def _plan(claims: list[Any], seed: int | None, workers: int | None, backend: str
     look to the last (a claim stops at the look that answers it)."""
     from unosim.api import planned_units
     from unosim.runs.backend import backend_for
+    from unosim.runs.modes import of as of_mode
     from unosim.strategies.registry import parse_strategy
 
     plan = dry_run.Plan("settle")
@@ -158,7 +159,7 @@ def _plan(claims: list[Any], seed: int | None, workers: int | None, backend: str
             seats = [parse_strategy(n) for n in names]
             units = planned_units(c, dry_run.seed_or_zero(seed), where) * times
             looks = 1 << (c.looks - 1)
-            mode = "match" if c.mode == "match" else "round"
+            mode = str(of_mode(c.mode))
             first.append(dry_run.Work(units // looks, seats, p, mode))
             last.append(dry_run.Work(units, seats, p, mode))
             if times == 1:

@@ -111,6 +111,8 @@ def _plan(name: str, space: dict, field: list, rules: Any, games: int, label: st
           seed: int | None, workers: int | None, backend: str, out_dir: Any) -> None:
     """--dry-run: the study, its search space and its games at most (every trial played
     to its end, none pruned, and the re-evaluation)."""
+    from unosim.runs.modes import MATCH
+    from unosim.runs.modes import of as of_mode
     from unosim.strategies.registry import parse_strategy
 
     _probe_storage(storage)
@@ -121,7 +123,7 @@ def _plan(name: str, space: dict, field: list, rules: Any, games: int, label: st
             .add("space", ", ".join(f"{k}={lo:g}..{hi:g}" for k, (lo, hi, _) in space.items()))
             .add("variant", dry_run.rules_text(label, rules))
             .add("trials", f"{trials:,} ({sampler}), {games:,} "
-                           f"{'matches' if mode == 'match' else 'rounds'} each at most")
+                           f"{'matches' if of_mode(mode) is MATCH else 'rounds'} each at most")
             .add("study", f"{study_name} in {storage}")
             .add("seed", dry_run.seed_text(seed) if seed is not None
                  else "the study's own, or drawn at random for a new study"))
