@@ -24,26 +24,33 @@ from unosim.errors import UnosimError, did_you_mean
 from unosim.interrupt import StopNow
 from unosim.runs.stopping import Stopped
 
-#: command name -> "module:function" under unosim/commands/ (loaded on first use, so
-#: `unosim variants` never imports the engine); a new command adds one line here
-COMMANDS = {
-    "run": "run:run",
-    "compare": "compare:compare",
-    "tournament": "tournament:tournament",
-    "skill": "skill:skill",
-    "sweep": "sweep:sweep",
-    "atlas": "atlas:atlas",
+#: the commands whose module holds several of them (or is not named after its command):
+#: command name -> "module:function" under unosim/commands/
+EXTRA = {
     "variants": "info:variants",
     "rules": "info:rules",
     "strategies": "info:strategies",
-    "bench": "bench:bench",
-    "compile": "compile:compile_command",
-    "replay": "replay:replay_command",
-    "selfcheck": "selfcheck:selfcheck",
-    "tune": "tune:tune",
-    "settle": "settle:settle",
-    "play": "play:play",
 }
+
+
+def _find_commands() -> dict[str, str]:
+    """Every command, found without importing one: each module ``NAME.py`` of
+    unosim/commands/ holds the command ``NAME``, the function of that name (its module
+    loads on first use, so `unosim variants` never imports the engine), except the
+    modules of :data:`EXTRA` and the helpers named ``_NAME.py``. A new command is one
+    new module there."""
+    import pkgutil
+
+    from unosim import commands
+
+    extra_modules = {target.partition(":")[0] for target in EXTRA.values()}
+    found = {mod.name: f"{mod.name}:{mod.name}" for mod in pkgutil.iter_modules(commands.__path__)
+             if not mod.ispkg and not mod.name.startswith("_") and mod.name not in extra_modules}
+    return dict(sorted({**found, **EXTRA}.items()))
+
+
+#: command name -> "module:function" under unosim/commands/
+COMMANDS = _find_commands()
 
 
 #: what the machine, not unosim, refused: a full disk or quota, a read-only mount, no

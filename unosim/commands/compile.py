@@ -16,7 +16,7 @@ from unosim.errors import UnosimError
 @click.command("compile")
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
 @opt.dry_run
-def compile_command(paths: tuple[str, ...]) -> None:
+def compile(paths: tuple[str, ...]) -> None:
     """Compile the engine for this machine ahead of time: every path, or the PATHs
     named (rounds, rounds/param, rounds/search, matches, matches/param,
     matches/search, plug-ins). A path already compiled is left as it is."""

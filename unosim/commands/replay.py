@@ -29,9 +29,9 @@ from unosim.errors import UnosimError
 @opt.strategy_file
 @opt.dry_run
 @click.pass_context
-def replay_command(ctx: click.Context, file: str | None, seed: int | None, game: int | None,
-                   players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
-                   strategy: str, seat: tuple[str, ...], fmt: str) -> None:
+def replay(ctx: click.Context, file: str | None, seed: int | None, game: int | None,
+           players: int | None, variant: tuple[str, ...], rule: tuple[str, ...],
+           strategy: str, seat: tuple[str, ...], fmt: str) -> None:
     """Print game K of the run with seed S turn by turn (hands, top card, colour, move,
     effect): exactly the game `unosim run` played, given the same rules and seats. Or
     replay game K of FILE, a file of --save-games, from what it holds alone (--variant
