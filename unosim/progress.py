@@ -44,7 +44,7 @@ def _with_progress_bar(show: bool, total: int, job: Callable[..., Any], with_tot
 
     from unosim.compiler.compiling import listening
     from unosim.runs.compile_notice import compiled, notice
-    from unosim.runs.runner import seat0_half_width
+    from unosim.studies.run.play import seat0_half_width
 
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
