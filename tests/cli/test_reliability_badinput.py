@@ -126,6 +126,9 @@ CATALOGUE: list[tuple[list[str], list[str]]] = [
     (["--save-games", "{tmp}/a-file/sub/games.parquet"], ["'{tmp}/a-file'",
                                                           "is a file, not a folder"]),
     (["--report"], ["--report", "--out"]),
+    # --dry-run checks as the command does: the same line, exit 2
+    (["--dry-run", "--report"], ["--report", "--out"]),
+    (["--dry-run", "--games", "1.5"], ["--games", "1.5"]),
     # --precision, --backend, --scheduler
     (["--precision", "0"], ["--precision", "0"]),
     (["--precision", "0.7"], ["--precision", "0.7"]),
