@@ -41,7 +41,7 @@ def mark_id(kind: str) -> str:
     return f"{kind}-{next(_IDS)}"
 
 
-def _figure(w: float = 8.0, h: float = 4.8, ncols: int = 1) -> tuple[Figure, list[Any]]:
+def new_figure(w: float = 8.0, h: float = 4.8, ncols: int = 1) -> tuple[Figure, list[Any]]:
     with rc_context(STYLE):
         fig = Figure(figsize=(w, h), dpi=100, layout="constrained")
         FigureCanvasAgg(fig)

@@ -41,7 +41,7 @@ def inline_svg(svg: str, prefix: str = "") -> str:
     return svg.strip()
 
 
-def _table(header: list[str], rows: list[list[str]], strong: list[bool] | None = None) -> str:
+def table_block(header: list[str], rows: list[list[str]], strong: list[bool] | None = None) -> str:
     e = html.escape
     out = ["<table><thead><tr>", *[f"<th>{e(h)}</th>" for h in header], "</tr></thead><tbody>"]
     for i, row in enumerate(rows):
@@ -60,7 +60,7 @@ def page(title: str, body: list[str]) -> str:
     )
 
 
-def _figures(svgs: dict[str, str], captions: dict[str, str] | None = None) -> list[str]:
+def figure_blocks(svgs: dict[str, str], captions: dict[str, str] | None = None) -> list[str]:
     out = ["<h2>Charts</h2>"]
     for name, svg in svgs.items():
         cap = html.escape((captions or {}).get(name, name.replace("_", " ")))

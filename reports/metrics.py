@@ -1,23 +1,18 @@
 """Per-game (or per-match) metrics read from record batches, and bounded-memory totals.
 
 The engine hands every batch of records to the ``on_records`` hook of a run. The
-functions here turn a batch into named integer columns (``extract``) and fold
-them into running totals: :class:`Moments` (count, sum, sum of squares and an
-integer histogram per metric, for one variant) and :class:`Paired` (count, sum
-and sum of squares of the per-game *difference* between a variant and the
-baseline, for games both runs played with the same index). Memory is one batch,
-whatever the number of games.
+functions here turn a batch into named integer columns (``extract``); the comparison
+folds them into its running totals (studies/compare/totals.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from unosim.runs import modes
-from unosim.runs.aggregate import HIST_BINS
 from unosim.simulate import layout as L
 from unosim.simulate import match_nb as MN
 from unosim.simulate.round_metrics import FEEL, TOTALLED
@@ -142,73 +137,3 @@ def extract_match(rec: np.ndarray, players: int) -> Values:
 
 def extractor(mode: str) -> Callable[[np.ndarray, int], Values]:
     return extract_match if modes.of(mode).by_rounds else extract_round
-
-
-@dataclass
-class Moments:
-    """Count, sum, sum of squares and histogram of each metric (exact integers)."""
-
-    n: dict[str, int] = field(default_factory=dict)
-    s: dict[str, int] = field(default_factory=dict)
-    ss: dict[str, int] = field(default_factory=dict)
-    hist: dict[str, np.ndarray] = field(default_factory=dict)
-
-    def add(self, vals: Values) -> None:
-        for name, (v, mask) in vals.items():
-            if mask is not None:
-                v = v[mask]
-            if name not in self.n:
-                self.n[name], self.s[name], self.ss[name] = 0, 0, 0
-                self.hist[name] = np.zeros(HIST_BINS, np.int64)
-            self.n[name] += int(v.shape[0])
-            self.s[name] += int(v.sum())
-            self.ss[name] += int((v * v).sum())
-            self.hist[name] += np.bincount(np.clip(v, 0, HIST_BINS - 1), minlength=HIST_BINS)
-
-
-@dataclass
-class Paired:
-    """Totals of the per-game difference (variant - baseline) of each metric."""
-
-    n: dict[str, int] = field(default_factory=dict)
-    s: dict[str, int] = field(default_factory=dict)
-    ss: dict[str, int] = field(default_factory=dict)
-
-    def add(self, base: Values, other: Values) -> None:
-        for name, (b, bmask) in base.items():
-            if name not in other:
-                continue
-            v, vmask = other[name]
-            d = v - b
-            if bmask is not None or vmask is not None:
-                keep = np.ones(d.shape[0], bool)
-                if bmask is not None:
-                    keep &= bmask
-                if vmask is not None:
-                    keep &= vmask
-                d = d[keep]
-            self.n[name] = self.n.get(name, 0) + int(d.shape[0])
-            self.s[name] = self.s.get(name, 0) + int(d.sum())
-            self.ss[name] = self.ss.get(name, 0) + int((d * d).sum())
-
-
-def merge_moments(a: Moments, b: Moments) -> Moments:
-    """``a`` plus ``b`` (in place in ``a``): totals of two ranges of games."""
-    for name in b.n:
-        if name not in a.n:
-            a.n[name], a.s[name], a.ss[name] = 0, 0, 0
-            a.hist[name] = np.zeros(HIST_BINS, np.int64)
-        a.n[name] += b.n[name]
-        a.s[name] += b.s[name]
-        a.ss[name] += b.ss[name]
-        a.hist[name] += b.hist[name]
-    return a
-
-
-def merge_paired(a: Paired, b: Paired) -> Paired:
-    """``a`` plus ``b`` (in place in ``a``)."""
-    for name in b.n:
-        a.n[name] = a.n.get(name, 0) + b.n[name]
-        a.s[name] = a.s.get(name, 0) + b.s[name]
-        a.ss[name] = a.ss.get(name, 0) + b.ss[name]
-    return a

@@ -3,7 +3,6 @@ layer's (``runs/checkpoint.py``), one for every command."""
 
 from __future__ import annotations
 
-from unosim.reports.metrics import Moments, Paired
 from unosim.runs.checkpoint import (  # noqa: F401 - the names the commands use
     FILE_NAME,
     Keeper,
@@ -16,7 +15,7 @@ from unosim.runs.checkpoint import (  # noqa: F401 - the names the commands use
     save,
     unfinished,
 )
-from unosim.studies.compare.totals import CompareTotals
+from unosim.studies.compare.totals import CompareTotals, Moments, Paired
 from unosim.studies.grids.atlas import AtlasPlayers, Effect
 from unosim.studies.lineups.skill_edge import SkillTotals
 from unosim.studies.lineups.tournament_totals import Totals

@@ -23,7 +23,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from unosim.common import DOCS_URL
-from unosim.reports.chart_kit import STYLE, _figure, gid, n_text, tag_errorbar
+from unosim.reports.chart_kit import STYLE, gid, n_text, new_figure, tag_errorbar
 from unosim.studies.compare.differences import caption, fig_differences
 
 
@@ -74,7 +74,7 @@ def fig_win_rates(cmp: Any) -> Figure:
     from unosim.runs import modes
 
     prefix = "player_win_" if modes.of(cmp.mode).by_rounds else "seat_win_"
-    fig, (ax,) = _figure(max(8.0, 1.1 * cmp.players + 4), 4.8)
+    fig, (ax,) = new_figure(max(8.0, 1.1 * cmp.players + 4), 4.8)
     k = len(cmp.variants)
     step = min(0.18, 0.7 / k)
     lows, highs = [], []
@@ -199,7 +199,7 @@ def _label(fig: Figure, ax: Any, title: str, subtitle: str, xlabel: str, ylabel:
 
 
 def fig_ecdf(cmp: Any, metric: str, title: str, xlabel: str, what: str) -> Figure:
-    fig, (ax,) = _figure()
+    fig, (ax,) = new_figure()
     _ecdf(ax, cmp, metric, _upper(cmp, metric))
     return _label(fig, ax, title,
                   f"{n_text(cmp)} · shaded: 95% DKW band · legend: mean with 95% CI",
@@ -207,7 +207,7 @@ def fig_ecdf(cmp: Any, metric: str, title: str, xlabel: str, what: str) -> Figur
 
 
 def fig_hist(cmp: Any, metric: str, title: str, xlabel: str, what: str) -> Figure:
-    fig, (ax,) = _figure()
+    fig, (ax,) = new_figure()
     xmax = _upper(cmp, metric)
     width = _bin_width(xmax)
     _hist_lines(ax, cmp, metric, xmax, width)
@@ -248,7 +248,7 @@ def fig_final_scores(cmp: Any) -> Figure:
 
 def fig_cards_drawn(cmp: Any) -> Figure:
     """Mean cards drawn per round by kind (95% CI bars) and the distribution of all draws."""
-    fig, (ax, ax2) = _figure(12.0, 4.8, ncols=2)
+    fig, (ax, ax2) = new_figure(12.0, 4.8, ncols=2)
     kinds = [("drawn_no_play", "no play"), ("penalty_drawn", "penalty"),
              ("cards_drawn", "both")]
     k = len(cmp.variants)
@@ -330,7 +330,7 @@ def fig_feel(cmp: Any) -> Figure:
 def fig_comeback(cmp: Any) -> Figure:
     """The winner's largest deficit behind the leader (cards): its distribution per
     variant, with a 95% Wilson band per value; 3 or more is a comeback."""
-    fig, (ax,) = _figure()
+    fig, (ax,) = new_figure()
     xmax = max(8, _upper(cmp, "winner_max_deficit", q=0.999))
     _hist_lines(ax, cmp, "winner_max_deficit", xmax, 1)
     ax.axvline(3, color="#444444", linestyle="--", linewidth=1)

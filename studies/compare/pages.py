@@ -8,7 +8,7 @@ import html
 import math
 from typing import Any
 
-from unosim.reports.html import _figures, _table, page
+from unosim.reports.html import figure_blocks, page, table_block
 from unosim.runs import modes
 from unosim.stats.intervals import Z95
 from unosim.stats.numbers import decimals_for
@@ -49,7 +49,7 @@ def comparison_html(cmp: Any, svgs: dict[str, str], text: str) -> str:
         if all(c == "n/a" for c in cells):
             continue
         rows.append([m.label, *cells])
-    body.append(_table(header, rows))
+    body.append(table_block(header, rows))
     for vi in range(1, len(cmp.variants)):
         body.append(f"<h2>{e(cmp.names[vi])} − {e(cmp.names[0])} (paired; rates in "
                     "percentage points)</h2>")
@@ -69,8 +69,8 @@ def comparison_html(cmp: Any, svgs: dict[str, str], text: str) -> str:
                 f"{d['pairs']:,}",
             ])
             strong.append(d["detected"])
-        body.append(_table(hdr, drows, strong))
+        body.append(table_block(hdr, drows, strong))
         body.append('<p class="note">Bold: the paired 95% interval excludes zero.</p>')
-    body += _figures(svgs, captions(cmp))
+    body += figure_blocks(svgs, captions(cmp))
     body.append("<h2>Text report</h2><pre>" + e(text) + "</pre>")
     return page(title, body)

@@ -25,6 +25,7 @@ from unosim.runs.variants import VariantSpec
 from unosim.simulate import layout as L
 from unosim.stats.intervals import Z95, diff_ci, mean_se, wilson
 from unosim.stats.numbers import decimals_for
+from unosim.studies.compare.totals import Moments, Paired
 
 #: the game-feel verdicts (round mode) and their wording: what the variant shows
 #: ("{v}" its value), the words for a higher and a lower value, and the unit
@@ -64,8 +65,8 @@ class Comparison:
     workers: int
     max_rounds: int
     results: list[Any]  # RunResult or MatchResult per variant
-    moments: list[MX.Moments]
-    paired: list[MX.Paired | None]
+    moments: list[Moments]
+    paired: list[Paired | None]
     elapsed_s: float
     partial: bool = False
     summaries: list[dict[str, Any]] = field(default_factory=list)

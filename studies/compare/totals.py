@@ -11,6 +11,7 @@ import numpy as np
 
 from unosim.reports import metrics as MX
 from unosim.runs import modes
+from unosim.runs.aggregate import HIST_BINS
 from unosim.runs.modes import Mode
 from unosim.runs.runner import new_totals
 from unosim.runs.tables import Table
@@ -31,8 +32,8 @@ class CompareTotals:
     each played. Integer sums, so merging tasks in any order gives the same."""
 
     aggs: list[Any]
-    moments: list[MX.Moments]
-    paired: list[MX.Paired | None]
+    moments: list[Moments]
+    paired: list[Paired | None]
     joint: list[np.ndarray | None]
     elapsed: list[float]
     #: kept for the checkpoint's format: a task's records travel in its ``Played``
@@ -43,8 +44,8 @@ class CompareTotals:
         side = L.MAX_PLAYERS + 1
         k = len(tables)
         return cls([new_totals(mode, t.players) for t in tables],
-                   [MX.Moments() for _ in tables],
-                   [None] + [MX.Paired() for _ in tables[1:]],
+                   [Moments() for _ in tables],
+                   [None] + [Paired() for _ in tables[1:]],
                    [None] + [np.zeros((side, side), np.int64) for _ in tables[1:]],
                    [0.0] * k)
 
@@ -64,9 +65,9 @@ class CompareTotals:
     def merge(self, other: CompareTotals) -> CompareTotals:
         for vi in range(len(self.aggs)):
             self.aggs[vi].merge(other.aggs[vi])
-            MX.merge_moments(self.moments[vi], other.moments[vi])
+            merge_moments(self.moments[vi], other.moments[vi])
             if vi:
-                MX.merge_paired(self.paired[vi], other.paired[vi])  # type: ignore[arg-type]
+                merge_paired(self.paired[vi], other.paired[vi])  # type: ignore[arg-type]
                 self.joint[vi] += other.joint[vi]  # type: ignore[operator]
             self.elapsed[vi] += other.elapsed[vi]
         return self
@@ -91,3 +92,73 @@ def _add_joint(joint: np.ndarray, base: np.ndarray, other: np.ndarray) -> None:
     """Count the pairs (baseline's winner, variant's winner) of the same games."""
     side = joint.shape[0]
     joint += np.bincount(base * side + other, minlength=side * side).reshape(side, side)
+
+
+@dataclass
+class Moments:
+    """Count, sum, sum of squares and histogram of each metric (exact integers)."""
+
+    n: dict[str, int] = field(default_factory=dict)
+    s: dict[str, int] = field(default_factory=dict)
+    ss: dict[str, int] = field(default_factory=dict)
+    hist: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def add(self, vals: MX.Values) -> None:
+        for name, (v, mask) in vals.items():
+            if mask is not None:
+                v = v[mask]
+            if name not in self.n:
+                self.n[name], self.s[name], self.ss[name] = 0, 0, 0
+                self.hist[name] = np.zeros(HIST_BINS, np.int64)
+            self.n[name] += int(v.shape[0])
+            self.s[name] += int(v.sum())
+            self.ss[name] += int((v * v).sum())
+            self.hist[name] += np.bincount(np.clip(v, 0, HIST_BINS - 1), minlength=HIST_BINS)
+
+
+@dataclass
+class Paired:
+    """Totals of the per-game difference (variant - baseline) of each metric."""
+
+    n: dict[str, int] = field(default_factory=dict)
+    s: dict[str, int] = field(default_factory=dict)
+    ss: dict[str, int] = field(default_factory=dict)
+
+    def add(self, base: MX.Values, other: MX.Values) -> None:
+        for name, (b, bmask) in base.items():
+            if name not in other:
+                continue
+            v, vmask = other[name]
+            d = v - b
+            if bmask is not None or vmask is not None:
+                keep = np.ones(d.shape[0], bool)
+                if bmask is not None:
+                    keep &= bmask
+                if vmask is not None:
+                    keep &= vmask
+                d = d[keep]
+            self.n[name] = self.n.get(name, 0) + int(d.shape[0])
+            self.s[name] = self.s.get(name, 0) + int(d.sum())
+            self.ss[name] = self.ss.get(name, 0) + int((d * d).sum())
+
+
+def merge_moments(a: Moments, b: Moments) -> Moments:
+    """``a`` plus ``b`` (in place in ``a``): totals of two ranges of games."""
+    for name in b.n:
+        if name not in a.n:
+            a.n[name], a.s[name], a.ss[name] = 0, 0, 0
+            a.hist[name] = np.zeros(HIST_BINS, np.int64)
+        a.n[name] += b.n[name]
+        a.s[name] += b.s[name]
+        a.ss[name] += b.ss[name]
+        a.hist[name] += b.hist[name]
+    return a
+
+
+def merge_paired(a: Paired, b: Paired) -> Paired:
+    """``a`` plus ``b`` (in place in ``a``)."""
+    for name in b.n:
+        a.n[name] = a.n.get(name, 0) + b.n[name]
+        a.s[name] = a.s.get(name, 0) + b.s[name]
+        a.ss[name] = a.ss.get(name, 0) + b.ss[name]
+    return a

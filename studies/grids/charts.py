@@ -15,7 +15,7 @@ import numpy as np
 from matplotlib import colormaps
 from matplotlib.figure import Figure
 
-from unosim.reports.chart_kit import _figure
+from unosim.reports.chart_kit import new_figure
 from unosim.stats.numbers import decimals_for
 from unosim.studies.grids import atlas as A
 from unosim.studies.grids.sweep import KINDS, LABELS, SweepResult, shown_metrics
@@ -45,7 +45,7 @@ def sweep_figures(r: SweepResult) -> dict[str, Figure]:
 
 def _line(r: SweepResult, metric: str) -> Figure:
     d = r.dims[0]
-    fig, (ax,) = _figure(6.4, 3.8)
+    fig, (ax,) = new_figure(6.4, 3.8)
     numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in d.values)
     xs, ys, lo, hi = [], [], [], []
     sc = _scale(metric)
@@ -113,7 +113,7 @@ def _heatmap(r: SweepResult, metric: str) -> Figure:
         text[i][j] = _cell_text(float(grid[i, j]), float(halves[i, j]), metric, dec)
     w = max(5.5, 1.0 + 1.05 * len(b.values))
     h = max(3.5, 1.2 + 0.62 * len(a.values))
-    fig, (ax,) = _figure(w, h)
+    fig, (ax,) = new_figure(w, h)
     cmap = colormaps["viridis"].with_extremes(bad="#dddddd")
     im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, aspect="auto", origin="lower",
                    gid="heatmap")
@@ -147,7 +147,7 @@ def atlas_heatmap(presets: list[str], metrics: list[str], labels: list[str],
             scaled[:, j] = col / top
     h = max(4.0, 1.4 + 0.34 * len(presets))
     w = max(7.0, 2.4 + 1.15 * len(metrics))
-    fig, (ax,) = _figure(w, h)
+    fig, (ax,) = new_figure(w, h)
     cmap = colormaps["RdBu_r"].with_extremes(bad="#eeeeee")
     im = ax.imshow(np.ma.masked_invalid(scaled), cmap=cmap, vmin=-1, vmax=1, aspect="auto",
                    gid="atlas-heatmap")

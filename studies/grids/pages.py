@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from unosim.reports.html import _figures, _table, page
+from unosim.reports.html import figure_blocks, page, table_block
 
 
 def sweep_html(summary: dict[str, Any], svgs: dict[str, str], text: str) -> str:
@@ -28,8 +28,8 @@ def sweep_html(summary: dict[str, Any], svgs: dict[str, str], text: str) -> str:
         body.append("<h2>Refused points (not played)</h2><ul>")
         body += [f"<li>{e(str(p['point']))}: {e(p['reason'])}</li>" for p in refused]
         body.append("</ul>")
-    body += _figures(svgs)
-    body += ["<h2>Every point and metric</h2>", _table(header, rows),
+    body += figure_blocks(svgs)
+    body += ["<h2>Every point and metric</h2>", table_block(header, rows),
              "<h2>As printed</h2>", f"<pre>{e(text)}</pre>"]
     return page("unosim sweep", body)
 
@@ -49,13 +49,13 @@ def atlas_html(summary: dict[str, Any], svgs: dict[str, str], text: str) -> str:
         if refused:
             body.append("<p class=\"note\">Refused and skipped: " + "; ".join(
                 f"{e(p)}: {e(r)}" for p, r in refused.items()) + "</p>")
-    body += _figures(svgs)
+    body += figure_blocks(svgs)
     header = ["players", "preset", "metric", "value", "official", "effect", "95% CI", "*"]
     rows = [[str(r["players"]), r["preset"], summary["metrics"][r["metric"]], _num(r["value"]),
              _num(r["official"]), f"{r['effect']:+.2f} {r['effect_unit']}",
              f"{r['effect_ci_low']:+.2f} to {r['effect_ci_high']:+.2f}",
              "*" if r["significant"] else ""] for r in summary["rows"]]
-    body += ["<h2>Full table</h2>", _table(header, rows), "<h2>As printed</h2>",
+    body += ["<h2>Full table</h2>", table_block(header, rows), "<h2>As printed</h2>",
              f"<pre>{e(text)}</pre>"]
     return page("unosim atlas", body)
 

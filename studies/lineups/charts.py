@@ -8,7 +8,7 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-from unosim.reports.chart_kit import PALETTE, _figure
+from unosim.reports.chart_kit import PALETTE, new_figure
 
 GREY = "#555555"
 
@@ -34,7 +34,7 @@ def tournament_figure(s: dict[str, Any]) -> Figure:
     its label on it: one line through every row when the entrants share one fair share,
     else a labelled stroke through each row."""
     rows = sorted(s["results"], key=lambda r: r["rank"])
-    fig, (ax,) = _figure(7.0, 1.6 + 0.45 * len(rows))
+    fig, (ax,) = new_figure(7.0, 1.6 + 0.45 * len(rows))
     _interval_bars(ax, [r["strategy"] for r in rows], [r["win_rate"] for r in rows],
                    [r["win_rate_ci95"] for r in rows], 100)
     ys = list(range(len(rows)))[::-1]
@@ -62,7 +62,7 @@ def skill_figure(s: dict[str, Any]) -> Figure:
     """The skill edge under each variant with its 95% interval (0: chance), from the
     skill study's JSON summary."""
     rows = s["variants"]
-    fig, (ax,) = _figure(7.0, 1.6 + 0.45 * len(rows))
+    fig, (ax,) = new_figure(7.0, 1.6 + 0.45 * len(rows))
     _interval_bars(ax, [r["variant"] for r in rows], [r["skill_edge"] for r in rows],
                    [r["skill_edge_ci95"] for r in rows], 1)
     ax.axvline(0, color=GREY, linewidth=0.8)

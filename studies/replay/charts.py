@@ -6,12 +6,12 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-from unosim.reports.chart_kit import PALETTE, _figure
+from unosim.reports.chart_kit import PALETTE, new_figure
 
 
 def replay_figure(r: dict[str, Any]) -> Figure:
     """Cards in each hand after every decision of one replayed game."""
-    fig, (ax,) = _figure(8.0, 4.0)
+    fig, (ax,) = new_figure(8.0, 4.0)
     n = r["players"]
     steps = [0] + [s["step"] for s in r["steps"]]
     sizes = [[len(h) for h in r["deal"]["hands"]]]

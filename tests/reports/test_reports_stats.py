@@ -16,6 +16,7 @@ from unosim.stats.intervals import Z95, diff_ci, hist_quantile, mean_se, wilson
 from unosim.stats.numbers import decimals_for, plus_minus
 from unosim.strategies.registry import parse_strategy
 from unosim.studies.compare.result import Comparison, dec_for_value
+from unosim.studies.compare.totals import Moments, Paired
 
 # ---------------------------------------------------------------- Wilson
 
@@ -88,7 +89,7 @@ def test_paired_totals_equal_numpy_on_the_differences():
     a = rng.integers(0, 50, 1000)
     b = a + rng.integers(-3, 6, 1000)  # correlated, like common random numbers
     mask = rng.random(1000) > 0.1
-    p = MX.Paired()
+    p = Paired()
     for lo in range(0, 1000, 256):  # batch by batch, as the runs hand them over
         sl = slice(lo, lo + 256)
         p.add({"x": (a[sl], None), "w": (a[sl], mask[sl])},
@@ -103,7 +104,7 @@ def test_paired_totals_equal_numpy_on_the_differences():
 
 
 def test_moments_sums_and_histogram():
-    m = MX.Moments()
+    m = Moments()
     v = np.array([0, 1, 1, 5, 9000])  # the last one lands in the open last bin
     m.add({"x": (v, None), "y": (v, v > 0)})
     assert (m.n["x"], m.s["x"], m.ss["x"]) == (5, int(v.sum()), int((v * v).sum()))
@@ -154,8 +155,8 @@ def synthetic_comparison(shift: float, seed: int = 0, n: int = 4000,
         for s in range(4):
             v[f"seat_win_{s}"] = ((w == s).astype(np.int64), None)
         vals.append(v)
-    moments = [MX.Moments() for _ in names]
-    paired: list[MX.Paired | None] = [None] + [MX.Paired() for _ in names[1:]]
+    moments = [Moments() for _ in names]
+    paired: list[Paired | None] = [None] + [Paired() for _ in names[1:]]
     for i, v in enumerate(vals):
         moments[i].add(v)
         if i:
