@@ -73,7 +73,10 @@ def test_sampled_actions_are_legal_and_the_gradient_is_log_pis():
 
 @pytest.mark.slow
 def test_sampling_follows_the_softmax():
-    """One game's sampled actions, drawn many times, match pi within their noise."""
+    """One game's sampled actions, drawn many times, match pi within their noise: 4,000
+    draws, each legal action's share within 5 standard errors (plus 0.001) of pi, a
+    false alarm below 6e-7 an action. It detects a probability off by 5.84 se + 0.001
+    with 80% power: 2.9 points at pi = 0.1, 3.8 at 0.2, 4.7 at 0.5."""
     obs, mask = states()
     i = int(np.argmax(mask.sum(1)))  # the game with the most legal actions
     legal = np.flatnonzero(mask[i])

@@ -132,6 +132,10 @@ def test_nearest_order_after_a_skip_starts_after_the_skipped_seat():
 
 
 def test_random_order_picks_each_holder_first_uniformly_and_never_a_non_holder():
+    """150 seeds; each of the three holders must be asked first 30 to 70 times (50
+    expected). A fair draw leaves that band for one holder with chance 3.7e-4, for any
+    of the three 1.1e-3 (exact, multinomial); a holder picked first with probability
+    0.17 or less, or 0.52 or more, instead of 1/3 fails with 80% power."""
     firsts = []
     for seed in range(150):
         g = craft(
@@ -147,7 +151,7 @@ def test_random_order_picks_each_holder_first_uniformly_and_never_a_non_holder()
             if g.phase == "jump":
                 asked.append(g.actor)
         assert sorted(asked) == [0, 2, 3]
-    # 50 expected each; a binomial(150, 1/3) stays within 30..70 but for 1e-4
+    # 50 expected each; a binomial(150, 1/3) leaves 30..70 with chance 3.7e-4
     assert sorted(set(firsts)) == [0, 2, 3]
     assert all(30 <= firsts.count(q) <= 70 for q in (0, 2, 3))
 

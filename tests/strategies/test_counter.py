@@ -52,7 +52,10 @@ def _rotated_wins(players: int, games: int, seed: int) -> tuple[int, int]:
 @pytest.mark.parametrize("players,published,games", [(2, 0.688, 20_000), (6, 0.242, 24_000)])
 def test_the_published_win_rates_are_reproduced(players, published, games):
     """Within 4 standard errors of UnoAI's figure (about 1.3 points at these sizes);
-    bench/peer_table.py measures them on a million games each."""
+    bench/peer_table.py measures them on a million games each. Heads-up 20,000 games
+    (se 0.33 points at 68.8%), one against five 24,000 (se 0.28 points at 24.2%); 4 se
+    is a false alarm once in about 16,000, and a rate off by 4.84 se, 1.6 points
+    heads-up and 1.3 points at 6 players, fails with 80% power."""
     wins, n = _rotated_wins(players, games, seed=11)
     rate = wins / n
     se = math.sqrt(published * (1 - published) / n)
@@ -60,6 +63,10 @@ def test_the_published_win_rates_are_reproduced(players, published, games):
 
 
 def test_random_colour_is_an_even_opponent_of_itself():
+    """20,000 heads-up games; seat 0's rate must lie within 4 se (se 0.35 points, band
+    +-1.41 points) of 1/2: a false alarm once in about 16,000 for an even game, and a
+    rate off by 1.7 points fails with 80% power. A first-seat edge like official's
+    heads-up (about +0.6 points) would use part of the band: then 1% to fail."""
     rules = resolve(["unoai"], [("players", 2)])
     rec = play_records(rules, [parse_strategy("random-colour")] * 2, 5, 0, 20_000, chunks=4)
     rate = float((rec[:, L.G_WINNER] == 0).mean())

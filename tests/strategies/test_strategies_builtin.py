@@ -41,6 +41,8 @@ def craft(strategy: str, hand: list[str], top: str = "r3", rules=None, actor: in
 
 
 def choices(g: Game, n: int = 60) -> set[str]:
+    """The moves seen in ``n`` draws. A move chosen with probability q goes unseen with
+    chance (1 - q)^n: about 1e-18 for one of two even moves at n = 60."""
     return {g.choose() for _ in range(n)}
 
 
@@ -57,6 +59,10 @@ def test_every_builtin_has_a_description_and_an_id():
 
 
 def test_random_plays_uniformly_among_physical_cards():
+    """3,000 draws; the share of r5 (2 of the 3 playable physical cards, 2/3) must lie
+    in 0.62..0.71: 5.4 and 5.0 standard errors (se 0.86 points) from 2/3, a false alarm
+    about once in 4 million. It detects a shift of 5 points (to 0.62 or 0.72) with 80%
+    power; the likely slip, uniform among distinct cards (share 1/2), lies 19 se out."""
     g = craft("random", ["r5", "r5", "g3", "b9"])  # top r3: r5 x2 and g3 play
     seen = [g.choose() for _ in range(3000)]
     share = seen.count("r5") / len(seen)
@@ -212,6 +218,9 @@ def challenge_state(strategy: str, offender_hand: list[str], discard=()) -> Game
 
 
 def test_challenge_never_always_and_a_probability():
+    """never and always by 60 draws each; challenge=0.5 by 2,000 draws, whose share must
+    lie in 0.45..0.55: 4.5 standard errors (se 1.1 points), a false alarm about once in
+    130,000; it detects a probability off by 6 points (0.44 or 0.56) with 80% power."""
     hand = ["g2", "g3", "y4", "y5", "b6"]
     assert choices(challenge_state("random:challenge=never", hand)) == {"accept"}
     assert choices(challenge_state("random:challenge=always", hand)) == {"challenge"}

@@ -54,7 +54,10 @@ def test_a_true_claim_is_true_and_stops_at_its_first_look(capsys, tmp_path):
     """Drawing until playable adds about 40 turns a round: far beyond the first look's
     O'Brien-Fleming boundary (z = 4.33), so it is decided at once. (Stacking's 3 turns
     used to stop there under the Bonferroni z of 2.39; the first look now keeps its
-    error for effects that any seed would see.)"""
+    error for effects that any seed would see.) 2,048 games at the first look, se of
+    the paired difference about 1.8 turns: deciding there needs more than 1 + 4.33 se =
+    9 turns, which 41 turns passes by 17 se (no seed fails it); an effect of 10.5 turns
+    would still be decided at once with 80% power."""
     p = claim_file(tmp_path, "longer", STACKING.format(
         sentence="Drawing until you can play makes rounds longer", direction="higher",
         variant="draw-until-playable", looks=3))
@@ -69,6 +72,11 @@ def test_a_true_claim_is_true_and_stops_at_its_first_look(capsys, tmp_path):
 
 
 def test_a_claim_stated_backwards_is_false(capsys, tmp_path):
+    """2,048 games, one look (z = 1.96), se of stacking's paired difference about 0.46
+    turns: FALSE needs the whole interval above the 1-turn margin, an estimate over 1.9
+    turns. Stacking adds about 3.0 turns (docs/findings.md), 2.4 se above that, so about
+    1 seed in 120 fails it (1 in 25 if the effect is 2.7, docs/compare.md); an effect
+    of 1.5 turns or less would fail with 80% power. Seed 3 reads +2.9."""
     p = claim_file(tmp_path, "shorter", STACKING.format(
         sentence="Stacking makes rounds shorter", direction="lower", variant="stacking",
         looks=1))
@@ -97,7 +105,9 @@ def test_not_shown_says_how_many_games_would_decide_it(capsys, tmp_path):
     """Jump-in moves seat 0's win rate by well under a point; 200 games cannot tell
     that from the half-point margin, and the line says about how many games would.
     (It used to name the smallest effect the run could detect, a figure that ignored
-    the margin.)"""
+    the margin.) 200 games, se of the paired difference about 4.1 points: the 95%
+    interval spans both edges unless the estimate lies beyond +-7.6 points, which a
+    null effect does in about 1 seed in 15 (6.6%). Seed 3 reads -5.5 points."""
     text = STACKING.format(sentence="Jump-in helps the first seat", direction="higher",
                            variant="jump-in", looks=1)
     text = text.replace("games = 2000", "games = 200").replace('"turns"', '"seat_win_0"')
@@ -114,7 +124,13 @@ def test_not_shown_says_how_many_games_would_decide_it(capsys, tmp_path):
 
 def test_a_claim_across_seats_that_holds_at_some_depends(capsys, tmp_path):
     """Seat 0 wins more than its fair share at 4 players, seat 3 less (RULES: seat
-    effects are real): "every seat wins its fair share or more" depends on the seat."""
+    effects are real): "every seat wins its fair share or more" depends on the seat.
+    100,352 games, one look, z = 2.50 over the 4 seats, se about 0.14 points a seat:
+    TRUE needs an estimate above +0.55 points, FALSE below -0.55. Seat 0 is about +1.1
+    points (a 400,000-game run), 4.0 se past its edge (fails about once in 30,000); seat
+    3 is only about -0.7, 1.2 se past, so about 1 seed in 9 would read it NOT SHOWN and
+    fail the test. Seed 3 reads +1.13 and -0.83; an edge of 0.66 points or more is
+    called with 80% power."""
     p = claim_file(tmp_path, "seats", """
 claim = "Every seat wins more than its fair share"
 source = "a test"
@@ -138,6 +154,11 @@ looks = 1
 
 
 def test_same_within_a_margin_needs_the_whole_interval_inside(capsys, tmp_path):
+    """2,048 games, one look, se of stacking's paired difference about 0.46 turns. Wide
+    (margin 20): TRUE unless the interval reaches +-20, which no seed does. Narrow
+    (margin 0.5): FALSE needs an estimate over 1.4 turns; stacking's 3.0 lies 3.5 se
+    above it (about 1 seed in 4,000 fails), and an effect of 1.0 turn or less would fail
+    with 80% power. Seed 3 reads +2.9."""
     base = STACKING.format(sentence="Stacking leaves round length alone",
                            direction="same", variant="stacking", looks=1)
     wide = one(capsys, claim_file(tmp_path, "wide", base + "margin = 20\n"))
@@ -152,6 +173,12 @@ def test_same_within_a_margin_needs_the_whole_interval_inside(capsys, tmp_path):
 
 
 def test_a_tournament_and_a_skill_claim(capsys, tmp_path):
+    """Tournament: 4,096 heads-up games, one look, se of the share ahead about 0.78
+    points; TRUE needs the interval above the 1-point margin, an estimate over 2.53
+    points. Offensive finishes ahead of random in about 53.6% (+3.6 points; a
+    61,440-game run), only 1.4 se past that, so about 1 seed in 11 (8.7%) would fail
+    it; 9,500 games would bring that under 1e-3. Seed 3 reads +3.66. Skill: 400 games,
+    an edge of about 0.04 against the bound 0.5, about 20 se past it (no seed fails it)."""
     t = claim_file(tmp_path, "holds", """
 claim = "Offensive finishes ahead of random"
 source = "a test"
@@ -295,6 +322,10 @@ def test_the_catalogue_ships_as_package_data():
 
 
 def test_out_writes_verdicts_a_page_and_readable_cards(capsys, tmp_path):
+    """The first line's TRUE: --games 1500 plays 2,048 (one look, z = 1.96), se of
+    stacking's paired difference about 0.49 turns; TRUE needs an estimate over 1.96
+    turns, which stacking's 3.0 passes by 2.1 se, so about 1 seed in 60 would fail it.
+    Seed 4 reads +3.4. The second line only has to be a verdict."""
     from PIL import Image
 
     p = claim_file(tmp_path, "longer", STACKING.format(

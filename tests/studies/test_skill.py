@@ -122,6 +122,12 @@ def test_random_against_random_has_no_edge_at_all():
 
 
 def test_a_good_strategy_has_an_edge():
+    """40,000 games (10,000 deals); the edge must exceed 4 standard errors. The per-deal
+    sd of the edge is about 0.197 (docs/findings.md: 0.0436 +- 0.0008 over 250,000
+    deals), so se 0.0020 and the threshold 0.0079; offensive's edge, 0.0436, lies 22 se
+    out, and an edge shrunk to 0.0062 or less (a win rate of 25.5% against random)
+    fails with 80% power. 1,000 deals (4,000 games) would keep the false alarm under
+    1e-3."""
     # offensive wins ~28% at 4 players against random (README): far beyond 4 se of 0
     r = run_skill(_variants("official", players=4), parse_strategy("offensive"), 40_000, seed=2)
     s = skill_stats(r.totals[0])

@@ -243,6 +243,11 @@ def test_mean_place_under_elimination():
 
 
 def test_holding_wilds_beats_uniform_random_play_at_four_players():
+    """20,000 games; the lower end of offensive's 95% Wilson interval must pass 50%, so
+    its rate must exceed 50.7%. It is about 54% (se 0.35 points), 9.4 se above that: the
+    correct engine fails about once in 10^20. A bug that shrinks the edge to 0.4 points
+    or less fails with 80% power (no edge at all: 97.5%). 4,000 games would still keep
+    the false alarm under 1e-3."""
     # two seats each, A B A B rotated: offensive's fair share of wins is 50%
     s = summarize_tournament(run_tournament(resolve(), strats("offensive", "random"), 20_000,
                                             seed=2026))
@@ -252,6 +257,11 @@ def test_holding_wilds_beats_uniform_random_play_at_four_players():
 
 
 def test_dumping_high_cards_wins_more_points_per_round_in_two_player_scored_games():
+    """40,000 heads-up games. Net points: the 95% interval must lie above 0 (se about
+    0.30 points a round, sd about 59), so the estimate must pass 0.58; defensive nets
+    about +3.3, 9 se beyond (no seed fails it), and an edge of 0.33 points or less fails
+    with 80% power. Win rate: defensive wins about 46.5% (se 0.25 points), 14 se under
+    1/2. About 8,300 games would keep the false alarm under 1e-3."""
     rules = resolve([], [("players", 2)])
     s = summarize_tournament(run_tournament(rules, strats("defensive", "offensive"), 40_000,
                                             seed=2026))
