@@ -238,13 +238,23 @@ def test_a_bad_command_line_is_one_line_exit_2(capsys, bad_files, label, argv, w
 
 # ---------------------------------------------------------------- the API
 
+class _Opaque:
+    """A value of no rule type, with a repr that is the same in every process (test ids
+    must be, for pytest-xdist's workers to agree on what they collected)."""
+
+    def __repr__(self) -> str:
+        return "<opaque>"
+
+
+OPAQUE = _Opaque()
+
 #: wrong values of each keyword, by name
 API_BAD: dict[str, list[Any]] = {
     "variant": [123, ["official", 3], "nope", {"a": 1}],
     "variants": [123, ["official", 3], ["official", "nope"]],
     "games": ["abc", -5, 0, 1.5, None, [1], float("nan")],
     "players": ["4", 1, 11, 2.5, True],
-    "rule": [5, ["hand_size"], {"nope": 1}, {"hand_size": object()}, "hand_size=abc"],
+    "rule": [5, ["hand_size"], {"nope": 1}, {"hand_size": OPAQUE}, "hand_size=abc"],
     "seat": [5, {9: "random"}, ["x"], {0: "nope"}],
     "strategy": [3, "nope", None],
     "seed": ["x", -1, 1.5, True],
