@@ -26,29 +26,48 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
 
 
-def pytest_configure(config):
-    """With pytest-xdist (``-n 2``), compile every path once, here in the controller,
-    before the workers start: they then load the kernels from Numba's cache instead of
-    compiling the same paths side by side."""
-    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
-        from unosim.runs.compile_notice import PATHS
-        from unosim.runs.prebuild import compile_paths
+def _compile_shared(paths: list[str], locks: Path) -> None:
+    """Compile ``paths`` one at a time, each under a file lock in ``locks`` (a folder all
+    the processes of a run share): a path another process is compiling is waited for
+    and then loaded from Numba's cache, so no path compiles twice. With pytest-xdist
+    each process starts at another place in the list, so a cold cache fills on every
+    core instead of one."""
+    import fcntl
 
-        compile_paths(list(PATHS), lambda *a: None)
+    from unosim.runs.prebuild import compile_paths
+
+    locks.mkdir(parents=True, exist_ok=True)
+    for path in paths:
+        with open(locks / (path.replace("/", "-") + ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            compile_paths([path], lambda *a: None)
 
 
 @pytest.fixture(scope="session", autouse=True)
-def engine_compiled():
+def engine_compiled(tmp_path_factory):
     """Compile every path of the engine first (``unosim compile``), so that no test's
     output carries the one-time compile notice: it would appear in whichever test
     happened to use a path first (tests/compiler/test_compile_paths.py checks the notice).
     Every path then counts as compiled in this process, the plug-in loop too, which Numba
     specialises per process: the first in-process plug-in test would say so otherwise."""
+    import os
+
     from unosim.compiler import compiling
     from unosim.runs.compile_notice import PATHS
-    from unosim.runs.prebuild import compile_paths
 
-    compile_paths(list(PATHS), lambda *a: None)
+    paths = list(PATHS)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1, ... under pytest-xdist
+    shared = tmp_path_factory.getbasetemp()
+    if worker:
+        # the first path (the rule steps every other path calls) first, then each
+        # process starts at its own place in the rest; the workers' temporary folders
+        # share a parent, the run's folder, which holds the locks
+        k, n = int(worker[2:]), int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+        rest = paths[1:]
+        start = len(rest) * k // max(n, 1)
+        paths = paths[:1] + rest[start:] + rest[:start]
+        shared = shared.parent
+    _compile_shared(paths, shared / "compile-locks")
     compiling._done.update(PATHS)
 
 
