@@ -5,8 +5,14 @@ the test waits for its first checkpoint, sends SIGINT or SIGTERM (or SIGKILL),
 checks the exit status, the partial report (printed and written) and the
 checkpoint, then ``--resume DIR`` finishes the run, and the final statistics
 must equal those of an uninterrupted run with the same seed (timings aside).
-Small batches (``UNOSIM_BATCH``) make the interrupted run take seconds, not
-minutes, and leave it hundreds of batches to be stopped in.
+Only the stopped runs need a process of their own: the resume and the
+uninterrupted run read and play the same in this one (``cli.main``), where a
+plug-in's loop is compiled once for both. Small batches (``UNOSIM_BATCH``) give
+a stopped run about a second of play at full speed after its first checkpoint:
+200 batches of 500 games (about 5 ms each), 500 of 20 matches (about 1.5 ms
+each). The test polls for the checkpoint every 10 ms, so the stop lands a few
+batches after it and well over a hundred are left even on a loaded machine;
+the totals are compared exactly, so a smaller run checks the same thing.
 
 Below them, faster in-process tests of the pieces: the checkpoint file (exact
 round trip, damage detection), resuming from it, the stop-between-batches
@@ -37,7 +43,9 @@ from unosim.studies.run.play import run
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_PLUGINS = REPO / "strategies" / "examples" / "plugins.py"
 BATCH = 500
-GAMES = 300_000
+GAMES = 100_000  # 200 batches of BATCH
+MATCH_BATCH = 20
+MATCHES = 10_000  # 500 batches of MATCH_BATCH
 
 
 def stats(summary: dict) -> dict:
@@ -93,15 +101,26 @@ def wait_for(path: Path, proc: subprocess.Popen[str], timeout: float = 300) -> N
         time.sleep(0.01)
 
 
-def finish(argv: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "unosim", *argv], capture_output=True,
-                          text=True, timeout=600, env=_env(), cwd=REPO)
+def resume(capsys: pytest.CaptureFixture[str], out_dir: Path, *more: str) -> dict:
+    """``run --resume DIR --format json`` in this process, to its end."""
+    code, out, err = invoke(capsys, ["run", "--resume", str(out_dir), "--format", "json",
+                                     *more])
+    assert code == 0, err
+    assert "Traceback" not in out + err
+    return json.loads(out)
+
+
+_WHOLE: dict[tuple[str, ...], dict] = {}
 
 
 def uninterrupted(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:
-    code, out, err = invoke(capsys, ["run", *argv, "--format", "json", "--workers", "2"])
-    assert code == 0, err
-    return json.loads(out)
+    """The summary of the run never stopped (played once per argv in this process)."""
+    key = tuple(argv)
+    if key not in _WHOLE:
+        code, out, err = invoke(capsys, ["run", *argv, "--format", "json", "--workers", "2"])
+        assert code == 0, err
+        _WHOLE[key] = json.loads(out)
+    return _WHOLE[key]
 
 
 def interrupt_and_resume(capsys, tmp_path: Path, sig: int, expect: int, argv: list[str],
@@ -127,10 +146,7 @@ def interrupt_and_resume(capsys, tmp_path: Path, sig: int, expect: int, argv: li
     assert next_game(out_dir) == partial[unit]
     assert not [p for p in out_dir.iterdir() if p.name.endswith(".tmp")]
 
-    done = finish(["run", "--resume", str(out_dir), "--format", "json", "--workers", "2"])
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stdout + done.stderr
-    final = json.loads(done.stdout)
+    final = resume(capsys, out_dir, "--workers", "2")
     assert final["partial"] is False
     assert not (out_dir / ck.FILE_NAME).exists()  # a finished run leaves no checkpoint
     assert stats(json.loads((out_dir / "summary.json").read_text())) == stats(final)
@@ -152,15 +168,23 @@ def test_signal_keeps_finished_batches_and_resume_equals_uninterrupted(capsys, t
     assert final["games"] == GAMES
 
 
-@pytest.mark.subprocess
-def test_table_output_is_marked_partial(tmp_path):
-    out_dir = tmp_path / "out"
-    proc = start_run(["--games", str(GAMES), "--seed", "2", "--out", str(out_dir),
+@pytest.fixture(scope="module")
+def stopped_table_run(tmp_path_factory):
+    """A run with the table output stopped by SIGINT after its first checkpoint: its
+    exit status, stdout, stderr and folder (one process for the two tests below)."""
+    out_dir = tmp_path_factory.mktemp("table") / "out"
+    proc = start_run(["--games", str(GAMES), "--seed", "8", "--out", str(out_dir),
                       "--workers", "1", "--no-progress"])
     wait_for(out_dir / ck.FILE_NAME, proc)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130
+    return proc.returncode, out, err, out_dir
+
+
+@pytest.mark.subprocess
+def test_table_output_is_marked_partial(stopped_table_run):
+    code, out, err, _ = stopped_table_run
+    assert code == 130, err
     assert "PARTIAL RESULT: interrupted after" in out
     assert "Seat win rate" in out
     assert "Traceback" not in out + err
@@ -177,32 +201,28 @@ def test_kill_9_loses_at_most_the_games_since_the_last_checkpoint(capsys, tmp_pa
     proc.kill()
     proc.communicate(timeout=60)
     assert next_game(out_dir) > 0
-    done = finish(["run", "--resume", str(out_dir), "--format", "json", "--workers", "2"])
-    assert done.returncode == 0, done.stderr
-    assert stats(json.loads(done.stdout)) == stats(uninterrupted(capsys, argv))
+    assert stats(resume(capsys, out_dir, "--workers", "2")) == stats(
+        uninterrupted(capsys, argv))
 
 
 @pytest.mark.subprocess
 @pytest.mark.parametrize("plugin", [False, True], ids=["builtins", "plugin"])
 def test_matches_interrupt_and_resume(capsys, tmp_path, plugin):
-    argv = ["--mode", "match", "--variant", "losers-score", "--games", "20000", "--seed", "4",
-            "--seat", "1=defensive"]
-    if plugin:  # the resumed process loads the plug-in again from the checkpoint
+    argv = ["--mode", "match", "--variant", "losers-score", "--games", str(MATCHES),
+            "--seed", "4", "--seat", "1=defensive"]
+    if plugin:  # the resume loads the plug-in again, from the checkpoint
         argv += ["--strategy-file", f"{EXAMPLE_PLUGINS}:hybrid", "--seat", "2=hybrid"]
     partial, final = interrupt_and_resume(capsys, tmp_path, signal.SIGTERM, 143, argv,
-                                          batch=20)
+                                          batch=MATCH_BATCH)
     assert stats(final) == stats(uninterrupted(capsys, argv))
 
 
 @pytest.mark.subprocess
-def test_resume_twice_and_resume_of_a_finished_run(capsys, tmp_path):
+def test_resume_twice_and_resume_of_a_finished_run(capsys, stopped_table_run):
     """Interrupt the resumed run again: the second resume still ends exactly."""
-    out_dir = tmp_path / "out"
+    code, _, err, out_dir = stopped_table_run
+    assert code == 130, err
     argv = ["--games", str(GAMES), "--seed", "8"]
-    proc = start_run([*argv, "--out", str(out_dir), "--workers", "1", "--no-progress"])
-    wait_for(out_dir / ck.FILE_NAME, proc)
-    proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=120)
     first = next_game(out_dir)
     proc = subprocess.Popen([sys.executable, "-m", "unosim", "run", "--resume", str(out_dir),
                              "--workers", "1", "--no-progress"], stdout=subprocess.PIPE,
@@ -217,11 +237,9 @@ def test_resume_twice_and_resume_of_a_finished_run(capsys, tmp_path):
     assert proc.returncode in (0, 130), err
     if proc.returncode == 130:
         assert next_game(out_dir) > first
-    done = finish(["run", "--resume", str(out_dir), "--format", "json"])
-    assert done.returncode == 0, done.stderr
-    assert stats(json.loads(done.stdout)) == stats(uninterrupted(capsys, argv))
-    again = finish(["run", "--resume", str(out_dir)])
-    assert again.returncode == 2 and "no checkpoint.json" in again.stderr
+    assert stats(resume(capsys, out_dir)) == stats(uninterrupted(capsys, argv))
+    code, out, err = invoke(capsys, ["run", "--resume", str(out_dir)])
+    assert code == 2 and "no checkpoint.json" in err
 
 
 # ---------------------------------------------------------------- the checkpoint file
