@@ -234,18 +234,38 @@ class RecordsFull:
 RUN = ["run", "--games", "4000", "--no-progress"]
 
 
+def run_argv(folder: Path, seed: int) -> list[str]:
+    """``run --save-games --out --report`` into ``folder`` (g.parquet and o/)."""
+    return [*RUN, "--seed", str(seed), "--save-games", str(folder / "g.parquet"),
+            "--out", str(folder / "o"), "--report"]
+
+
+@pytest.fixture(scope="module")
+def run_before(tmp_path_factory):
+    """The records and the complete files of ``run --save-games --out --report``
+    (seed 3), and the order the report's files are written in, learnt once on a
+    healthy disk: the previous set a failed run must leave as it was."""
+    folder = tmp_path_factory.mktemp("run")
+    return folder, healthy(folder, run_argv(folder, 3))
+
+
+def copy_run(run_before, tmp_path: Path) -> None:
+    """The healthy run's records and --out folder into ``tmp_path``."""
+    shutil.copytree(run_before[0] / "o", tmp_path / "o")
+    shutil.copy2(run_before[0] / "g.parquet", tmp_path / "g.parquet")
+
+
 @pytest.mark.parametrize("at", [1, 4, "close"])
 def test_run_save_games_on_a_full_disk_keeps_the_report(capsys, monkeypatch, tmp_path,
-                                                         small_tasks, at):
+                                                         small_tasks, run_before, at):
     """The records fail at the first batch, a middle one, or when the file is finished:
     the report of every game played is printed, no records file is left (the previous
     one stays), and the line says so; with --out, no file of the run is written."""
     records = tmp_path / "g.parquet"
     out_dir = tmp_path / "o"
-    code, _, _ = invoke(capsys, [*RUN, "--seed", "1", "--save-games", str(records),
-                                 "--out", str(out_dir), "--report"])
-    assert code == 0
+    copy_run(run_before, tmp_path)
     old_records, before = records.read_bytes(), snapshot(out_dir)
+    assert set(before) == set(run_before[1])
 
     RecordsFull(monkeypatch, at)
     code, out, err = invoke(capsys, [*RUN, "--seed", "2", "--save-games", str(records),
@@ -263,15 +283,13 @@ def test_run_save_games_on_a_full_disk_keeps_the_report(capsys, monkeypatch, tmp
 
 @pytest.mark.parametrize("where", ["first", "middle", "last"])
 def test_run_report_files_on_a_full_disk_after_the_records(capsys, monkeypatch, tmp_path,
-                                                           tmp_path_factory, small_tasks,
-                                                           where):
+                                                           run_before, small_tasks, where):
     """The records were written; then the disk fills while the report's files are:
     the line names the records file as written, and the checkpoint lets --resume
     write the rest."""
     records, out_dir = tmp_path / "g.parquet", tmp_path / "o"
-    argv = [*RUN, "--seed", "3", "--save-games", str(records), "--out", str(out_dir),
-            "--report"]
-    files = run_report_files(tmp_path_factory, argv)
+    argv = run_argv(tmp_path, 3)
+    files = run_before[1]
     fail = FullDisk(pick(len(files), where))
     monkeypatch.setattr(common, "_write_new", fail)
     code, out, err = invoke(capsys, argv)
@@ -290,18 +308,6 @@ def test_run_report_files_on_a_full_disk_after_the_records(capsys, monkeypatch, 
     assert code == 0, err
     assert set(snapshot(out_dir)) == set(files)
     assert pq.read_table(records).num_rows == 4000  # carried over, not played twice
-
-
-_RUN_FILES: list[str] = []
-
-
-def run_report_files(tmp_path_factory, argv: list[str]) -> list[str]:
-    """The files ``run --report`` writes, in order (learnt once, on a healthy disk)."""
-    if not _RUN_FILES:
-        folder = tmp_path_factory.mktemp("run")
-        paths = {a: str(folder / Path(a).name) for a in argv if "/" in a}
-        _RUN_FILES.extend(healthy(folder, [paths.get(a, a) for a in argv]))
-    return _RUN_FILES
 
 
 # ---------------------------------------------------------------- the checkpoint
