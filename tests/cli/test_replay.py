@@ -97,6 +97,7 @@ def test_cli_replay_table_is_the_game_run_played(capsys):
                f"{rec[col['turns']]} turns" in out
 
 
+@pytest.mark.compile
 def test_cli_replay_with_a_plugin(capsys):
     code, out, err = invoke(capsys, ["replay", "--seed", "1", "--game", "4", "--strategy-file",
                                      f"{EXAMPLES}:hybrid", "--seat", "0=hybrid",

@@ -124,6 +124,7 @@ def _generated(rules, seats, seed: int, games: int) -> np.ndarray:
     return out
 
 
+@pytest.mark.compile
 @pytest.mark.parametrize("variants,names", [
     ((), ("card-counter", "tuned", "random")),
     (("unoai",), ("random-colour", "card-counter")),

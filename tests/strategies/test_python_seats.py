@@ -123,6 +123,7 @@ def test_a_trade_on_a_five_tells_each_side_the_card_it_got():
     assert [e for e in log.seen_by(0) if e.kind == "got"] == [got[1]]
 
 
+@pytest.mark.compile
 def test_the_compiled_hooks_hear_their_own_cards_alone():
     """A compiled observe hook gets ``EV_GOT`` for its own seat only: the cards it
     counts that way are exactly the cards drawn into its hand."""

@@ -32,7 +32,9 @@ EXAMPLES = REPO / "strategies" / "examples" / "plugins.py"
 TESTS = Path(__file__).resolve().parents[1] / "plugins_for_tests.py"
 
 
-@pytest.fixture(scope="module", autouse=True)
+#: loading compiles each plug-in (seconds): only the tests that play them ask for it,
+#: and those compile a plug-in's loop too (marked compile: the fast tier leaves them out)
+@pytest.fixture(scope="module")
 def _plugins():
     load_plugins([f"{EXAMPLES}:random_copy", f"{EXAMPLES}:hybrid", f"{TESTS}:illegal",
                   f"{TESTS}:raises", f"{TESTS}:allocates"])
@@ -49,6 +51,7 @@ def invoke(capsys, argv):
 
 
 @pytest.mark.compile
+@pytest.mark.usefixtures("_plugins")
 @pytest.mark.parametrize("variant", ["official", "stacking", "seven-o"])
 def test_plugin_copy_of_random_plays_the_same_games_as_the_builtin(variant):
     rules = resolve([variant])
@@ -61,6 +64,7 @@ def test_plugin_copy_of_random_plays_the_same_games_as_the_builtin(variant):
 
 
 @pytest.mark.compile
+@pytest.mark.usefixtures("_plugins")
 def test_plugin_results_do_not_depend_on_workers_or_batches():
     rules = resolve()
     seats = [parse_strategy(s) for s in ("hybrid", "offensive", "allocates", "random")]
@@ -70,6 +74,8 @@ def test_plugin_results_do_not_depend_on_workers_or_batches():
     assert one.agg.capped == 0
 
 
+@pytest.mark.compile
+@pytest.mark.usefixtures("_plugins")
 def test_game_api_plays_plugins_move_by_move():
     g = Game(resolve(), [parse_strategy("illegal")] + [parse_strategy("random")] * 3, seed=5)
     with pytest.raises(IllegalMove):
@@ -78,6 +84,8 @@ def test_game_api_plays_plugins_move_by_move():
     assert g.over
 
 
+@pytest.mark.compile
+@pytest.mark.usefixtures("_plugins")
 def test_plugins_take_parameters():
     s = parse_strategy("hybrid:bluff=0.2,challenge=informed")
     assert s.label() == "hybrid:bluff=0.2,challenge=informed"
@@ -123,6 +131,8 @@ def test_a_plugin_named_like_a_builtin_is_refused(tmp_path):
         load_plugins([f"{f}:offensive"])
 
 
+@pytest.mark.compile
+@pytest.mark.usefixtures("_plugins")
 def test_an_illegal_move_names_the_game_to_replay():
     seats = [parse_strategy("random"), parse_strategy("illegal")] * 2
     with pytest.raises(UnosimError) as e:
@@ -139,6 +149,8 @@ def test_an_illegal_move_names_the_game_to_replay():
         Game(resolve(), seats, seed=7, game_index=earlier).play_out()
 
 
+@pytest.mark.compile
+@pytest.mark.usefixtures("_plugins")
 def test_an_exception_in_a_plugin_is_reported_with_its_game():
     seats = [parse_strategy("raises")] + [parse_strategy("random")] * 3
     with pytest.raises(UnosimError) as e:
@@ -148,6 +160,7 @@ def test_an_exception_in_a_plugin_is_reported_with_its_game():
 
 
 @pytest.mark.compile
+@pytest.mark.usefixtures("_plugins")
 @pytest.mark.parametrize("variant", ["game-101", "lazy-scoring"])
 def test_plugin_copy_of_random_plays_the_same_matches(variant):
     """Matches move players between seats every round; a plug-in follows its player."""
@@ -159,6 +172,8 @@ def test_plugin_copy_of_random_plays_the_same_matches(variant):
     assert (ref[:, 0] > 1).sum() > 100  # players did change seats between rounds
 
 
+@pytest.mark.compile
+@pytest.mark.usefixtures("_plugins")
 def test_an_illegal_move_in_a_match_names_the_match_and_round():
     rules = resolve(["game-101"])
     seats = [parse_strategy("random"), parse_strategy("illegal")] * 2
@@ -173,6 +188,8 @@ def test_an_illegal_move_in_a_match_names_the_match_and_round():
         Game(rules, seats, seed=7, game_index=match).play_out()
 
 
+@pytest.mark.compile
+@pytest.mark.usefixtures("_plugins")
 def test_an_exception_in_a_plugin_is_reported_with_its_match():
     seats = [parse_strategy("raises")] + [parse_strategy("random")] * 3
     with pytest.raises(UnosimError) as e:
@@ -180,6 +197,8 @@ def test_an_exception_in_a_plugin_is_reported_with_its_match():
     assert "raised ValueError: boom in match 0 of seed 7" in str(e.value)
 
 
+@pytest.mark.compile
+@pytest.mark.usefixtures("_plugins")
 def test_cli_runs_matches_with_a_plugin(capsys):
     code, out, err = invoke(capsys, ["run", "--mode", "match", "--variant", "game-101",
                                      "--strategy-file", f"{EXAMPLES}:hybrid", "--seat",
@@ -217,6 +236,8 @@ def test_fast_legality_check_agrees_with_is_legal():
 # ------------------------------------------------------------------ the command line
 
 
+@pytest.mark.compile
+@pytest.mark.usefixtures("_plugins")
 def test_cli_runs_the_readme_example(capsys):
     code, out, err = invoke(capsys, [
         "--strategy-file", f"{EXAMPLES}:hybrid", "--seat", "0=hybrid", "--games", "2000",
@@ -227,6 +248,8 @@ def test_cli_runs_the_readme_example(capsys):
     assert s["games"] == 2000
 
 
+@pytest.mark.compile
+@pytest.mark.usefixtures("_plugins")
 def test_cli_bad_plugin_exits_2_with_one_line(capsys):
     code, out, err = invoke(capsys, ["--strategy-file", f"{TESTS}:returns_float", "--games",
                                      "10"])

@@ -203,6 +203,7 @@ def test_skill_command_with_a_field(capsys):
     assert plain["variants"][0]["win_rate"] != with_field["variants"][0]["win_rate"]
 
 
+@pytest.mark.compile
 def test_skill_takes_a_plugin(capsys):
     code, out, err = invoke(capsys, ["skill", "official", "--strategy", "hybrid",
                                      "--strategy-file", f"{EXAMPLES}:hybrid", "--games", "2000",

@@ -308,6 +308,7 @@ def test_cli_tournament_bad_input(capsys, argv, words):
         assert w in err
 
 
+@pytest.mark.compile
 def test_cli_tournament_with_a_plugin(capsys):
     code, out, err = invoke(capsys, [
         "tournament", "hybrid", "random", "--players", "2", "--games", "600", "--seed", "1",
