@@ -36,6 +36,7 @@ def test_it_runs_without_error_or_warning(ran):
     assert "Warning" not in stderr_text(fresh)
 
 
+@pytest.mark.subprocess
 def test_the_stored_outputs_are_a_fresh_runs(ran):
     stored, fresh = ran
     for i, (was, now) in enumerate(zip(visible(stored), visible(fresh), strict=True)):

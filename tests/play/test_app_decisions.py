@@ -58,7 +58,9 @@ async def press_number(pilot, number: int, n: int) -> None:
         await pilot.press("enter")
 
 
-@pytest.mark.parametrize("variant", list(KINDS))
+#: stacking's round is the longest (over 3 s): it runs in the whole suite only
+@pytest.mark.parametrize("variant", [pytest.param(v, marks=pytest.mark.slow)
+                                     if v == "stacking" else v for v in KINDS])
 def test_every_decision_kind_by_digit_keys(variant):
     own, seed = KINDS[variant]
     rules = resolve([variant], [("players", 3)])

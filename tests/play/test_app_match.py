@@ -18,10 +18,12 @@ from unosim.simulate.rules import resolve  # noqa: E402
 from unosim.strategies.registry import parse_strategy  # noqa: E402
 
 
-@pytest.mark.parametrize("variant,target,seed,phase", [("official", 150, 6, "challenge"),
-                                                       ("stacking", 200, 1, "penalty"),
-                                                       ("seven-o", 150, 7, "target"),
-                                                       ("jump-in", 150, 5, "jump")])
+#: one match in the fast tier; the longer three (5-7 s each) in the whole suite
+@pytest.mark.parametrize("variant,target,seed,phase", [
+    ("official", 150, 6, "challenge"),
+    pytest.param("stacking", 200, 1, "penalty", marks=pytest.mark.slow),
+    pytest.param("seven-o", 150, 7, "target", marks=pytest.mark.slow),
+    pytest.param("jump-in", 150, 5, "jump", marks=pytest.mark.slow)])
 def test_a_whole_match_by_keys(variant, target, seed, phase, tmp_path):
     rules = resolve([variant], [("players", 3), ("target_score", target)])
     saved: list[int] = []

@@ -275,6 +275,7 @@ def test_a_round_of_its_own_taken_back_from_its_end_leaves_the_file_until_it_end
     assert [s["move"] for s in json.loads(out)["steps"] if s["seat"] == 0] == t.moves
 
 
+@pytest.mark.slow
 def test_u_in_a_match_goes_back_within_the_round_and_says_why_not_past_it(tmp_path):
     pytest.importorskip("textual")
     from textual.widgets import Static

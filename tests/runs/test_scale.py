@@ -57,6 +57,7 @@ def test_totals_do_not_grow_with_games():
     assert size(small) == size(large)
 
 
+@pytest.mark.slow
 def test_bench_report_has_every_figure(capsys):
     with pytest.raises(SystemExit) as e:
         main(["bench", "--games", "5e3", "--skip-compile", "--format", "json"])

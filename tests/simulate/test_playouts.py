@@ -76,6 +76,7 @@ def _random_rules(rnd: random.Random):
             continue
 
 
+@pytest.mark.slow
 def test_random_rule_combinations_keep_invariants():
     rnd = random.Random(2026)
     for combo in range(60):

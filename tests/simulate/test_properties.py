@@ -106,6 +106,7 @@ def _record(g) -> np.ndarray:
     return out[0]
 
 
+@pytest.mark.slow
 @settings(CI, max_examples=200)
 @given(tables(), st.integers(0, 10**6))
 def test_random_tables_keep_every_invariant(table, first):
