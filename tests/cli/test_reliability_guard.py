@@ -227,8 +227,10 @@ def test_two_runs_started_at_once_into_one_out(tmp_path):
     out_dir = tmp_path / "o"
     cmd = [sys.executable, "-m", "unosim", "--games", "1e9", "--seed", "1", "--workers",
            "1", "--out", str(out_dir), "--format", "json"]
-    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(2)]
+    # batches of 500 games: the first checkpoint comes after 500 games, not 65,536
+    env = dict(os.environ, UNOSIM_BATCH="500")
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=env) for _ in range(2)]
     try:
         deadline = time.monotonic() + 120
         while all(p.poll() is None for p in procs) and time.monotonic() < deadline:
