@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 from cli_helpers import assert_one_line_error, invoke
-from test_interrupt_studies import EXIT, files_whole, stop_midway, unosim
+from test_interrupt_studies import EXIT, files_whole, in_process, stop_midway
 
 from unosim.runs.backend import LocalBackend
 from unosim.stats import verdicts as V
@@ -74,26 +74,31 @@ def test_what_goes_with_error_rate(capsys, args, needle):
 
 
 @pytest.mark.subprocess
-def test_a_stopped_error_rate_run_resumes_to_the_uninterrupted_figures(tmp_path):
+def test_a_stopped_error_rate_run_resumes_to_the_uninterrupted_figures(tmp_path, capsys,
+                                                                       monkeypatch):
+    """Stopped at its first checkpoint, written once the first of its 88 tasks of real
+    games has merged (after the synthetic draws); the resume and the uninterrupted run
+    play here (see test_interrupt_studies.py)."""
     argv = ["settle", "--error-rate", "--seeds", "2", "--replications", "30", "--seed", "8",
             "--format", "json", "--no-progress"]
-    whole = unosim(argv, batch=4000)
-    assert whole.returncode == 0, whole.stderr[-3000:]
     out = tmp_path / "out"
-    code, stdout, err = stop_midway([*argv, "--out", str(out)], signal.SIGINT,
-                                    out / "checkpoint.json", 500, wait_s=3.0)
+    code, stdout, err, _ = stop_midway([*argv, "--out", str(out)], signal.SIGINT,
+                                       out / "checkpoint.json", 500)
     assert code == EXIT[signal.SIGINT], err[-3000:]
     partial = json.loads(stdout)
     assert partial["partial"] is True and partial["seeds_done"] < 2
     assert "interrupted after" in err and f"unosim settle --resume {out}" in err
     files_whole(out)
-    done = unosim(["settle", "--resume", str(out), "--format", "json", "--no-progress"],
-                  batch=4000)
-    assert done.returncode == 0, done.stderr[-3000:]
+    code, done, err = in_process(capsys, monkeypatch, ["settle", "--resume", str(out),
+                                                       "--format", "json", "--no-progress"],
+                                 4000)
+    assert code == 0, err[-3000:]
     assert not (out / "checkpoint.json").exists()
-    resumed = json.loads(done.stdout)
+    resumed = json.loads(done)
     assert resumed["partial"] is False and resumed["seeds_done"] == 2
-    assert _counts(resumed) == _counts(json.loads(whole.stdout))
+    code, whole, err = in_process(capsys, monkeypatch, argv, 4000)
+    assert code == 0, err[-3000:]
+    assert _counts(resumed) == _counts(json.loads(whole))
 
 
 # ---------------------------------------------------------------- the same procedure

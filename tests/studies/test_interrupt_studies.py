@@ -3,16 +3,33 @@
 Real signals to real processes, as for ``unosim run --out`` in
 test_reliability_interrupt.py: each command is started with small batches
 (``UNOSIM_BATCH``), stopped with SIGINT or SIGTERM once it has written its first
-checkpoint (or, without ``--out``, once it plays), and must exit 130 or 143 with the
-partial result marked PARTIAL, no traceback, whole files, and the same games in
-every variant, point or lineup; then ``--resume DIR`` must give exactly the
-uninterrupted result (timings aside). The uninterrupted result is played in this process
-(the engine is loaded here already), once for both signals: only the stopped run and its
-resume need processes of their own.
+checkpoint (or, without ``--out``, once its first task of games has merged), and must
+exit 130 or 143 with the partial result marked PARTIAL, no traceback, whole files, and
+the same games in every variant, point or lineup; then ``--resume DIR`` must give
+exactly the uninterrupted result (timings aside).
+
+Only the stopped run needs a process of its own (a real signal to a command that is
+playing). Its resume reads nothing but the checkpoint the stopped process left, so it
+runs here, through the command line's ``main``, as does the uninterrupted run: the
+engine is loaded in this process already.
+
+One signal per study: SIGINT and SIGTERM reach the same handler (``unosim.interrupt``:
+both set the run's stop request; only the exit status, 130 or 143, tells them apart),
+and both are sent to ``unosim run`` in test_reliability_interrupt.py. Here they
+alternate between the studies, so that each signal still reaches at least two
+studies with ``--out`` (SIGINT: compare, skill and ``run --report``; SIGTERM: sweep,
+atlas, a searching compare and ``run --save-games``) and one without (SIGTERM: a
+tournament; SIGINT: tune).
+
+The game counts only keep a process busy until the signal: each leaves at least 30
+tasks to play after the first checkpoint (the signal lands within 10 ms of it on an
+idle machine, within a few tasks under load), and since the resumed result must equal
+the uninterrupted one exactly, a smaller count checks the same thing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -21,9 +38,12 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
+from cli_helpers import invoke
 
 REPO = Path(__file__).resolve().parents[2]
 TIMING = ("elapsed_s", "compile_s", "games_per_sec", "matches_per_sec")
@@ -37,19 +57,45 @@ def _env(batch: int) -> dict[str, str]:
     return env
 
 
-def unosim(args: list[str], batch: int = 1000) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "unosim", *args], capture_output=True,
-                          text=True, timeout=900, env=_env(batch), cwd=REPO)
+#: ``python -c`` this, then a marker file, then the command line: the command as
+#: ``python -m unosim`` runs it, with the local backend's map wrapped so that it touches
+#: the marker once the first task of games has merged (a command without --out writes
+#: nothing while it plays, and a fixed wait raced the start under load)
+PLAYING = "\n".join([
+    "import sys",
+    "from pathlib import Path",
+    "from unosim.runs import backend",
+    "marker = Path(sys.argv.pop(1))",
+    "real = backend.LocalBackend.map",
+    "def map(self, fn, tasks, stop=None):",
+    "    for item in real(self, fn, tasks, stop):",
+    "        yield item",
+    "        marker.touch()",
+    "backend.LocalBackend.map = map",
+    "from unosim.cli import main",
+    "main()",
+])
 
 
-def stop_midway(args: list[str], sig: int, ready: Path | None, batch: int,
-                wait_s: float = 0.0) -> tuple[int, str, str]:
-    """Start ``unosim ARGS``, send ``sig`` once ``ready`` exists (or ``wait_s`` after
-    the start), and return (exit status, stdout, stderr)."""
-    proc = subprocess.Popen([sys.executable, "-m", "unosim", *args], stdout=subprocess.PIPE,
+class Stopped(NamedTuple):
+    code: int
+    out: str
+    err: str
+    answer_s: float  #: from the signal to the process's end
+
+
+def stop_midway(args: list[str], sig: int, ready: Path | Callable[[], bool], batch: int,
+                playing: Path | None = None) -> Stopped:
+    """Start ``unosim ARGS``, send ``sig`` once the file ``ready`` exists (a first
+    checkpoint) or ``ready()`` is true, and return what the process left. With
+    ``playing``, the command runs under :data:`PLAYING`, which touches that file once
+    its first task has merged (pass it as ``ready`` too)."""
+    cmd = (["-c", PLAYING, str(playing)] if playing is not None else ["-m", "unosim"])
+    proc = subprocess.Popen([sys.executable, *cmd, *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=_env(batch), cwd=REPO)
+    is_ready = ready.exists if isinstance(ready, Path) else ready
     t0 = time.monotonic()
-    while (ready is not None and not ready.exists()) or time.monotonic() - t0 < wait_s:
+    while not is_ready():
         if proc.poll() is not None:
             out, err = proc.communicate()
             pytest.fail(f"ended (exit {proc.returncode}) before it could be stopped: "
@@ -59,27 +105,23 @@ def stop_midway(args: list[str], sig: int, ready: Path | None, batch: int,
             pytest.fail("never got far enough to be stopped")
         time.sleep(0.01)
     proc.send_signal(sig)
+    t1 = time.monotonic()
     out, err = proc.communicate(timeout=300)
-    return proc.returncode, out, err
+    return Stopped(proc.returncode, out, err, time.monotonic() - t1)
 
 
-#: the uninterrupted result of each command line, played once in this process for every
-#: signal (the engine is loaded here already; the batch size never changes a result)
-_WHOLE: dict[tuple[str, ...], dict] = {}
+def in_process(capsys, monkeypatch, argv: list[str], batch: int) -> tuple[int, str, str]:
+    """``unosim ARGV`` here, with ``batch`` games per batch: (exit code, stdout, stderr)."""
+    monkeypatch.setenv("UNOSIM_BATCH", str(batch))
+    capsys.readouterr()
+    return invoke(capsys, argv)
 
 
 def whole_in_process(capsys, monkeypatch, argv: list[str], batch: int) -> dict:
     """The uninterrupted JSON result of ``unosim ARGV``, played here with ``batch``."""
-    key = (*argv, str(batch))
-    if key not in _WHOLE:
-        from cli_helpers import invoke
-
-        monkeypatch.setenv("UNOSIM_BATCH", str(batch))
-        capsys.readouterr()
-        code, out, err = invoke(capsys, argv)
-        assert code == 0, err[-2000:]
-        _WHOLE[key] = json.loads(out)
-    return _WHOLE[key]
+    code, out, err = in_process(capsys, monkeypatch, argv, batch)
+    assert code == 0, err[-2000:]
+    return json.loads(out)
 
 
 def same(a: object, b: object) -> bool:
@@ -124,32 +166,32 @@ def _games_atlas(s: dict) -> set[int]:
     return {1}  # one comparison per player count: see the atlas's own "partial" checks
 
 
-#: (command line, batch, what the games per arm are, a searching table?)
+#: (command line, batch, what the games per arm are, the signal): each plays at least
+#: 30 tasks after the first (compare and sweep 32, skill 30, atlas 34 over its two
+#: player counts' comparisons and skill edges, the searching compare 50)
 STUDIES = {
-    "compare": (["compare", "official", "stacking", "--games", "60000"], 1000,
-                _games_compare),
+    "compare": (["compare", "official", "stacking", "--games", "32000"], 1000,
+                _games_compare, signal.SIGINT),
     "compare-search": (["compare", "official", "seven-o", "--games", "400", "--players", "2",
-                        "--seat", "0=search:rollouts=3"], 8, _games_compare),
-    "sweep": (["sweep", "--rule", "hand_size=5,7", "--players", "2,4", "--games", "40000"],
-              1000, _games_sweep),
+                        "--seat", "0=search:rollouts=3"], 8, _games_compare, signal.SIGTERM),
+    "sweep": (["sweep", "--rule", "hand_size=5,7", "--players", "2,4", "--games", "32000"],
+              1000, _games_sweep, signal.SIGTERM),
     "skill": (["skill", "official", "stacking", "--strategy", "offensive", "--games",
-               "120000"], 1000, _games_skill),
-    "atlas": (["atlas", "--players", "2,3", "--games", "6000"], 500, _games_atlas),
+               "120000"], 1000, _games_skill, signal.SIGINT),
+    "atlas": (["atlas", "--players", "2,3", "--games", "3000"], 250, _games_atlas,
+              signal.SIGTERM),
 }
 
 
 @pytest.mark.subprocess
-@pytest.mark.parametrize("name, sig", [
-    *((n, s) for n in ("compare", "sweep", "skill", "atlas")
-      for s in (signal.SIGINT, signal.SIGTERM)),
-    ("compare-search", signal.SIGTERM)])
-def test_a_stopped_study_resumes_to_the_uninterrupted_result(tmp_path, name, sig, capsys,
+@pytest.mark.parametrize("name", list(STUDIES))
+def test_a_stopped_study_resumes_to_the_uninterrupted_result(tmp_path, name, capsys,
                                                              monkeypatch):
-    args, batch, games_of = STUDIES[name]
+    args, batch, games_of, sig = STUDIES[name]
     out = tmp_path / "out"
     argv = [*args, "--seed", "5", "--format", "json", "--no-progress"]
-    code, stdout, err = stop_midway([*argv, "--out", str(out)], sig, out / "checkpoint.json",
-                                    batch)
+    code, stdout, err, _ = stop_midway([*argv, "--out", str(out)], sig,
+                                       out / "checkpoint.json", batch)
     assert code == EXIT[sig], err[-3000:]
     assert "Traceback" not in stdout + err
     partial = json.loads(stdout)
@@ -157,13 +199,14 @@ def test_a_stopped_study_resumes_to_the_uninterrupted_result(tmp_path, name, sig
     assert len(games_of(partial)) == 1  # the same games in every arm
     assert "interrupted after" in err and f"--resume {out}" in err
     files_whole(out)
-    done = unosim([args[0], "--resume", str(out), "--format", "json", "--no-progress"],
-                  batch=batch * 3 + 1)  # another batch size: the same result
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert "Traceback" not in done.stdout + done.stderr
+    code, done, err = in_process(capsys, monkeypatch, [args[0], "--resume", str(out),
+                                                       "--format", "json", "--no-progress"],
+                                 batch * 3 + 1)  # another batch size: the same result
+    assert code == 0, err[-3000:]
+    assert "Traceback" not in done + err
     assert not (out / "checkpoint.json").exists()
     whole = whole_in_process(capsys, monkeypatch, argv, batch)
-    assert same(json.loads(done.stdout), whole)
+    assert same(json.loads(done), whole)
 
 
 @pytest.mark.subprocess
@@ -172,7 +215,7 @@ def test_a_stopped_study_resumes_to_the_uninterrupted_result(tmp_path, name, sig
     (["--save-games", "{out}/games.parquet"], signal.SIGTERM),
     (["--mode", "match", "--save-games", "{out}/matches.parquet", "--games", "3000"],
      signal.SIGINT),
-])
+], ids=["report", "save-games", "match-save-games"])
 def test_run_with_report_or_records_keeps_a_checkpoint(tmp_path, extra, sig, capsys,
                                                       monkeypatch):
     out = tmp_path / "out"
@@ -180,20 +223,21 @@ def test_run_with_report_or_records_keeps_a_checkpoint(tmp_path, extra, sig, cap
     extra = [x.replace("{out}", str(out)) for x in extra]
     argv = ["run", "--games", "60000", "--seed", "3", *extra, "--format", "json",
             "--no-progress"]
-    code, stdout, err = stop_midway([*argv, "--out", str(out)], sig, out / "checkpoint.json",
-                                    200)
+    code, stdout, err, _ = stop_midway([*argv, "--out", str(out)], sig,
+                                       out / "checkpoint.json", 200)
     assert code == EXIT[sig], err[-3000:]
     assert "Traceback" not in stdout + err
     assert json.loads(stdout)["partial"] is True
     files_whole(out)
-    done = unosim(["run", "--resume", str(out), "--format", "json", "--no-progress"])
-    assert done.returncode == 0, done.stderr[-3000:]
+    code, done, err = in_process(capsys, monkeypatch, ["run", "--resume", str(out), "--format",
+                                                       "json", "--no-progress"], 1000)
+    assert code == 0, err[-3000:]
     whole_dir = tmp_path / "whole"
     whole_dir.mkdir()
     whole = whole_in_process(capsys, monkeypatch, [*(x.replace(str(out), str(whole_dir))
                                                       for x in argv), "--out", str(whole_dir)],
                              1000)
-    assert same(json.loads(done.stdout), whole)
+    assert same(json.loads(done), whole)
     records = [x for x in extra if x.endswith(".parquet")]
     if records:
         import pandas as pd
@@ -204,16 +248,16 @@ def test_run_with_report_or_records_keeps_a_checkpoint(tmp_path, extra, sig, cap
 
 
 @pytest.mark.subprocess
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_a_stopped_tournament_is_partial_on_the_same_deals(tmp_path, sig):
-    """A searching table; the stop must answer within seconds."""
+def test_a_stopped_tournament_is_partial_on_the_same_deals(tmp_path):
+    """A searching table, stopped once its first task of games has merged; the stop
+    must answer within seconds."""
     args = ["tournament", "search:rollouts=8", "random", "--players", "2", "--games",
             "100000", "--seed", "2", "--format", "json", "--no-progress"]
-    assert unosim([*args[:7], "--games", "2"]).returncode == 0  # the engine compiled
-    t0 = time.monotonic()
-    code, stdout, err = stop_midway(args, sig, None, 50, wait_s=3.0)
-    assert time.monotonic() - t0 < 60
-    assert code == EXIT[sig], err[-3000:]
+    playing = tmp_path / "playing"
+    code, stdout, err, answer_s = stop_midway(args, signal.SIGTERM, playing, 50,
+                                              playing=playing)
+    assert answer_s < 60
+    assert code == EXIT[signal.SIGTERM], err[-3000:]
     assert "Traceback" not in stdout + err
     s = json.loads(stdout)
     assert s["partial"] is True and 0 < s["games_per_lineup"] < 50_000
@@ -221,25 +265,59 @@ def test_a_stopped_tournament_is_partial_on_the_same_deals(tmp_path, sig):
     assert "interrupted after" in err
 
 
+def test_a_tournament_stopped_before_its_first_game_says_so_and_prints_no_report(
+        capsys, monkeypatch):
+    """A stop that lands before any task has merged (as a signal sent too early does)
+    leaves nothing to report: no JSON on stdout, the one line ``unosim: interrupted``
+    on stderr, and the exit status of a stop. In process: the stop request is set as
+    the first task is handed out."""
+    from unosim.runs import backend, stopping
+
+    real = backend.LocalBackend.map
+
+    def map(self, fn, tasks, stop=None):  # noqa: ANN001, ANN202
+        stopping.current().set(signal.SIGINT)
+        yield from real(self, fn, tasks, stop)
+
+    monkeypatch.setattr(backend.LocalBackend, "map", map)
+    code, out, err = invoke(capsys, ["tournament", "search:rollouts=8", "random", "--players",
+                                     "2", "--games", "100", "--seed", "2", "--format", "json",
+                                     "--no-progress"])
+    assert (code, out, err) == (EXIT[signal.SIGINT], "", "unosim: interrupted\n")
+
+
+def _trial_states(db: Path) -> list[str]:
+    """The states of the study's trials so far (none while the file or table is not
+    there yet, or while the command holds the database)."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True,
+                                                timeout=0.1)) as c:
+            return [s for (s,) in c.execute("SELECT state FROM trials ORDER BY number")]
+    except sqlite3.OperationalError:
+        return []
+
+
 @pytest.mark.subprocess
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_a_stopped_tune_leaves_no_running_trial_and_continues(tmp_path, sig):
+def test_a_stopped_tune_leaves_no_running_trial_and_continues(tmp_path, capsys):
+    """Stopped while a trial plays, after one has finished."""
     db = tmp_path / "t.db"
     args = ["tune", "weighted", "--players", "2", "--trials", "40", "--games-per-trial",
             "20000", "--seed", "4", "--storage", f"sqlite:///{db}"]
-    warm = ["tune", "weighted", "--players", "2", "--trials", "1", "--games-per-trial", "90",
-            "--seed", "4", "--storage", f"sqlite:///{tmp_path / 'warm.db'}"]
-    assert unosim(warm).returncode == 0  # the engine compiled
-    code, stdout, err = stop_midway(args, sig, None, 2000, wait_s=4.0)
-    assert code == EXIT[sig], err[-3000:]
+    def second_trial_plays() -> bool:
+        states = _trial_states(db)
+        return "COMPLETE" in states and states[-1] == "RUNNING"
+
+    code, stdout, err, _ = stop_midway(args, signal.SIGINT, second_trial_plays, 2000)
+    assert code == EXIT[signal.SIGINT], err[-3000:]
     assert "Traceback" not in stdout + err
     assert "interrupted" in stdout
     with sqlite3.connect(db) as c:
         states = [s for (s,) in c.execute("SELECT state FROM trials")]
-    assert states and "RUNNING" not in states
-    again = unosim(["tune", "weighted", "--players", "2", "--trials", "2", "--games-per-trial",
-                    "20000", "--storage", f"sqlite:///{db}"])  # the study's own seed
-    assert again.returncode == 0, again.stderr[-2000:]
+    assert "COMPLETE" in states and "RUNNING" not in states
+    code, _, err = invoke(capsys, ["tune", "weighted", "--players", "2", "--trials", "2",
+                                   "--games-per-trial", "20000", "--storage",
+                                   f"sqlite:///{db}"])  # the study's own seed
+    assert code == 0, err[-2000:]
     with sqlite3.connect(db) as c:
         (n,) = c.execute("SELECT count(*) FROM trials").fetchone()
     assert n == len(states) + 2
