@@ -72,14 +72,15 @@ def test_a_true_claim_is_true_and_stops_at_its_first_look(capsys, tmp_path):
 
 
 def test_a_claim_stated_backwards_is_false(capsys, tmp_path):
-    """2,048 games, one look (z = 1.96), se of stacking's paired difference about 0.46
-    turns: FALSE needs the whole interval above the 1-turn margin, an estimate over 1.9
-    turns. Stacking adds about 3.0 turns (docs/findings.md), 2.4 se above that, so about
-    1 seed in 120 fails it (1 in 25 if the effect is 2.7, docs/compare.md); an effect
-    of 1.5 turns or less would fail with 80% power. Seed 3 reads +2.9."""
+    """Drawing until playable makes rounds about 40 turns longer, so "shorter" is
+    FALSE. 2,048 games, one look (z = 1.96), se of the paired difference about 1.8
+    turns: FALSE needs the whole interval above the 1-turn margin, an estimate over 4.6
+    turns, which 40 passes by 19 se (no seed fails it); an effect of 3.1 turns or less
+    would fail with 80% power. (It read stacking, whose 3 turns lay only 2.4 se past
+    that edge: about 1 seed in 120 failed it.) Seed 3 reads +39.9."""
     p = claim_file(tmp_path, "shorter", STACKING.format(
-        sentence="Stacking makes rounds shorter", direction="lower", variant="stacking",
-        looks=1))
+        sentence="Drawing until you can play makes rounds shorter", direction="lower",
+        variant="draw-until-playable", looks=1))
     v = one(capsys, p)
     assert v["verdict"] == "FALSE"
     assert v["cells"][0]["low"] > 0  # the opposite holds: the interval is above 0
@@ -105,13 +106,17 @@ def test_not_shown_says_how_many_games_would_decide_it(capsys, tmp_path):
     """Jump-in moves seat 0's win rate by well under a point; 200 games cannot tell
     that from the half-point margin, and the line says about how many games would.
     (It used to name the smallest effect the run could detect, a figure that ignored
-    the margin.) 200 games, se of the paired difference about 4.1 points: the 95%
-    interval spans both edges unless the estimate lies beyond +-7.6 points, which a
-    null effect does in about 1 seed in 15 (6.6%). Seed 3 reads -5.5 points."""
+    the margin.) 200 games, se of the paired difference about 4.1 points, run at
+    --alpha 0.0001 (z = 3.89): the 99.99% interval spans both edges unless the estimate
+    lies beyond +-15.5 points, 3.8 se, which a null effect does about once in 6,000
+    (at the default 95%, edges at +-7.6 points, it did in 6.6% of seeds; no interval
+    can hold a near-null effect more surely than its level); an effect of 19 points
+    would be decided, failing the test, with 80% power. Seed 3 reads -5.5 points
+    (interval -22 to +11)."""
     text = STACKING.format(sentence="Jump-in helps the first seat", direction="higher",
                            variant="jump-in", looks=1)
     text = text.replace("games = 2000", "games = 200").replace('"turns"', '"seat_win_0"')
-    v = one(capsys, claim_file(tmp_path, "tiny", text))
+    v = one(capsys, claim_file(tmp_path, "tiny", text), "--alpha", "0.0001")
     assert v["verdict"] == "NOT SHOWN"
     (c,) = v["cells"]
     assert c["low"] < -0.005 and 0.005 < c["high"]  # across both edges of the margin
@@ -119,18 +124,19 @@ def test_not_shown_says_how_many_games_would_decide_it(capsys, tmp_path):
     assert v["games_suggested"] > 200
     assert f"about {v['games_needed']:,} games would likely decide it (--games " \
            f"{v['games_suggested']})" in v["line"]
-    assert "margin ±0.5 pp" in v["line"] and v["z"] == [pytest.approx(1.959964)]
+    assert "margin ±0.5 pp" in v["line"] and v["z"] == [pytest.approx(3.890592)]
+    assert "intervals 99.99% (z = 3.89)" in v["line"]
 
 
 def test_a_claim_across_seats_that_holds_at_some_depends(capsys, tmp_path):
     """Seat 0 wins more than its fair share at 4 players, seat 3 less (RULES: seat
     effects are real): "every seat wins its fair share or more" depends on the seat.
-    100,352 games, one look, z = 2.50 over the 4 seats, se about 0.14 points a seat:
-    TRUE needs an estimate above +0.55 points, FALSE below -0.55. Seat 0 is about +1.1
-    points (a 400,000-game run), 4.0 se past its edge (fails about once in 30,000); seat
-    3 is only about -0.7, 1.2 se past, so about 1 seed in 9 would read it NOT SHOWN and
-    fail the test. Seed 3 reads +1.13 and -0.83; an edge of 0.66 points or more is
-    called with 80% power."""
+    200,704 games, one look, z = 2.50 over the 4 seats, se about 0.10 points a seat,
+    margin 0.1 point: TRUE needs an estimate above +0.35 points, FALSE below -0.35.
+    Seat 0 is +1.14 points and seat 3 -0.79 (1,600,512 games, se 0.035), 8 and 4.5 se
+    past their edges: about 1 seed in 300,000 fails. An edge of 0.44 points or more is
+    called with 80% power. (It was 100,352 games and margin 0.2 point, where seat 3 lay
+    only 1.2 se past its edge: about 1 seed in 9 failed.) Seed 3 reads +1.07 and -0.75."""
     p = claim_file(tmp_path, "seats", """
 claim = "Every seat wins more than its fair share"
 source = "a test"
@@ -139,8 +145,8 @@ metric = "seat_win"
 seats = "all"
 value = "fair"
 direction = "higher"
-margin = 0.002
-games = 100000
+margin = 0.001
+games = 200000
 looks = 1
 """)
     v = one(capsys, p)
@@ -173,12 +179,13 @@ def test_same_within_a_margin_needs_the_whole_interval_inside(capsys, tmp_path):
 
 
 def test_a_tournament_and_a_skill_claim(capsys, tmp_path):
-    """Tournament: 4,096 heads-up games, one look, se of the share ahead about 0.78
-    points; TRUE needs the interval above the 1-point margin, an estimate over 2.53
-    points. Offensive finishes ahead of random in about 53.6% (+3.6 points; a
-    61,440-game run), only 1.4 se past that, so about 1 seed in 11 (8.7%) would fail
-    it; 9,500 games would bring that under 1e-3. Seed 3 reads +3.66. Skill: 400 games,
-    an edge of about 0.04 against the bound 0.5, about 20 se past it (no seed fails it)."""
+    """Tournament: 16,384 heads-up games, one look, se of the share ahead about 0.39
+    points; TRUE needs the interval above the 1-point margin, an estimate over 1.76
+    points. Offensive finishes ahead of random in 53.6% (+3.63 points; a 200,704-game
+    run, se 0.11), 4.8 se past that: a false alarm about 1e-6; an edge of 1.4 points or
+    less fails with 80% power. (It was 4,096 games, 1.4 se past the edge: about 1 seed
+    in 11 failed.) Seed 3 reads +3.91. Skill: 400 games, an edge of about 0.04 against
+    the bound 0.5, about 20 se past it (no seed fails it)."""
     t = claim_file(tmp_path, "holds", """
 claim = "Offensive finishes ahead of random"
 source = "a test"
@@ -187,7 +194,7 @@ metric = "ahead"
 direction = "higher"
 strategies = ["offensive", "random"]
 players = 2
-games = 4000
+games = 16000
 looks = 1
 """)
     s = claim_file(tmp_path, "luck", """
@@ -323,20 +330,21 @@ def test_the_catalogue_ships_as_package_data():
 
 def test_out_writes_verdicts_a_page_and_readable_cards(capsys, tmp_path):
     """The first line's TRUE: --games 1500 plays 2,048 (one look, z = 1.96), se of
-    stacking's paired difference about 0.49 turns; TRUE needs an estimate over 1.96
-    turns, which stacking's 3.0 passes by 2.1 se, so about 1 seed in 60 would fail it.
-    Seed 4 reads +3.4. The second line only has to be a verdict."""
+    draw-until-playable's paired difference about 1.8 turns; TRUE needs an estimate over
+    4.6 turns, which its 40 passes by 19 se (no seed fails it; 3.1 turns or less fails
+    with 80% power). (It read stacking, whose 3.0 turns passed by 2.1 se: about 1 seed
+    in 60 failed.) Seed 4 reads +38.1. The second line only has to be a verdict."""
     from PIL import Image
 
     p = claim_file(tmp_path, "longer", STACKING.format(
-        sentence="Stacking makes rounds longer", direction="higher", variant="stacking",
-        looks=1))
+        sentence="Drawing until you can play makes rounds longer", direction="higher",
+        variant="draw-until-playable", looks=1))
     out = tmp_path / "out"
     code, text, err = invoke(capsys, ["settle", str(p), "jump-in-shorter", "--games", "1500",
                                       "--seed", "4", "--no-progress", "--out", str(out)])
     assert code == 0, err
     lines = text.splitlines()
-    assert lines[0].startswith("TRUE: Stacking makes rounds longer")
+    assert lines[0].startswith("TRUE: Drawing until you can play makes rounds longer")
     assert lines[1].split(":")[0] in VERDICTS
     data = json.loads((out / "verdicts.json").read_text())
     assert [v["name"] for v in data["verdicts"]] == ["longer", "jump-in-shorter"]
@@ -346,7 +354,8 @@ def test_out_writes_verdicts_a_page_and_readable_cards(capsys, tmp_path):
     assert len(rows) == 3 and rows[0].startswith("name,verdict,where,effect,low,high,unit,"
                                                  "margin,z,level")
     html = (out / "settle.html").read_text()
-    assert html.count("data:image/png;base64,") == 2 and "Stacking makes rounds longer" in html
+    assert html.count("data:image/png;base64,") == 2
+    assert "Drawing until you can play makes rounds longer" in html
     assert "Margin: ±1 turn (the metric&#x27;s default)" in html
     assert "family-wise" not in html and "each claim&#x27;s error at most 5%" in html
     assert "<script" not in html and "src=\"http" not in html
