@@ -79,9 +79,15 @@ def _stopped_then_resumed(capsys, stop_after, argv: list[str], n: int, folder) -
 LONGER = ["settle", "draw-until-playable-longer", "--games", "40960", "--seed", "1"]
 
 
+#: the uninterrupted result of LONGER, played once for every stop
+_WHOLE: list[dict] = []
+
+
 @pytest.mark.parametrize("n", [1, 2, 4])
 def test_a_stop_inside_the_deciding_look_resumes_exactly(capsys, stop_after, tmp_path, n):
-    whole = _json(capsys, LONGER)
+    if not _WHOLE:
+        _WHOLE.append(_json(capsys, LONGER))
+    whole = _WHOLE[0]
     (v,) = whole["verdicts"]
     assert v["verdict"] == "TRUE" and v["cells"][0]["look"] == 1
     assert v["cells"][0]["games"] == v["games_played"] == 40960
