@@ -41,6 +41,26 @@ def serve(argv: list[str], port: int, host: str = "localhost") -> int | None:
         """textual-serve's server, noting which signal stopped it."""
 
         signum: int | None = None
+        #: the handlers of the pages open now, ended when the server stops: aiohttp
+        #: would otherwise wait for each open page's socket, up to a minute
+        pages: set[asyncio.Task[Any]] = set()
+
+        async def handle_websocket(self, request: Any) -> Any:
+            task = asyncio.current_task()
+            if task is not None:
+                self.pages.add(task)
+            try:
+                return await super().handle_websocket(request)
+            finally:
+                self.pages.discard(task)  # type: ignore[arg-type]
+
+        async def on_shutdown(self, app: Any) -> None:
+            """End each open page's handler: it closes the page's socket and stops its
+            table, so a stop takes a moment, not the socket's heartbeat time."""
+            open_pages = list(self.pages)
+            for task in open_pages:
+                task.cancel()
+            await asyncio.gather(*open_pages, return_exceptions=True)
 
         def serve(self, debug: bool = False) -> None:
             loop = asyncio.new_event_loop()
