@@ -21,8 +21,8 @@ studies with ``--out`` (SIGINT: compare, skill and ``run --report``; SIGTERM: sw
 atlas, a searching compare and ``run --save-games``) and one without (SIGTERM: a
 tournament; SIGINT: tune).
 
-The game counts only keep a process busy until the signal: each leaves at least 30
-tasks to play after the first checkpoint (the signal lands within 10 ms of it on an
+The game counts only keep a process busy until the signal: each leaves about 30 tasks
+or more to play after the first checkpoint (the signal lands within 10 ms of it on an
 idle machine, within a few tasks under load), and since the resumed result must equal
 the uninterrupted one exactly, a smaller count checks the same thing.
 """
@@ -166,9 +166,9 @@ def _games_atlas(s: dict) -> set[int]:
     return {1}  # one comparison per player count: see the atlas's own "partial" checks
 
 
-#: (command line, batch, what the games per arm are, the signal): each plays at least
-#: 30 tasks after the first (compare and sweep 32, skill 30, atlas 34 over its two
-#: player counts' comparisons and skill edges, the searching compare 50)
+#: (command line, batch, what the games per arm are, the signal): the tasks each has
+#: left after its first: compare and sweep 31, skill 29, atlas 33 (over its two player
+#: counts' comparisons and skill edges), the searching compare 49
 STUDIES = {
     "compare": (["compare", "official", "stacking", "--games", "32000"], 1000,
                 _games_compare, signal.SIGINT),
