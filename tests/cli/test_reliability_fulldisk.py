@@ -126,6 +126,7 @@ def healthy(folder: Path, argv: list[str]) -> list[str]:
     return spy.report_files()
 
 
+@pytest.mark.slow  # three compares with charts, and the healthy one: about 25 s
 @pytest.mark.parametrize("where", ["first", "middle", "last"])
 def test_compare_out_on_a_full_disk_keeps_the_previous_files(capsys, monkeypatch, tmp_path,
                                                              small_tasks, compare_before,
@@ -281,6 +282,7 @@ def test_run_save_games_on_a_full_disk_keeps_the_report(capsys, monkeypatch, tmp
     no_leftovers(tmp_path, out_dir)
 
 
+@pytest.mark.slow  # a run with its report three times: about 12 s
 @pytest.mark.parametrize("where", ["first", "middle", "last"])
 def test_run_report_files_on_a_full_disk_after_the_records(capsys, monkeypatch, tmp_path,
                                                            run_before, small_tasks, where):
