@@ -12,6 +12,7 @@ runs on Dask with no code of its own for it. Dask is an optional extra
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -87,7 +88,9 @@ Task = tuple[int, tuple[Any, ...]]
 
 class LocalBackend(Backend):
     """This machine: tasks run one after another, each on every thread, in order, so
-    a stop between two tasks keeps exactly the finished ones."""
+    a stop between two tasks keeps exactly the finished ones. A table with a Python
+    seat plays on one thread, so its tasks go to worker processes instead
+    (runs/pool.py), their results taken in the same order."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = use_workers(workers)
@@ -96,11 +99,36 @@ class LocalBackend(Backend):
     def map(self, fn: Callable[..., Any], tasks: Iterable[Task], stop: StopRequest | None = None
             ) -> Iterator[tuple[int, Any]]:
         self.cut = False
-        for key, args in tasks:
+        todo = iter(tasks)
+        first = next(todo, None)
+        if first is None:
+            return
+        if self.workers > 1:
+            from unosim.runs import pool
+
+            if pool.poolable(pool.tables_of([first])):
+                listed = [first, *todo]
+                n = pool.pool_size(self.workers, len(listed))
+                if n > 1:
+                    yield from self._on_processes(pool.ProcessPool(n), fn, listed, stop)
+                    return
+                todo = iter(listed[1:])
+        for key, args in itertools.chain([first], todo):
             if stop is not None and stop.requested:
                 self.cut = True
                 return
             yield key, fn(*args)
+
+    def _on_processes(self, workers: Any, fn: Callable[..., Any], tasks: list[Task],
+                      stop: StopRequest | None) -> Iterator[tuple[int, Any]]:
+        done = 0
+        try:
+            for key, result in workers.map(fn, tasks, stop):
+                done += 1
+                yield key, result
+        finally:
+            workers.close(at_once=done < len(tasks))
+        self.cut = done < len(tasks)
 
 
 class DaskBackend(Backend):
