@@ -141,7 +141,8 @@ MASKS: list[tuple[str, re.Pattern[str], str | Callable[[re.Match[str]], str]]] =
     # the speed line names what came before the timed part: a compile, or the engine
     # loaded from the cache, which depends on the cache (plug-ins compile every time)
     ("compile or cache load", re.compile(r"engine (?:compiled for this machine|compile or "
-                                         r"cache load) before that"), "engine <START> before that"),
+                                         r"cache load|loaded from the cache, nothing "
+                                         r"compiled,) before that"), "engine <START> before that"),
     ("wrapped repository path", re.compile(r"\n(?=<REPO>)"), " "),
     ("workers (JSON)", re.compile(r'"workers": \d+'), '"workers": "<W>"'),
     ("workers (CSV)", re.compile(r"(?m)^workers,\d+$"), "workers,<W>"),

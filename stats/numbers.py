@@ -25,7 +25,8 @@ def plus_minus(mean: float, se: float) -> str:
 
 def compile_words(s: dict) -> str:
     """What the seconds before a run's timed part were: a compile for this machine
-    (the run's ``compiled``), or the engine loaded from Numba's cache."""
+    (the run's ``compiled``), or the engine loaded from Numba's cache, which says
+    that nothing compiled (a reinstall of the same sources, say)."""
     if s.get("compiled"):
         return "engine compiled for this machine before that"
-    return "engine compile or cache load before that"
+    return "engine loaded from the cache, nothing compiled, before that"

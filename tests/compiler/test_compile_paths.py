@@ -206,4 +206,4 @@ def test_json_says_whether_the_run_compiled(nothing_cached, capsys):
     code, out, err = invoke(capsys, argv)
     assert code == 0 and json.loads(out)["compiled"] is False, err
     code, out, err = invoke(capsys, argv[:-2])
-    assert "engine compile or cache load before that" in out
+    assert "engine loaded from the cache, nothing compiled, before that" in out
