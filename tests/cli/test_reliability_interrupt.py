@@ -207,11 +207,15 @@ def test_kill_9_loses_at_most_the_games_since_the_last_checkpoint(capsys, tmp_pa
 
 @pytest.mark.subprocess
 @pytest.mark.parametrize("plugin", [False, True], ids=["builtins", "plugin"])
-def test_matches_interrupt_and_resume(capsys, tmp_path, plugin):
+def test_matches_interrupt_and_resume(capsys, monkeypatch, tmp_path, plugin):
     argv = ["--mode", "match", "--variant", "losers-score", "--games", str(MATCHES),
             "--seed", "4", "--seat", "1=defensive"]
     if plugin:  # the resume loads the plug-in again, from the checkpoint
         argv += ["--strategy-file", f"{EXAMPLE_PLUGINS}:hybrid", "--seat", "2=hybrid"]
+        # its loop compiles in the stopped process and in this one: at NUMBA_OPT=0
+        # (read at each compile; the engine comes from the cache as usual) in about 3 s
+        # instead of 15 each; the play at half speed leaves the stop more batches
+        monkeypatch.setenv("NUMBA_OPT", "0")
     partial, final = interrupt_and_resume(capsys, tmp_path, signal.SIGTERM, 143, argv,
                                           batch=MATCH_BATCH)
     assert stats(final) == stats(uninterrupted(capsys, argv))
