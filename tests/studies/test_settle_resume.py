@@ -7,7 +7,10 @@ that the command's stop request (what Ctrl-C sets) is set once N tasks have merg
 and the run ends at that task boundary as after a real signal. (A look's partial
 games used to decide a place, saved as decided: the resumed report then showed an
 interval of the partial games beside the look's full game count.) In process, through
-the command line's ``main``, so that a stop and its resume take seconds.
+the command line's ``main``, so that a stop and its resume take seconds. The PNG cards
+that every ``--out`` run writes are not drawn here (a placeholder of the same name is
+written): drawing them took about 2 of the 2.5 s of each stopped or resumed run, and
+tests/reports/test_settle_cards.py draws them.
 """
 
 from __future__ import annotations
@@ -29,6 +32,14 @@ def _strip(x: object) -> object:
     if isinstance(x, list):
         return [_strip(v) for v in x]
     return x
+
+
+@pytest.fixture(autouse=True)
+def undrawn_cards(monkeypatch):
+    """Each claim's card is written as a few placeholder bytes, not drawn."""
+    from unosim.studies.settle import cards
+
+    monkeypatch.setattr(cards, "card_png", lambda v: b"card " + v.name.encode())
 
 
 @pytest.fixture
