@@ -248,10 +248,12 @@ def connect(address: str | None, task_games: int = DEFAULT_TASK_GAMES) -> DaskBa
         except (OSError, TimeoutError) as e:
             raise UnosimError(f"--scheduler {address}: cannot connect ({e})") from None
     # worker processes run Numba single-threaded: Dask already uses every core; the
-    # cluster's own log lines (a failed task's block, heartbeats and ports at shutdown)
-    # stay quiet, since every failure reaches the user as the command's one line
+    # status page on a free port (None still tried 8787, and warned when two runs
+    # overlapped); the cluster's own log lines (a failed task's block, heartbeats and
+    # ports at shutdown) stay quiet, since every failure reaches the user as the
+    # command's one line
     cluster = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1,
-                           processes=True, dashboard_address=None,
+                           processes=True, dashboard_address=":0",
                            env={"NUMBA_NUM_THREADS": "1"}, silence_logs=logging.CRITICAL)
     logging.getLogger("distributed").setLevel(logging.CRITICAL)  # here too, at its close
     return DaskBackend(Client(cluster), task_games)
