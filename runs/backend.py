@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import logging
 import os
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,6 +96,7 @@ class LocalBackend(Backend):
     def __init__(self, workers: int | None = None) -> None:
         self.workers = use_workers(workers)
         self.chunks = self.workers * 8
+        self._pool: Any = None  # runs/pool.ProcessPool, kept for the next map
 
     def map(self, fn: Callable[..., Any], tasks: Iterable[Task], stop: StopRequest | None = None
             ) -> Iterator[tuple[int, Any]]:
@@ -110,7 +112,7 @@ class LocalBackend(Backend):
                 listed = [first, *todo]
                 n = pool.pool_size(self.workers, len(listed))
                 if n > 1:
-                    yield from self._on_processes(pool.ProcessPool(n), fn, listed, stop)
+                    yield from self._on_processes(self._processes(n), fn, listed, stop)
                     return
                 todo = iter(listed[1:])
         for key, args in itertools.chain([first], todo):
@@ -118,6 +120,18 @@ class LocalBackend(Backend):
                 self.cut = True
                 return
             yield key, fn(*args)
+
+    def _processes(self, n: int) -> Any:
+        """The worker processes: the last map's when it had ``n`` (a study that plays
+        in many maps, a tuning's trials, starts them once), else new ones."""
+        from unosim.runs import pool
+
+        if self._pool is None or self._pool.workers != n:
+            self.close()
+            self._pool = pool.ProcessPool(n)
+            # an API caller that never closes the backend: the workers end with it
+            weakref.finalize(self, self._pool.close)
+        return self._pool
 
     def _on_processes(self, workers: Any, fn: Callable[..., Any], tasks: list[Task],
                       stop: StopRequest | None) -> Iterator[tuple[int, Any]]:
@@ -127,8 +141,15 @@ class LocalBackend(Backend):
                 done += 1
                 yield key, result
         finally:
-            workers.close(at_once=done < len(tasks))
+            if done < len(tasks):  # stopped, failed or left early: end the busy workers
+                workers.close(at_once=True)
         self.cut = done < len(tasks)
+
+    def close(self) -> None:
+        """End the worker processes of a table with a Python seat, if any started."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
 
 
 class DaskBackend(Backend):

@@ -62,8 +62,9 @@ def poolable(tables: list[Any]) -> bool:
 
 
 class ProcessPool:
-    """Worker processes for one ``map``: started on first use, ended by ``close``
-    (nothing stays running after the play, in a notebook either)."""
+    """Worker processes for ``map``: started on first use, kept for the backend's next
+    map (a tuning's trials), ended by ``close`` (the backend's close, or when the
+    backend is gone, so nothing stays running after the play, in a notebook either)."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers

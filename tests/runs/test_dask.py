@@ -30,12 +30,11 @@ def run_dask(rules, seats, games, seed, client, task_games=1 << 18, on_batch=Non
 @pytest.fixture(scope="module")
 def client():
     # the workers run Numba single-threaded; this process's own setting is untouched.
-    # A plug-in's loop compiles there at NUMBA_OPT=0 (about 3 s instead of 13 on each
-    # worker; the engine comes from the cache as usual): the games are compared, not
-    # their speed
+    # (Not NUMBA_OPT=0 for a faster plug-in compile: a worker prints Numba's "cannot
+    # cache" warning for the plug-in's functions then, on a cold cache)
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None,
-                                       env={"NUMBA_NUM_THREADS": "1", "NUMBA_OPT": "0"})
+                                       dashboard_address=":0",
+                                       env={"NUMBA_NUM_THREADS": "1"})
     c = distributed.Client(cluster)
     yield c
     c.close()

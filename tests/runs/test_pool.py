@@ -142,6 +142,12 @@ def test_the_backend_says_a_stopped_map_was_cut(monkeypatch):
     assert [k for k, _ in backend.map(_square, [(k, (k,)) for k in range(8)], None)] == \
         list(range(8))
     assert not backend.cut
+    started = backend._pool
+    assert [k for k, _ in backend.map(_square, [(k, (k,)) for k in range(6)], None)] == \
+        list(range(6))
+    assert backend._pool is started  # the next map (a tuning's next trial) reuses them
+    backend.close()
+    assert multiprocessing.active_children() == []
 
 
 @pytest.mark.subprocess
