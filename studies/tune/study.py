@@ -301,18 +301,27 @@ def _optimize(study: Any, objective: Callable[[Any], float | None], trials: int)
     attribute ``interrupted``, so the study keeps no RUNNING trial."""
     optuna = require_optuna()
     S = optuna.trial.TrialState
-    for _ in range(trials):
+    taken = optuna.exceptions.UpdateFinishedTrialError
+    done = 0
+    while done < trials:
         trial = study.ask()
         try:
-            value = objective(trial)
-        except optuna.TrialPruned:
-            study.tell(trial, state=S.PRUNED)
+            try:
+                value = objective(trial)
+            except optuna.TrialPruned:
+                study.tell(trial, state=S.PRUNED)
+                done += 1
+                continue
+            if value is None:
+                trial.set_user_attr("interrupted", True)
+                study.tell(trial, state=S.FAIL)
+                return True
+            study.tell(trial, value)
+        except taken:
+            # another process sharing the study took the same queued trial (SQLite
+            # cannot lock the queue) and finished it first: it is theirs, ask again
             continue
-        if value is None:
-            trial.set_user_attr("interrupted", True)
-            study.tell(trial, state=S.FAIL)
-            return True
-        study.tell(trial, value)
+        done += 1
     return False
 
 
