@@ -107,8 +107,9 @@ class LocalBackend(Backend):
             return
         if self.workers > 1:
             from unosim.runs import pool
+            from unosim.runs.tables import Table
 
-            if pool.poolable(pool.tables_of([first])):
+            if pool.poolable(list(_tables_in(first[1], Table))):
                 listed = [first, *todo]
                 n = pool.pool_size(self.workers, len(listed))
                 if n > 1:

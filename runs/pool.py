@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import signal
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
@@ -132,21 +132,3 @@ class ProcessPool:
 def pool_size(workers: int, tasks: int) -> int:
     """The processes worth starting for ``tasks`` tasks on ``workers`` cores (1: none)."""
     return max(1, min(workers, tasks // TASKS_PER_WORKER, os.cpu_count() or 1))
-
-
-def tables_of(tasks: Iterable[tuple[int, tuple[Any, ...]]]) -> list[Any]:
-    """The tables the tasks' arguments hold (each once)."""
-    from unosim.runs.tables import Table
-
-    found: dict[int, Any] = {}
-
-    def walk(obj: Any) -> None:
-        if isinstance(obj, Table):
-            found.setdefault(id(obj), obj)
-        elif isinstance(obj, (list, tuple)):
-            for x in obj:
-                walk(x)
-
-    for _, args in tasks:
-        walk(args)
-    return list(found.values())
