@@ -40,7 +40,26 @@ def _compile_shared(paths: list[str], locks: Path) -> None:
     for path in paths:
         with open(locks / (path.replace("/", "-") + ".lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-            compile_paths([path], lambda *a: None)
+            if path == VECTOR_ENV:
+                _compile_vector_env()
+            else:
+                compile_paths([path], lambda *a: None)
+
+
+#: the vector environment's cached kernels: not a path of ``unosim compile`` (the
+#: environment compiles them on its first reset), yet about 20 s that a test would
+#: otherwise spend, in every process that reached one before the cache held them
+VECTOR_ENV = "vector-env"
+
+
+def _compile_vector_env() -> None:
+    """Reset a vector environment against built-ins once, which compiles (or loads)
+    its cached reset and step kernels; skipped where the ``rl`` extra is missing."""
+    try:
+        from unosim.env import vector_env
+    except ImportError:
+        return
+    vector_env(num_envs=1, seed=0).reset()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -55,7 +74,7 @@ def engine_compiled(tmp_path_factory):
     from unosim.compiler import compiling
     from unosim.runs.compile_notice import PATHS
 
-    paths = list(PATHS)
+    paths = [*PATHS, VECTOR_ENV]
     worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1, ... under pytest-xdist
     shared = tmp_path_factory.getbasetemp()
     if worker:
