@@ -19,11 +19,20 @@ screen says that the search is thinking, or compiling on its first use on the
 machine: the screen stays live while it compiles (15 to 45 s), and freezes no longer
 than the compiled search itself runs (it holds the interpreter).
 
+A table opened before its first deal (``Table(..., deal=False)``, as the command
+opens it) is drawn at once: when Numba's cache does not hold the engine it plays
+with, the screen shows the compile notice, with the seconds so far, while a process
+of its own compiles it (play/warmup.py), and deals by itself once it is cached; until
+then only q does something (a move's key says that the round starts once the engine
+is compiled), and quitting ends the compiling process.
+
 Rounds are numbered from 0 on the screen, as the saved file and ``unosim replay
 --game K`` number them."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,10 +40,11 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Footer, OptionList, Static
 
 from unosim.errors import UnosimError
-from unosim.play import coaching, hints, words
+from unosim.play import coaching, hints, warmup, words
 from unosim.play.review import review
 from unosim.play.table import HUMAN, Table
 
@@ -42,6 +52,8 @@ from unosim.play.table import HUMAN, Table
 #: person; a single card is too, unless the person calls UNO themselves (the call
 #: goes before the move)
 _NOT_A_CARD = ("draw", "pass", "take", "challenge", "accept", "colour", "target", "give")
+#: the actions that need a round dealt: off until the first deal
+_NEED_A_DEAL = ("deal", "undo", "undo_refused", "review", "call", "hints", "forget_digit")
 
 
 class PlayApp(App):
@@ -95,6 +107,13 @@ class PlayApp(App):
         self.review_busy = ""
         #: the moves played for the person since their last decision, in words
         self.auto: list[str] = []
+        #: while the engine compiles before the first deal: its notice, the lines of
+        #: the paths compiled, when it started, and the compiling process
+        self.compiling = ""
+        self.compiled_lines: list[str] = []
+        self.compile_t0 = 0.0
+        self.compiler: asyncio.subprocess.Process | None = None
+        self.clock: Timer | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -111,8 +130,114 @@ class PlayApp(App):
         log = self.query_one("#log", VerticalScroll)
         log.border_title = "last moves"
         log.border_subtitle = "all the round: wheel, or Tab + arrows"
-        self.step(lambda: None)  # a first decision with one move only is played
         self.query_one("#moves", OptionList).focus()
+        if self.table.started:
+            self.step(lambda: None)  # a first decision with one move only is played
+            return
+        paths = warmup.pending(self.table.in_match)
+        if not paths:
+            self.begin()
+            return
+        self.compiling = warmup.notice(paths)
+        self.compile_t0 = time.perf_counter()
+        self.show_waiting()
+        self.clock = self.set_interval(1.0, self.show_waiting, name="compile-clock")
+        self.run_worker(self.compile_engine(paths), group="engine", name="compile")
+
+    # ------------------------------------------------------------ the engine, first
+    def begin(self) -> None:
+        """Deal the first round (its engine cached or compiled by now) and draw it."""
+        self.compiling = ""
+        if self.clock is not None:
+            self.clock.stop()
+        self.step(self.table.deal)  # a first decision with one move only is played
+
+    async def compile_engine(self, paths: list[str]) -> None:
+        """Compile ``paths`` in a process of its own, showing each path as it goes,
+        then deal; if the process fails, the deal compiles what is missing here."""
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *warmup.command(paths), stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        except OSError:
+            proc = None
+        self.compiler = proc
+        ready = False
+        if proc is not None and proc.stdout is not None:
+            while line := (await proc.stdout.readline()).decode().split():
+                if line[0] == warmup.READY:
+                    ready = True
+                elif line[0] == "done" and len(line) == 3:
+                    self.compiled_lines.append(
+                        f"{line[1]}: compiled in {float(line[2]):.0f} s")
+                self.show_waiting()
+            await proc.wait()
+            if self.compiler is not proc:
+                return  # ended by the table closing
+        self.compiler = None
+        if not ready:
+            self.compiling = ("the compile beside the table failed: the table compiles "
+                              "the engine itself (the screen waits meanwhile)...")
+            self.show_waiting()
+            self.call_after_refresh(self.begin)
+            return
+        self.begin()
+
+    def stop_compiling(self) -> None:
+        """End the compiling process, if any (the table closes)."""
+        proc, self.compiler = self.compiler, None
+        if proc is not None and proc.returncode is None:
+            try:
+                proc.kill()
+            except ProcessLookupError:
+                pass
+
+    async def on_unmount(self) -> None:
+        proc = self.compiler
+        self.stop_compiling()
+        if proc is not None:
+            try:
+                await asyncio.wait_for(proc.wait(), 5)
+            except (TimeoutError, ProcessLookupError):
+                pass
+
+    async def action_quit(self) -> None:
+        self.stop_compiling()
+        await super().action_quit()
+
+    def show_waiting(self) -> None:
+        """The table before its first deal: the title, the seats, and the notice of
+        the engine compiling, with the seconds so far."""
+        if not self.compiling:
+            return
+        t = self.table
+        head = Text()
+        if self.title_line:
+            head += Text(self.title_line + " · ", style="bold")
+        head += Text(f"round 0 · seed {t.seed}")
+        head += Text("\n" + words.rules_line(t.rules), style="dim")
+        seats = Text()
+        for p, label in enumerate(self.labels):
+            who = "you" if p == HUMAN else f"{words.seat_name(p)} ({label})"
+            seats.append(f"\n  {who}", style="bold" if p == HUMAN else "")
+        self.query_one("#table", Static).update(head + seats)
+        self.query_one("#hand", Static).update(Text("your hand: dealt once the engine is "
+                                                    "compiled"))
+        seconds = time.perf_counter() - self.compile_t0
+        out = Text(self.compiling, style="bold")
+        for line in self.compiled_lines:
+            out += Text(f"\n{line}")
+        out += Text(f"\n{seconds:.0f} s so far; the round starts by itself when it is "
+                    "ready (q quits)", style="italic")
+        self.query_one("#result", Static).update(out)
+        self.refresh_bindings()
+
+    def waiting(self) -> bool:
+        """Whether the table waits for its engine (a key that needs it says so)."""
+        if self.table.started:
+            return False
+        self.notify("the round starts once the engine is compiled", timeout=3)
+        return True
 
     # ------------------------------------------------------------ drawing
     def show(self) -> None:
@@ -122,7 +247,7 @@ class PlayApp(App):
         if self.title_line:
             head += Text(self.title_line + " · ", style="bold")
         head += Text(f"round {t.round} · seed {t.seed}")
-        if t.sitting.match:
+        if t.in_match:
             from unosim.play.match import target_of
 
             head += Text(f" · match: {target_of(t.rules)}")
@@ -224,7 +349,7 @@ class PlayApp(App):
         from unosim.play.match import match_line
 
         out = Text()
-        if self.table.sitting.match:
+        if self.table.in_match:
             out += Text("\n" + match_line(self.table), style="bold")
         if self.saved_to:
             out += Text(f"\nsaved as round {self.table.round} in {self.saved_to}: "
@@ -238,6 +363,8 @@ class PlayApp(App):
     # ------------------------------------------------------------ keys
     def play(self, index: int) -> None:
         self.typed = ""
+        if self.waiting():
+            return
         if self.table.over or not 0 <= index < len(self.table.legal()):
             return
         self.auto = []
@@ -279,6 +406,8 @@ class PlayApp(App):
     def action_digit(self, d: int) -> None:
         """Pick move number ``typed + d`` now, or wait when a longer number could follow
         (the screen shows the digit waiting)."""
+        if self.waiting():
+            return
         n = len(self.table.legal())
         number = int(self.typed + str(d))
         if not 1 <= number <= n:
@@ -307,8 +436,12 @@ class PlayApp(App):
         """The keys that do something now, and only those (the footer shows them):
         the next round once a round is over (not after the match's last); undo in
         training mode while a decision can be taken back (else ``u`` says why); the
-        review once a round is over; the UNO call while the person decides."""
+        review once a round is over; the UNO call while the person decides. Before
+        the first deal (the engine compiling) only quitting and the move keys (which
+        say why nothing happens)."""
         t = self.table
+        if not t.started:
+            return action not in _NEED_A_DEAL
         if action == "deal":
             return t.over and not t.match_over
         if action == "undo":

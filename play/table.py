@@ -65,25 +65,51 @@ class Table:
     the rounds are a match's (runs/played.py): the person moves seats as the deal
     passes, and everything shown is turned so that the person is seat 0 and seat
     ``k`` is the player ``k`` places to the left. ``saver`` is told of each round
-    as it ends. With ``call_uno`` the person calls UNO themselves (``call``)."""
+    as it ends. With ``call_uno`` the person calls UNO themselves (``call``).
+
+    With ``deal=False`` the table touches no compiled kernel until its first ``deal``
+    (``started`` tells): the screen opens it so, draws itself and deals once the
+    engine is compiled (play/warmup.py)."""
 
     #: the search's rollouts per hint and per decision reviewed
     hint_rollouts: int = hints.ROLLOUTS
 
     def __init__(self, rules: Rules, opponents: list[SeatStrategy], seed: int,
                  match: bool = False, saver: Callable[[Sitting], None] | None = None,
-                 call_uno: bool = False) -> None:
+                 call_uno: bool = False, deal: bool = True) -> None:
         n = int(rules["players"])
         if len(opponents) != n - 1:
             raise UnosimError(f"{n} players need {n - 1} opponents, got {len(opponents)}")
         self.rules = rules
-        self.sitting = Sitting(rules, opponents, seed, match, call_uno)
-        # the person's seat holds a placeholder strategy the table never asks
-        self.seats = self.sitting.seats
+        self._sit = (opponents, match, call_uno)
+        self._sitting: Sitting | None = None
+        #: whether the table plays a match (known before the sitting starts)
+        self.in_match = match
         self.seed = seed
         self.saver = saver
         self.round = -1
-        self.deal()
+        self.moves: list[str] = []
+        if deal:
+            self.deal()
+
+    @property
+    def sitting(self) -> Sitting:
+        """The rounds or the match (runs/played.py), started on first use (a match
+        loads its kernels then)."""
+        if self._sitting is None:
+            opponents, match, call_uno = self._sit
+            self._sitting = Sitting(self.rules, opponents, self.seed, match, call_uno)
+        return self._sitting
+
+    @property
+    def seats(self) -> list[SeatStrategy]:
+        """Every seat's strategy; the person's holds a placeholder the table never asks."""
+        return self.sitting.seats
+
+    @property
+    def started(self) -> bool:
+        """Whether a round was dealt (with ``deal=False``, not before the first ``deal``)."""
+        return self.round >= 0
 
     # ------------------------------------------------------------ playing
     def deal(self) -> None:
@@ -120,7 +146,7 @@ class Table:
 
     @property
     def call_uno(self) -> bool:
-        return self.sitting.call_uno
+        return self._sit[2]
 
     def call(self) -> bool:
         """Call UNO with the next move (``call_uno``): any time from the person's
@@ -244,7 +270,7 @@ class Table:
     # ------------------------------------------------------------ reading
     @property
     def over(self) -> bool:
-        return self.game.over
+        return self.started and self.game.over
 
     def view(self) -> View:
         """The person's view (the legal moves are filled while the person is to act)."""
@@ -275,7 +301,7 @@ class Table:
     # ------------------------------------------------------------ a match
     @property
     def match_over(self) -> bool:
-        return self.sitting.over
+        return self.started and self.sitting.over
 
     def _round_over(self) -> None:
         """Keep the round (and score it, in a match) once, and tell the saver."""
@@ -285,7 +311,7 @@ class Table:
 
     @property
     def played(self) -> list[Round]:
-        return self.sitting.rounds
+        return self.sitting.rounds if self._sitting is not None else []
 
 
 def seen_by(view: View, actor: int) -> Seen:

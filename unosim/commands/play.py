@@ -296,7 +296,8 @@ def make_table(players: int | None, variant: tuple[str, ...], rule: tuple[str, .
     seed = inputs.pick_seed(seed)
     labels = ["you", *(s.label() for s in seats[1:])]
     kind = " · a match" if match else ""
-    return (Table(rules, seats[1:], seed, match, call_uno=call_uno), labels,
+    # dealt by the screen once it is drawn (it compiles the engine meanwhile if needed)
+    return (Table(rules, seats[1:], seed, match, call_uno=call_uno, deal=False), labels,
             f"{variant_label(variant)} · {n} players{kind}")
 
 
