@@ -43,10 +43,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Footer, OptionList, Static
 
+from unosim.compiler.compiling import listening
 from unosim.errors import UnosimError
 from unosim.play import coaching, hints, warmup, words
 from unosim.play.review import review
 from unosim.play.table import HUMAN, Table
+from unosim.runs import compile_notice, tiers
 
 #: the moves that are not a card played: a single one of them is played for the
 #: person; a single card is too, unless the person calls UNO themselves (the call
@@ -114,6 +116,8 @@ class PlayApp(App):
         self.compile_t0 = 0.0
         self.compiler: asyncio.subprocess.Process | None = None
         self.clock: Timer | None = None
+        #: whether the first deal was told it compiles in this process (a plug-in)
+        self.here = False
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -146,11 +150,22 @@ class PlayApp(App):
 
     # ------------------------------------------------------------ the engine, first
     def begin(self) -> None:
-        """Deal the first round (its engine cached or compiled by now) and draw it."""
-        self.compiling = ""
+        """Deal the first round (its engine cached or compiled by now) and draw it; a
+        compiled plug-in's loop, compiled in this process only, first shows its notice
+        (the screen waits while it compiles)."""
         if self.clock is not None:
             self.clock.stop()
-        self.step(self.table.deal)  # a first decision with one move only is played
+        if not self.here and warmup.compiles_here(self.table.seats):
+            self.here = True
+            self.compiling = compile_notice.notice(tiers.PLUGINS.name)
+            self.compiled_lines = []
+            self.compile_t0 = time.perf_counter()
+            self.show_waiting(clock=False)
+            self.call_after_refresh(self.begin)
+            return
+        self.compiling = ""
+        with listening(lambda path, event, seconds: None):  # the screen said it
+            self.step(self.table.deal)  # a first decision with one move only is played
 
     async def compile_engine(self, paths: list[str]) -> None:
         """Compile ``paths`` in a process of its own, showing each path as it goes,
@@ -205,7 +220,7 @@ class PlayApp(App):
         self.stop_compiling()
         await super().action_quit()
 
-    def show_waiting(self) -> None:
+    def show_waiting(self, clock: bool = True) -> None:
         """The table before its first deal: the title, the seats, and the notice of
         the engine compiling, with the seconds so far."""
         if not self.compiling:
@@ -221,14 +236,15 @@ class PlayApp(App):
             who = "you" if p == HUMAN else f"{words.seat_name(p)} ({label})"
             seats.append(f"\n  {who}", style="bold" if p == HUMAN else "")
         self.query_one("#table", Static).update(head + seats)
-        self.query_one("#hand", Static).update(Text("your hand: dealt once the engine is "
-                                                    "compiled"))
+        self.query_one("#hand", Static).update(Text("the cards are dealt once the engine "
+                                                    "is compiled"))
         seconds = time.perf_counter() - self.compile_t0
         out = Text(self.compiling, style="bold")
         for line in self.compiled_lines:
             out += Text(f"\n{line}")
         out += Text(f"\n{seconds:.0f} s so far; the round starts by itself when it is "
-                    "ready (q quits)", style="italic")
+                    "ready (q quits)" if clock else "\nthe round starts by itself when it "
+                    "is ready (the screen waits meanwhile)", style="italic")
         self.query_one("#result", Static).update(out)
         self.refresh_bindings()
 

@@ -58,6 +58,19 @@ def pending(match: bool = False) -> list[str]:
     return out
 
 
+def compiles_here(seats: list[object]) -> bool:
+    """Whether the first deal of a table of ``seats`` compiles in this process: a
+    compiled plug-in's chooser is compiled in every process that plays it
+    (runs/compile_notice.py ``EVERY_PROCESS``), so no other process can do it."""
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return False
+    from unosim.compiler.cache import is_cached
+    from unosim.strategies.plugins import chooser_for
+
+    choose = chooser_for(seats)  # type: ignore[arg-type]
+    return not getattr(choose, "signatures", None) and not is_cached(choose)
+
+
 def estimate(paths: list[str]) -> tuple[int, int]:
     """About how long ``paths`` take to compile, in seconds (the paths' estimates)."""
     spans = [MATCH_S if p == MATCH else ESTIMATE_S.get(p, (10, 60)) for p in paths]
