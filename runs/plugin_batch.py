@@ -17,18 +17,23 @@ from unosim.runs import tiers
 from unosim.runs.batches import builtin_batch, run_rows, tier_of
 from unosim.runs.compile_notice import first_use
 from unosim.runs.failures import illegal_message
+from unosim.runs.plugin_loops import cached_loops
 from unosim.simulate import layout as L
-from unosim.strategies.plugins import PluginError, chooser_for, first_line
-from unosim.strategies.registry import PLUGIN, PYTHON, SeatStrategy
+from unosim.strategies.plugins import PluginError, chooser_for, first_line, watch_builtins
+from unosim.strategies.registry import PLUGIN, PYTHON, SeatStrategy, plugin_functions
 
 
-def _entries(loop: Any, choose: Any) -> Callable[[], list[Any]]:
-    """The plug-in path's entry points for this table: the cached steps, and the loop
-    itself until this process has specialised it to ``choose`` (Numba compiles that
-    in every process, so every process that plays the plug-ins says so)."""
+def _entries(loop: Any, choose: Any, loops: Any, mode: str) -> Callable[[], list[Any]]:
+    """The plug-in path's entry points for this table: the cached steps, and its loop:
+    the cached one of ``loops`` (runs/plugin_loops.py: ``play_rows`` or
+    ``play_match_rows`` by ``mode``), or, for plug-ins that cannot be cached, ``loop``
+    until this process has specialised it to ``choose`` (which it does in every
+    process, so every process that plays those plug-ins says so)."""
     def entries() -> list[Any]:
         from numba import typeof
 
+        if loops is not None:
+            return [*tiers.entry_points(tiers.PLUGINS.name), getattr(loops, f"play_{mode}")]
         mine = typeof(choose)
         done = any(sig and sig[0] == mine for sig in loop.signatures)
         return [*tiers.entry_points(tiers.PLUGINS.name), *([] if done else [loop])]
@@ -65,13 +70,18 @@ def batch_for(seats: list[SeatStrategy], seed: int | None = None,
     if path != PLUGIN:
         return builtin_batch("round", path)
     choose = chooser_for(seats)
+    loops = cached_loops(plugin_functions(seats), watch_builtins(seats))
 
     def run_batch(template: np.ndarray, key: Any, start: int, out: np.ndarray,
                   chunks: int) -> None:
         def play(lo: int, hi: int, bad: np.ndarray, G: np.ndarray, RNG: np.ndarray) -> None:
-            play_games_with(choose, template, key, start, out, lo, hi, checked, bad, G, RNG)
+            if loops is not None:
+                loops.play_rows(template, key, start, out, lo, hi, checked, bad, G, RNG)
+            else:
+                play_games_with(choose, template, key, start, out, lo, hi, checked, bad, G,
+                                RNG)
 
-        with first_use(tiers.PLUGINS.name, _entries(play_games_with, choose)):
+        with first_use(tiers.PLUGINS.name, _entries(play_games_with, choose, loops, "rows")):
             hit = _run_chunks(seats, seed, start, len(out), chunks, 4, play, "game")
         if hit is not None:
             g, move, phase, seat = (int(x) for x in hit)
@@ -95,14 +105,20 @@ def match_batch_for(seats: list[SeatStrategy], seed: int | None = None,
     if path != PLUGIN:
         return builtin_batch("match", path)
     choose = chooser_for(seats)
+    loops = cached_loops(plugin_functions(seats), watch_builtins(seats))
 
     def run_batch(template: np.ndarray, key: Any, start: int, max_rounds: int,
                   out: np.ndarray, chunks: int) -> None:
         def play(lo: int, hi: int, bad: np.ndarray, G: np.ndarray, RNG: np.ndarray) -> None:
-            play_matches_with(choose, template, key, start, max_rounds, out, lo, hi, checked,
-                              bad, G, RNG)
+            if loops is not None:
+                loops.play_match_rows(template, key, start, max_rounds, out, lo, hi, checked,
+                                      bad, G, RNG)
+            else:
+                play_matches_with(choose, template, key, start, max_rounds, out, lo, hi,
+                                  checked, bad, G, RNG)
 
-        with first_use(tiers.PLUGINS.name, _entries(play_matches_with, choose)):
+        with first_use(tiers.PLUGINS.name,
+                       _entries(play_matches_with, choose, loops, "match_rows")):
             hit = _run_chunks(seats, seed, start, len(out), chunks, 6, play, "match")
         if hit is not None:
             m, move, phase, seat, rnd, player = (int(x) for x in hit)

@@ -292,12 +292,24 @@ def chooser(fns: list[Any], watch_builtins: bool = False) -> Any:
     key = (*(id(f) for f in fns), int(watch_builtins))
     if key in _CHOOSERS:
         return _CHOOSERS[key][1]
+    source, ns = chooser_source(fns, watch_builtins)
+    exec(compile(source, "<unosim plug-in chooser>", "exec"), ns)  # noqa: S102
+    fn = ns["choose"]
+    _CHOOSERS[key] = (list(fns), fn)  # keeps the functions alive, so ids stay unique
+    return fn
+
+
+def chooser_source(fns: list[Any], watch_builtins: bool = False) -> tuple[str, dict[str, Any]]:
+    """The source of ``chooser``'s compiled ``choose`` (and of ``watch``, its ears,
+    when a seat observes), and the names it needs: one text for the chooser made in
+    a process and for the loops cached across processes (runs/plugin_loops.py)."""
     plugs = [plugin_of(f) for f in fns]
     ns: dict[str, Any] = {"np": np, "strategy_move": S.strategy_move, "L": L,
-                          "builtin_observe": observe_builtin}
+                          "builtin_observe": observe_builtin, "njit": njit}
     watchers = [(k, p) for k, p in enumerate(plugs) if p is not None and not p.python
                 and (p.observe is not None or p.new_game is not None)]
-    lines = ["def choose(G, rng):"]
+    w: list[str] = []
+    lines = ["@njit(_nrt=False)", "def choose(G, rng):"]
     if watchers or watch_builtins:
         lines += ["    if G[L.RF_EVENTS] != 0 and G[L.OFF_EV_READ] < G[L.OFF_EV_N]:",
                   "        watch(G)"]
@@ -306,7 +318,8 @@ def chooser(fns: list[Any], watch_builtins: bool = False) -> Any:
     elif watchers:
         # each event to each seat in turn: a seat's memory is cleared at a deal before
         # its plug-in's new_game hook runs
-        w = ["def watch(G):",
+        w = ["@njit(_nrt=False)",
+             "def watch(G):",
              "    n = G[L.OFF_EV_N]",
              "    players = G[L.R_PLAYERS]",
              "    for i in range(G[L.OFF_EV_READ], n):",
@@ -336,8 +349,6 @@ def chooser(fns: list[Any], watch_builtins: bool = False) -> Any:
             w += [f"            if sid < {B.PLUGIN_BASE} and kind != L.Event.got:",
                   "                builtin_observe(sid, G, np.int64(q), kind, who, a, b)"]
         w.append("    G[L.OFF_EV_READ] = n")
-        exec(compile("\n".join(w), "<unosim plug-in watcher>", "exec"), ns)  # noqa: S102
-        ns["watch"] = njit(_nrt=False)(ns["watch"])
     lines.append("    sid = G[OFF_STRAT + G[S_ACTOR]]")
     ns.update(OFF_STRAT=L.OFF_STRAT, S_ACTOR=L.S_ACTOR)
     for k, (f, p) in enumerate(zip(fns, plugs, strict=True)):
@@ -347,10 +358,7 @@ def chooser(fns: list[Any], watch_builtins: bool = False) -> Any:
         lines.append(f"    if sid == {B.PLUGIN_BASE + k}:")
         lines.append(f"        return np.int64(_plugin{k}(G, rng))")
     lines.append("    return strategy_move(sid, G, rng)")
-    exec(compile("\n".join(lines), "<unosim plug-in chooser>", "exec"), ns)  # noqa: S102
-    fn = njit(_nrt=False)(ns["choose"])
-    _CHOOSERS[key] = (list(fns), fn)  # keeps the functions alive, so ids stay unique
-    return fn
+    return "\n".join([*w, *([""] if w else []), *lines]) + "\n", ns
 
 
 def watches(seats: list[SeatStrategy]) -> bool:
@@ -378,7 +386,12 @@ def chooser_for(seats: list[SeatStrategy]) -> Any:
     fns = plugin_functions(seats)  # all of them: plug-in k has id PLUGIN_BASE + k
     if all(function_kind(f) == PYTHON for f in fns):
         return S.choose_move
-    return chooser(fns, any(s.kind == OBSERVER for s in seats))
+    return chooser(fns, watch_builtins(seats))
+
+
+def watch_builtins(seats: list[SeatStrategy]) -> bool:
+    """Whether a plug-in table's built-ins hear its events (the card counter does)."""
+    return any(s.kind == OBSERVER for s in seats)
 
 
 def has_plugins(seats: list[SeatStrategy]) -> bool:

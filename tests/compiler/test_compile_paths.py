@@ -112,9 +112,11 @@ def test_compile_builds_what_is_missing_and_skips_the_rest(nothing_cached):
     assert compile_notice.is_compiled("matches")
 
 
-def test_a_plug_in_table_announces_its_compile_in_every_process(nothing_cached):
-    """The plug-in loop is specialised in each process (not cached), so a process
-    that plays plug-ins says so even when the steps it calls are cached."""
+def test_a_plug_in_table_that_cannot_be_cached_announces_its_compile_in_every_process(
+        nothing_cached):
+    """A loop specialised in this process (plug-ins registered from Python, which
+    the cache cannot know by their files) is not cached, so a process that plays
+    them says so even when the steps it calls are cached."""
     from numba import njit, typeof
 
     from unosim.runs import plugin_batch
@@ -123,12 +125,33 @@ def test_a_plug_in_table_announces_its_compile_in_every_process(nothing_cached):
     nothing_cached.add(PLUGINS.name)
     choose = njit(lambda G, rng: 0)
     loop = type("Loop", (), {"signatures": []})()
-    entries = plugin_batch._entries(loop, choose)
+    entries = plugin_batch._entries(loop, choose, None, "rows")
     assert entries()[:-1] == entry_points(PLUGINS.name) and entries()[-1] is loop
     assert not compile_notice.is_compiled(PLUGINS.name, entries)
     loop.signatures.append((typeof(choose),))  # specialised in this process
     assert entries() == entry_points(PLUGINS.name)
     assert compile_notice.is_compiled(PLUGINS.name, entries)
+
+
+def test_a_plug_in_table_with_cached_loops_is_compiled_when_its_loop_is(nothing_cached):
+    """Plug-ins from files play on loops cached across processes
+    (runs/plugin_loops.py): the path counts as compiled exactly when Numba's cache
+    holds the table's own loop for its mode, beside the steps."""
+    from numba import njit
+
+    from unosim.runs import plugin_batch
+    from unosim.runs.tiers import PLUGINS, entry_points
+
+    nothing_cached.add(PLUGINS.name)
+    rows, match_rows = object(), object()
+    loops = type("Loops", (), {"play_rows": rows, "play_match_rows": match_rows})()
+    choose = njit(lambda G, rng: 0)
+    for mode, loop in (("rows", rows), ("match_rows", match_rows)):
+        entries = plugin_batch._entries(None, choose, loops, mode)
+        assert entries() == [*entry_points(PLUGINS.name), loop]
+        assert not compile_notice.is_compiled(PLUGINS.name, entries)
+        nothing_cached.kernels.add(loop)
+        assert compile_notice.is_compiled(PLUGINS.name, entries)
 
 
 @pytest.mark.subprocess
