@@ -33,6 +33,7 @@ from unosim.errors import UnosimError, is_whole
 from unosim.runs import tiers
 from unosim.runs.compile_notice import first_use
 from unosim.runs.failures import illegal_message
+from unosim.runs.plugin_loops import cached_loops
 from unosim.runs.runner import base_seed, game_template
 from unosim.simulate import layout as L
 from unosim.simulate.rules import Rules
@@ -42,18 +43,38 @@ from unosim.strategies.search_nb import choose_move
 
 _BOUND: dict[int, tuple[Any, Any, Any]] = {}
 
+#: the pair around the opponents' chooser, cached with it (runs/plugin_loops.py):
+#: compiled once for a set of opponents and loaded by every later process
+_BODY = """
+@njit(_nrt=False, cache=True)
+def vector_reset(Gs, RNGs, keys, games, learner, rotate, obs, masks, bad):
+    return reset_with(chosen(), Gs, RNGs, keys, games, learner, rotate, obs, masks, CHECKED,
+                      bad)
+
+
+@njit(_nrt=False, cache=True)
+def vector_step(Gs, RNGs, keys, games, learner, rotate, reward_kind, actions, obs, masks,
+                rewards, terms, truncs, final_obs, done, bad):
+    return step_with(chosen(), Gs, RNGs, keys, games, learner, rotate, reward_kind, actions,
+                     obs, masks, rewards, terms, truncs, final_obs, done, CHECKED, bad)
+"""
+
 
 def _kernels(seats: list[SeatStrategy]) -> tuple[Any, Any, str]:
     """(reset, step, compile path) for the opponents ``seats``: the cached pair for
-    built-ins without parameters, else the pair bound to their chooser (compiled per
-    process)."""
+    built-ins without parameters, else the pair bound to their chooser, cached with
+    it (or compiled in this process, for plug-ins no hash can know)."""
     choose = chooser_for(seats)
     if choose is choose_move and not any(t.selects(seats) for t in tiers.TIERS[1:]):
         return V.reset_builtin, V.step_builtin, tiers.VECTOR_ENV.name
+    # plug-ins' moves are checked (as a run checks them); parametric built-ins'
+    # need not be, but one pair serves both
+    checked = has_plugins(seats)
+    loops = cached_loops(seats, _BODY.replace("CHECKED", repr(checked)),
+                         {"reset_with": V.reset_with, "step_with": V.step_with})
+    if loops is not None:
+        return loops.vector_reset, loops.vector_step, tiers.VECTOR_ENV_BOUND.name
     if id(choose) not in _BOUND:
-        # plug-ins' moves are checked (as a run checks them); parametric built-ins'
-        # need not be, but one pair serves both
-        checked = has_plugins(seats)
 
         def reset(Gs, RNGs, keys, games, learner, rotate, obs, masks, bad):  # noqa: ANN001, ANN202
             return V.reset_with(choose, Gs, RNGs, keys, games, learner, rotate, obs, masks,

@@ -39,21 +39,18 @@ def _stderr_listener(path: str, event: str, seconds: float | None) -> None:
         print(compiled(seconds or 0.0, path), file=sys.stderr, flush=True)
 
 
-#: the paths that compile around a user's strategies: the vector environment's
-#: against them in every process, a plug-in table's loop once per version of the
-#: plug-ins' files (runs/plugin_loops.py); the steps they call come from the cache
+#: the paths that compile around the strategies a user seats: a plug-in table's
+#: loops and the vector environment's pair against other than plain built-ins, once
+#: per version of them (runs/plugin_loops.py); the steps they call are the engine's
 EVERY_PROCESS = frozenset({tiers.PLUGINS.name, tiers.VECTOR_ENV_BOUND.name})
 
 
 def notice(path: str) -> str:
     """The line shown before a path compiles."""
     lo, hi = ESTIMATE_S.get(path, (10, 60))
-    if path == tiers.PLUGINS.name:
-        return (f"unosim: compiling your strategies into the engine ({path}); once per "
-                f"version of their files, up to {lo} to {hi} s...")
     if path in EVERY_PROCESS:
-        return (f"unosim: compiling your strategies into the engine ({path}); once per run, "
-                f"up to {lo} to {hi} s...")
+        return (f"unosim: compiling your strategies into the engine ({path}); once per "
+                f"version of them, up to {lo} to {hi} s...")
     return (f"unosim: compiling the engine for this machine ({path}); first run only, "
             f"{lo} to {hi} s...")
 

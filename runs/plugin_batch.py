@@ -19,8 +19,8 @@ from unosim.runs.compile_notice import first_use
 from unosim.runs.failures import illegal_message
 from unosim.runs.plugin_loops import cached_loops
 from unosim.simulate import layout as L
-from unosim.strategies.plugins import PluginError, chooser_for, first_line, watch_builtins
-from unosim.strategies.registry import PLUGIN, PYTHON, SeatStrategy, plugin_functions
+from unosim.strategies.plugins import PluginError, chooser_for, first_line
+from unosim.strategies.registry import PLUGIN, PYTHON, SeatStrategy
 
 
 def _entries(loop: Any, choose: Any, loops: Any, mode: str) -> Callable[[], list[Any]]:
@@ -70,7 +70,7 @@ def batch_for(seats: list[SeatStrategy], seed: int | None = None,
     if path != PLUGIN:
         return builtin_batch("round", path)
     choose = chooser_for(seats)
-    loops = cached_loops(plugin_functions(seats), watch_builtins(seats))
+    loops = cached_loops(seats)
 
     def run_batch(template: np.ndarray, key: Any, start: int, out: np.ndarray,
                   chunks: int) -> None:
@@ -105,7 +105,7 @@ def match_batch_for(seats: list[SeatStrategy], seed: int | None = None,
     if path != PLUGIN:
         return builtin_batch("match", path)
     choose = chooser_for(seats)
-    loops = cached_loops(plugin_functions(seats), watch_builtins(seats))
+    loops = cached_loops(seats)
 
     def run_batch(template: np.ndarray, key: Any, start: int, max_rounds: int,
                   out: np.ndarray, chunks: int) -> None:

@@ -36,15 +36,18 @@ import numpy as np
 #: the folder of the generated modules, inside the engine's cache folder
 FOLDER = "plug-in-loops"
 
-_TEMPLATE = '''\
-"""The loops of one set of plug-ins (made by unosim: runs/plugin_loops.py)."""
+_HEAD = '''\
+"""Loops around one chooser of moves (made by unosim: runs/plugin_loops.py)."""
 # {sources}
 
 {chooser}
 
 chosen = the(choose)
 
+'''
 
+#: the loops of runs: a table's games and matches (runs/plugin_batch.py)
+RUNS = '''
 @njit(nogil=True, _nrt=False, cache=True)
 def play_rows(template, base_seed, start, out, lo, hi, checked, bad, G, RNG):
     play_games_with(chosen(), template, base_seed, start, out, lo, hi, checked, bad, G, RNG)
@@ -152,14 +155,23 @@ def _code_digest(fns: list[Any]) -> str | None:
     return h.hexdigest()
 
 
-def module_source(fns: list[Any], watch_builtins: bool) -> tuple[str, dict[str, Any]] | None:
-    """The generated module's source (its header names each plug-in's file and the
-    hash of its bytes, Numba's version and the hash of the code) and the names it
-    needs; None when the plug-ins' code reads what no hash can know."""
+def chooser_part(seats: list[Any]) -> tuple[str, dict[str, Any]] | None:
+    """The head of a generated module for a table's ``seats``: the source of its
+    chooser (its header names each plug-in's file and the hash of its bytes,
+    Numba's version and the hash of the code) and the names it needs; the cached
+    dispatch of the built-ins where no compiled plug-in plays. None when the
+    plug-ins' code reads what no hash can know."""
     import numba
 
-    from unosim.strategies.plugins import chooser_source, plugin_of
+    from unosim.strategies.plugins import chooser_for, chooser_source, plugin_of, watch_builtins
+    from unosim.strategies.registry import plugin_functions
+    from unosim.strategies.search_nb import choose_move
 
+    head = [f"numba {numba.__version__}"]
+    if chooser_for(seats) is choose_move:
+        return _HEAD.format(sources=head[0], chooser="choose = choose_move"), {
+            "choose_move": choose_move}
+    fns = plugin_functions(seats)
     plugs = [plugin_of(f) for f in fns]
     if any(p is None for p in plugs):
         return None
@@ -169,10 +181,10 @@ def module_source(fns: list[Any], watch_builtins: bool) -> tuple[str, dict[str, 
     code = _code_digest([f for f, _ in compiled] + hooks)
     if code is None:
         return None
-    sources = [f"{p.source} {p.sha256}" for _, p in compiled]
-    chooser, ns = chooser_source(fns, watch_builtins)
-    head = "\n# ".join([f"numba {numba.__version__}", *sources, f"their code {code}"])
-    return _TEMPLATE.format(sources=head, chooser=chooser), ns
+    head += [f"{p.source} {p.sha256}" for _, p in compiled]
+    chooser, ns = chooser_source(fns, watch_builtins(seats))
+    return _HEAD.format(sources="\n# ".join([*head, f"their code {code}"]),
+                        chooser=chooser), ns
 
 
 def _write_once(path: Path, text: str) -> None:
@@ -191,15 +203,22 @@ def _write_once(path: Path, text: str) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def cached_loops(fns: list[Any], watch_builtins: bool) -> types.ModuleType | None:
-    """The module of the loops for this set of plug-ins (``play_rows``,
-    ``play_match_rows``), made or found in the cache folder; None when the
-    plug-ins cannot be cached or the folder cannot be written."""
-    made = module_source(fns, watch_builtins)
+def cached_loops(seats: list[Any], body: str = RUNS,
+                 names: dict[str, Any] | None = None) -> types.ModuleType | None:
+    """The module of the loops ``body`` (``RUNS``: ``play_rows``, ``play_match_rows``)
+    around the chooser of a table's ``seats``, with the names ``body`` needs beside
+    it, made or found in the cache folder; None when the plug-ins cannot be cached
+    or the folder cannot be written."""
+    made = chooser_part(seats)
     if made is None:
         return None
     text, ns = made
-    return _load(text, tuple(ns.items()))
+    if names is None:
+        from unosim.simulate.match_nb import play_matches_with
+        from unosim.simulate.round_nb import play_games_with
+
+        names = {"play_games_with": play_games_with, "play_matches_with": play_matches_with}
+    return _load(text + body, tuple({**ns, **names}.items()))
 
 
 @cache
@@ -209,9 +228,6 @@ def _load_text(text: str) -> str:
 
 def _load(text: str, names: tuple[tuple[str, Any], ...]) -> types.ModuleType | None:
     from numba.core import config
-
-    from unosim.simulate.match_nb import play_matches_with
-    from unosim.simulate.round_nb import play_games_with
 
     name = f"unosim_plugin_loops_{_load_text(text)}"
     if name in sys.modules:
@@ -225,8 +241,9 @@ def _load(text: str, names: tuple[tuple[str, Any], ...]) -> types.ModuleType | N
         return None  # an unwritable cache: the loop of this process
     module = types.ModuleType(name)
     module.__file__ = str(path)
-    module.__dict__.update(dict(names), play_games_with=play_games_with,
-                           play_matches_with=play_matches_with, the=the)
+    from numba import njit
+
+    module.__dict__.update(dict(names), the=the, njit=njit)
     sys.modules[name] = module
     exec(compile(text, str(path), "exec"), module.__dict__)  # noqa: S102
     return module

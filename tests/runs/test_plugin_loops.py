@@ -46,9 +46,13 @@ def _files(tmp_path: Path, monkeypatch, tag: str, builtin: str = "RANDOM") -> st
     return f"{tmp_path / f'plug_{tag}.py'}:mine_{tag}"
 
 
+def _seats(name: str) -> list:
+    return [parse_strategy(name)] + [parse_strategy("random")] * 3
+
+
 def _source(spec: str) -> str:
     (p,) = load_plugins([spec])
-    made = plugin_loops.module_source([p.fn], False)
+    made = plugin_loops.chooser_part(_seats(p.name))
     assert made is not None
     return made[0]
 
@@ -97,10 +101,10 @@ def test_a_plug_in_whose_code_reads_a_closure_keeps_the_loop_of_its_process():
     def open_(G, rng):
         return 0
 
-    p = plugin(njit(closed), name="closed_loop")
-    assert plugin_loops.module_source([p.fn], False) is None
-    q = plugin(njit(open_), name="open_loop")
-    assert plugin_loops.module_source([q.fn], False) is not None
+    plugin(njit(closed), name="closed_loop")
+    assert plugin_loops.chooser_part(_seats("closed_loop")) is None
+    plugin(njit(open_), name="open_loop")
+    assert plugin_loops.chooser_part(_seats("open_loop")) is not None
 
 
 def test_the_cached_loop_plays_the_built_in_games_and_is_in_numbas_cache():
@@ -110,13 +114,12 @@ def test_the_cached_loop_plays_the_built_in_games_and_is_in_numbas_cache():
     global, which Numba would refuse to cache)."""
     from unosim.compiler.cache import is_cached
 
-    (p,) = load_plugins([f"{EXAMPLES}:random_copy"])
+    load_plugins([f"{EXAMPLES}:random_copy"])
     rules = resolve([])
-    copy = play_records(rules, [parse_strategy("random_copy")] + [parse_strategy("random")] * 3,
-                        5, 0, 300, chunks=2)
+    copy = play_records(rules, _seats("random_copy"), 5, 0, 300, chunks=2)
     builtin = play_records(rules, [parse_strategy("random")] * 4, 5, 0, 300, chunks=2)
     assert np.array_equal(copy, builtin)
-    loops = plugin_loops.cached_loops([p.fn], False)
+    loops = plugin_loops.cached_loops(_seats("random_copy"))
     assert loops is not None and Path(loops.__file__).is_file()
     assert is_cached(loops.play_rows)
     (overload,) = loops.play_rows.overloads.values()
