@@ -49,6 +49,10 @@ from unosim.studies.grids.dimensions import parse_values, sweep_dims
 from unosim.studies.grids.files import write_atlas_files, write_sweep_files
 from unosim.studies.grids.play import plan_atlas, plan_sweep, play_atlas, play_sweep
 from unosim.studies.grids.report import AtlasReport, SweepReport
+from unosim.studies.ladder.play import entrants as ladder_entrants
+from unosim.studies.ladder.play import plan as ladder_plan
+from unosim.studies.ladder.play import play_ladder
+from unosim.studies.ladder.report import LadderReport, write_ladder_files
 from unosim.studies.lineups.play import (
     check_request,
     play_skill,
@@ -87,6 +91,7 @@ Assignments = Mapping[Any, Any] | Iterable[str] | str | None
 
 __all__ = ["Interrupted", "OtherVersionWarning", "atlas", "compare", "comparison", "replay",
            "rules_for", "settle", "simulate", "skill", "sweep", "tournament", "tune"]
+__all__ += ["ladder"]
 
 # The commands' door: the commands parse their text and reach the studies through
 # these names only (the architecture test holds it). They are each study's typed
@@ -107,6 +112,8 @@ __all__ += [
     # the lineups: tournament and skill
     "tournament_games", "play_tournament",
     "check_request", "players_of", "skill_games", "play_skill",
+    # the ladder
+    "ladder_entrants", "ladder_plan", "play_ladder", "write_ladder_files",
     # tune
     "tune_target", "default_study_name", "play_tune", "write_tune_files", "sqlite_file",
     "storage_failure",
@@ -542,6 +549,41 @@ def _skill(names: tuple[str, ...], strategy: str, field: str | None, players: in
         backend, workers, scheduler, progress, skill_games(specs, count),
         lambda cb, where: play_skill(specs, strat, count, seed, field=against, backend=where,
                                      workers=workers, on_batch=cb))
+
+
+def ladder(strategies: Words = None, *, players: int = 2, field: str | None = None,
+           games: int | str = 100_000, variant: Words = None, rule: Assignments = None,
+           seed: int | None = 0, workers: int | None = None, backend: str = "local",
+           scheduler: str | None = None, strategy_file: Words = None,
+           progress: bool = False) -> LadderReport:
+    """``unosim ladder``: the strategies (default: every built-in, then every plug-in
+    loaded) rated on one scale with 95% intervals: heads-up a Bradley-Terry fit of
+    every pair on the same deals, at more players each against ``field`` (random by
+    default); ``games`` in all."""
+    _check(locals())
+    seed = _prepare(seed, strategy_file)
+    return _play(lambda: _ladder(_names(strategies), players, field, games,
+                                 _variant(variant), _assign(rule), seed, workers, backend,
+                                 scheduler, progress))
+
+
+def _ladder(names: tuple[str, ...], players: int, field: str | None, games: int | str,
+            variant: tuple[str, ...], rule: tuple[str, ...], seed: int,
+            workers: int | None, backend: str, scheduler: str | None,
+            progress: bool) -> LadderReport:
+    from unosim.progress import on_backend
+
+    count = inputs.parse_games(str(games))
+    rules = inputs.resolve_rules(variant, rule, players)
+    against = inputs.parse_field(field) if field is not None else None
+    strats, against = ladder_entrants(names, int(rules["players"]), against)
+    total = ladder_plan(rules, strats, count, against)[2]
+    inputs.check_backend(backend, workers, scheduler)
+    return on_backend(
+        backend, workers, scheduler, progress, total,
+        lambda cb, where: play_ladder(rules, strats, count, seed, field=against,
+                                      variant=variant_label(variant), backend=where,
+                                      workers=workers, on_batch=cb))
 
 
 def sweep(*, variant: Words = None, rule: Assignments = None,
