@@ -15,7 +15,9 @@
  * elimination/seven_rounds bookkeeping. It keeps what the table infers from a
  * draw (lacks, public bits), as the engine does.
  *
- * Build: cc -O2 -march=x86-64-v3 -o uno uno.c   (see the Makefile)
+ * Build: make: cc -O2 -fvect-cost-model=dynamic -march=native (GCC's -O2 with the loop
+ *   vectorizer of its -O3, as clang and Numba vectorize at theirs); uno-avx2 the same
+ *   with -march=x86-64-v3 for cachegrind (see the Makefile)
  * Usage: uno GAMES BASE_SEED [START] [RECORDS.bin]
  *   prints games/s, mean turns a game, seat win shares; with RECORDS.bin writes
  *   the records (GAMES x 56 int32, little-endian) there.
@@ -29,7 +31,7 @@
 enum { N_RANKS = 13, SKIP = 10, REVERSE = 11, DRAW_TWO = 12, WILD = 52, WD4 = 53,
        N_TYPES = 58, NP = 4, HAND = 7, DECK = 108, TURN_CAP = 5000 };
 /* hand columns: 0..57 card types, then per colour counts (a wild counts in WILDS) */
-enum { HC_COLOUR = 64, HC_WILDS = 68, HC_SIZE = 69, HC_POINTS = 70, HC_LACKS = 71,
+enum { HC_COLOUR = 64, HC_WILDS = 68, HC_POINTS = 70, HC_LACKS = 71,
        HC_RANK = 72, HW = 88 };  /* HC_RANK + r: coloured cards of rank r */
 enum { PH_TURN, PH_DRAWN, PH_CHALLENGE, PH_COLOUR, PH_OVER };
 /* the record: as unosim's layout.GAME_RECORD for a round */
@@ -52,7 +54,9 @@ typedef struct {
     int phase, actor, dir, top, colour, drawn, pending;
     int turns, played, drawn_no_play, pen_drawn, winner, winner_points,
         reshuffles, capped, max_stack, stack_len, last, prev_colour, bluff, went_out;
+    uint64_t sizes;            /* the hand sizes, 16 bits a seat */
     uint64_t feel[TURN_CAP + 2]; /* a distance sample (4 x 16 bits) at every turn */
+    uint64_t leads[TURN_CAP + 2]; /* the fold's scratch: each sample's sole leader */
     int feel_n;
 } Game;
 
@@ -91,12 +95,14 @@ static inline int rand_below(uint64_t *s, int n) {  /* Lemire on 32 bits */
 /* ---------------------------------------------------------------------- cards */
 static inline void hand_add(Game *G, int p, int t) {
     int32_t *h = G->h[p];
-    h[t]++; h[HC_COLOUR + COLOUR_OF[t]]++; h[HC_SIZE]++; h[HC_POINTS] += POINTS[t];
+    h[t]++; h[HC_COLOUR + COLOUR_OF[t]]++; h[HC_POINTS] += POINTS[t];
+    G->sizes += 1ULL << (16 * p);
     h[RANK_COL[t]]++;
 }
 static inline void hand_remove(Game *G, int p, int t) {
     int32_t *h = G->h[p];
-    h[t]--; h[HC_COLOUR + COLOUR_OF[t]]--; h[HC_SIZE]--; h[HC_POINTS] -= POINTS[t];
+    h[t]--; h[HC_COLOUR + COLOUR_OF[t]]--; h[HC_POINTS] -= POINTS[t];
+    G->sizes -= 1ULL << (16 * p);
     h[RANK_COL[t]]--;
 }
 static inline int take_random(Game *G) {
@@ -142,50 +148,69 @@ static inline int is_match(const Game *G, int t) {
 }
 
 /* ------------------------------------------------------------------- game feel */
-static inline void feel_sample(Game *G) {
-    uint64_t w = 0;
-    for (int q = 0; q < NP; q++) w |= (uint64_t)G->h[q][HC_SIZE] << (16 * q);
-    G->feel[G->feel_n++] = w;
-}
+/* A sample is the four hand sizes (the distances), 16 bits a seat: the word G->sizes
+ * that hand_add/hand_remove keep. The metrics are folded once, at the round's end,
+ * for the winner: a first pass without state carried from sample to sample (sums,
+ * minima, maxima: the compiler may vectorize it) that also writes each sample's sole
+ * leader as a lane bit, then a walk over those bits for the lead changes (the same
+ * two passes as unosim's fold). */
+static inline void feel_sample(Game *G) { G->feel[G->feel_n++] = G->sizes; }
 static inline int fixed(int64_t num, int64_t den) {
     return (int)((2 * num * FEEL_SCALE + den) / (2 * den));
 }
+#define LANE_TOP 0x8000800080008000ULL
+#define LANE_NOT1 0xFFFEFFFEFFFEFFFEULL
+/* the first pass: no state carried from sample to sample (sums, minima, maxima), so
+ * that it may run on vector instructions; each sample's sole leader into leads */
+static __attribute__((noinline)) void fold_pass(const uint64_t *restrict buf, uint64_t *restrict leads, int64_t T,
+                      int64_t sh, int64_t *restrict r) {
+    uint64_t wbit = 1ULL << sh, never = LANE_TOP;
+    int64_t gap = 0, dsum = 0, dmax = 0, behind = 0, lastnot = 0, first_uno = T;
+    for (int64_t i = 0; i < T; i++) {
+        uint64_t x = buf[i];
+        uint64_t y = (x << 2) | 0x0003000200010000ULL;  /* each lane 4 d + seat */
+        int64_t a = (int64_t)(y & 0xFFFF), b = (int64_t)((y >> 16) & 0xFFFF);
+        int64_t c = (int64_t)((y >> 32) & 0xFFFF), d = (int64_t)(y >> 48);
+        never &= (x & LANE_NOT1) + 0x7FFF7FFF7FFF7FFFULL;  /* lane bit 15: d >= 2 */
+        int64_t lo1 = MIN(a, b), lo2 = MIN(c, d);
+        int64_t k1 = MIN(lo1, lo2), k2 = MIN(MAX(lo1, lo2), MIN(MAX(a, b), MAX(c, d)));
+        int64_t v1 = k1 >> 2, v2 = k2 >> 2;
+        gap += v2 - v1;
+        int64_t dd = (int64_t)((x >> sh) & 0xFFFF) - v1;
+        dsum += dd;
+        dmax = MAX(dmax, dd);
+        behind += dd > 0;
+        uint64_t lead = (uint64_t)(v2 > v1) << ((k1 & 3) << 4);
+        lastnot = MAX(lastnot, lead != wbit ? i + 1 : 0);
+        first_uno = MIN(first_uno, v1 <= 1 ? i : T);
+        leads[i] = lead;
+    }
+    r[0] = gap; r[1] = dsum; r[2] = dmax; r[3] = behind; r[4] = lastnot;
+    r[5] = first_uno; r[6] = (int64_t)never;
+}
 /* the round's nine game-feel metrics for its winner (docs/metrics.md#game-feel) */
-static void feel_record(const Game *G, int32_t *out) {
+static void feel_record(Game *G, int32_t *out) {
     memset(out, 0, 9 * sizeof *out);
     int w = G->winner, T = G->feel_n;
     if (w < 0 || T == 0) return;
-    int last_lead = 0, prev = 0, run = 0, changes = 0, uno = 0;
-    int64_t gap = 0, dsum = 0;
-    int dmax = 0, behind = 0, wuno = 0, rival = 0;
-    for (int t = 0; t < T; t++) {
-        uint64_t x = G->feel[t];
-        uint64_t y = (x << 2) | 0x0003000200010000ULL;  /* each lane 4 d + seat */
-        int a = (int)(y & 0xFFFF), b = (int)((y >> 16) & 0xFFFF);
-        int c = (int)((y >> 32) & 0xFFFF), d = (int)(y >> 48);
-        int lo1 = MIN(a, b), lo2 = MIN(c, d);
-        int k1 = MIN(lo1, lo2), k2 = MIN(MAX(lo1, lo2), MIN(MAX(a, b), MAX(c, d)));
-        int m1 = k1 >> 2, m2 = k2 >> 2, lead = k1 & 3;
-        gap += m2 - m1;
-        if (m2 > m1) {
-            if (last_lead != 0 && last_lead != lead + 1) changes++;
-            last_lead = lead + 1;
-            if (prev != lead + 1) run = t;
-            prev = lead + 1;
-        } else prev = 0;
-        int dd = (int)((x >> (16 * w)) & 0xFFFF) - m1;
-        dsum += dd;
-        if (dd > dmax) dmax = dd;
-        behind += dd > 0;
-        if (m1 <= 1) {
-            int bits = uno ? 1 : 3;
-            for (int q = 0; q < NP; q++)
-                if (((x >> (16 * q)) & 0xFFFF) <= 1) {
-                    if (q == w) wuno |= bits; else rival = 1;
-                }
-            uno = 1;
-        }
+    const uint64_t *buf = G->feel;
+    const uint64_t *leads = G->leads;
+    int sh = 16 * w;
+    uint64_t wbit = 1ULL << sh;
+    int64_t r[8];
+    fold_pass(buf, G->leads, T, sh, r);
+    int64_t gap = r[0], dsum = r[1], dmax = r[2], behind = r[3], lastnot = r[4];
+    int64_t first_uno = r[5];
+    uint64_t never = (uint64_t)r[6];
+    uint64_t last = 0, moves = 0;  /* sole leaders unlike the last one, a lane a seat */
+    for (int i = 0; i < T; i++) {
+        uint64_t lead = leads[i];
+        moves += lead & ~last;
+        last = lead ? lead : last;
     }
+    int changes = (int)((moves & 0xFFFF) + ((moves >> 16) & 0xFFFF) + ((moves >> 32) & 0xFFFF)
+                        + (moves >> 48)) - (last != 0);
+    uint64_t on_one = ~never & LANE_TOP, wtop = 1ULL << (sh + 15);
     int lastt = T - 1;
     out[0] = changes;
     out[1] = dmax;
@@ -194,11 +219,11 @@ static void feel_record(const Game *G, int32_t *out) {
     out[4] = fixed(behind, T);
     if (lastt == 0) out[5] = FEEL_SCALE;
     else {
-        int s = prev == w + 1 ? run : lastt;
+        int s = leads[lastt] == wbit ? lastnot : lastt;
         out[5] = fixed(lastt - s, lastt);
     }
-    out[6] = (wuno & 2) != 0;
-    out[7] = rival;
+    out[6] = first_uno < T && ((buf[first_uno] >> sh) & 0xFFFF) <= 1;
+    out[7] = (on_one & ~wtop) != 0;
     out[8] = fixed(gap, T);
 }
 
@@ -206,6 +231,7 @@ static void feel_record(const Game *G, int32_t *out) {
 static void deal(Game *G) {
     memset(G->h, 0, sizeof G->h);
     memset(G->pub, 0, sizeof G->pub);
+    G->sizes = 0;
     G->turns = G->played = G->drawn_no_play = G->pen_drawn = 0;
     G->winner_points = G->reshuffles = G->capped = G->max_stack = G->stack_len = 0;
     G->pending = G->last = G->prev_colour = G->bluff = G->went_out = G->drawn = 0;
@@ -301,7 +327,7 @@ static void face_penalty(Game *G, int victim) {
     next_turn(G, victim);
 }
 /* card t (a wild naming colour) from p's hand onto the discards, and its effect */
-static void play(Game *G, int p, int t, int colour) {
+static inline __attribute__((always_inline)) void play(Game *G, int p, int t, int colour) {
     if (t == WD4) {
         G->prev_colour = G->colour;
         G->bluff = !wd4_legal(G, p);
@@ -320,7 +346,7 @@ static void play(Game *G, int p, int t, int colour) {
         if (G->stack_len > G->max_stack) G->max_stack = G->stack_len;
         G->last = p;
     }
-    if (G->h[p][HC_SIZE] == 0) {  /* out: the last sample, the final draw, scoring */
+    if (((G->sizes >> (16 * p)) & 0xFFFF) == 0) {  /* out: the last sample, the final draw, scoring */
         feel_sample(G);
         if (G->pending > 0) {
             draw_penalty(G, next_seat(G, p), G->pending);
