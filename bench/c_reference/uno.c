@@ -39,6 +39,14 @@ enum { R_TURNS, R_PLAYED, R_DRAWN_NO_PLAY, R_PEN_DRAWN, R_WINNER, R_WINNER_POINT
        R_RESHUFFLES, R_CAPPED, R_MAX_STACK, N_SCALARS = 17, R_POINTS = 17,
        R_PLACES = 27, R_STAGES = 37, R_FEEL = 47, REC = 56 };
 enum { FEEL_SCALE = 10000 };
+/* -DPROFILE keeps each phase a function of its own, for callgrind's table by phase */
+#ifdef PROFILE
+#define PHASE static __attribute__((noinline))
+#define CALLED static __attribute__((noinline))
+#else
+#define PHASE static inline
+#define CALLED static
+#endif
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
@@ -154,7 +162,7 @@ static inline int is_match(const Game *G, int t) {
  * minima, maxima: the compiler may vectorize it) that also writes each sample's sole
  * leader as a lane bit, then a walk over those bits for the lead changes (the same
  * two passes as unosim's fold). */
-static inline void feel_sample(Game *G) { G->feel[G->feel_n++] = G->sizes; }
+PHASE void feel_sample(Game *G) { G->feel[G->feel_n++] = G->sizes; }
 static inline int fixed(int64_t num, int64_t den) {
     return (int)((2 * num * FEEL_SCALE + den) / (2 * den));
 }
@@ -189,7 +197,7 @@ static __attribute__((noinline)) void fold_pass(const uint64_t *restrict buf, ui
     r[5] = first_uno; r[6] = (int64_t)never;
 }
 /* the round's nine game-feel metrics for its winner (docs/metrics.md#game-feel) */
-static void feel_record(Game *G, int32_t *out) {
+CALLED void feel_record(Game *G, int32_t *out) {
     memset(out, 0, 9 * sizeof *out);
     int w = G->winner, T = G->feel_n;
     if (w < 0 || T == 0) return;
@@ -228,7 +236,7 @@ static void feel_record(Game *G, int32_t *out) {
 }
 
 /* ------------------------------------------------------------------------ deal */
-static void deal(Game *G) {
+CALLED void deal(Game *G) {
     memset(G->h, 0, sizeof G->h);
     memset(G->pub, 0, sizeof G->pub);
     G->sizes = 0;
@@ -262,7 +270,7 @@ static void deal(Game *G) {
 }
 
 /* ---------------------------------------------------------------------- random */
-static int most_held_colour(Game *G, int p) {  /* ties at random (stream 1) */
+CALLED int most_held_colour(Game *G, int p) {  /* ties at random (stream 1) */
     const int32_t *h = G->h[p];
     int best = -1, ties = 0;
     for (int c = 0; c < 4; c++) {
@@ -302,7 +310,11 @@ static inline int nth_playable(const Game *G, int p, int k) {
     if (k < 0) return WILD;
     return WD4;  /* counted only when legal */
 }
-static inline int count_playable(const Game *G, int p) {
+/* `random`'s pick: a uniformly random one of the total playable physical cards */
+PHASE int choose_card(Game *G, int p, int total) {
+    return nth_playable(G, p, rand_below(G->s + 4, total));
+}
+PHASE int count_playable(const Game *G, int p) {
     const int32_t *h = G->h[p];
     int c = G->colour, total = h[HC_COLOUR + c] + h[HC_WILDS];
     int top = G->top;  /* the same rank in another colour (the top's colour is c) */
@@ -399,7 +411,7 @@ static inline void step(Game *G) {
             next_turn(G, p);
             return;
         }
-        int t = nth_playable(G, p, rand_below(G->s + 4, total));
+        int t = choose_card(G, p, total);
         play(G, p, t, t >= WILD ? most_held_colour(G, p) : 0);
         return;
     }
@@ -419,6 +431,21 @@ static inline void step(Game *G) {
     }
 }
 
+/* the round's record: its scalars and the seats' points (the feel metrics follow) */
+CALLED void write_record(const Game *G, int32_t *out) {
+    memset(out, 0, REC * sizeof *out);
+    out[R_TURNS] = G->turns;
+    out[R_PLAYED] = G->played;
+    out[R_DRAWN_NO_PLAY] = G->drawn_no_play;
+    out[R_PEN_DRAWN] = G->pen_drawn;
+    out[R_WINNER] = G->winner;
+    out[R_WINNER_POINTS] = G->winner_points;
+    out[R_RESHUFFLES] = G->reshuffles;
+    out[R_CAPPED] = G->capped;
+    out[R_MAX_STACK] = G->max_stack;
+    for (int q = 0; q < NP; q++) out[R_POINTS + q] = G->h[q][HC_POINTS];
+}
+
 static void play_game(Game *G, uint64_t base, uint64_t g, int32_t *out) {
     seed_game(base, g, G->s);
     deal(G);
@@ -432,18 +459,7 @@ static void play_game(Game *G, uint64_t base, uint64_t g, int32_t *out) {
         }
         step(G);
     }
-    /* the record */
-    memset(out, 0, REC * sizeof *out);
-    out[R_TURNS] = G->turns;
-    out[R_PLAYED] = G->played;
-    out[R_DRAWN_NO_PLAY] = G->drawn_no_play;
-    out[R_PEN_DRAWN] = G->pen_drawn;
-    out[R_WINNER] = G->winner;
-    out[R_WINNER_POINTS] = G->winner_points;
-    out[R_RESHUFFLES] = G->reshuffles;
-    out[R_CAPPED] = G->capped;
-    out[R_MAX_STACK] = G->max_stack;
-    for (int q = 0; q < NP; q++) out[R_POINTS + q] = G->h[q][HC_POINTS];
+    write_record(G, out);
     feel_record(G, out + R_FEEL);
 }
 
