@@ -43,6 +43,10 @@ class Study:
 
     stage = "study"
     task: Callable[..., Any]
+    #: the study's play time goes into the checkpoint beside its progress (under
+    #: ``<stage>.elapsed_s``), and a resumed study's ``Outcome.elapsed_s`` counts the
+    #: play time of every session, so its speed is that of the games it reports
+    keeps_time = False
 
     def prepare(self, backend: Backend) -> None:
         """Checks and compiles before play, knowing the backend (batch sizes)."""
@@ -112,6 +116,9 @@ def drive(study: Study, backend: Backend | None = None, workers: int | None = No
     backend = backend if backend is not None else LocalBackend(workers)
     study.prepare(backend)
     progress = keep.stage(study.stage) if keep is not None else None
+    clock_key = f"{study.stage}.elapsed_s"
+    before = (float(keep.stages.get(clock_key, 0.0))
+              if study.keeps_time and progress is not None else 0.0)
     if progress is not None:
         try:
             study.check(progress)
@@ -129,6 +136,8 @@ def drive(study: Study, backend: Backend | None = None, workers: int | None = No
             on_batch(study.units(part))
 
     def note(p: Progress) -> None:
+        if study.keeps_time:  # the play time of the games the progress holds
+            keep.stages[clock_key] = before + time.perf_counter() - t0
         keep.note(study.stage, p)
 
     t0 = time.perf_counter()
@@ -146,4 +155,5 @@ def drive(study: Study, backend: Backend | None = None, workers: int | None = No
         raise
     if stopped and not study.played(totals):
         raise Stopped
-    return study.result(totals, Outcome(stopped, time.perf_counter() - t0, backend.workers))
+    return study.result(totals, Outcome(stopped, before + time.perf_counter() - t0,
+                                        backend.workers))

@@ -25,10 +25,14 @@ def on_backend(name: str, workers: int | None, scheduler: str | None, show: bool
     from unosim.runs.inputs import open_backend
 
     where = open_backend(name, workers, scheduler)
-    try:
-        return with_progress(show, total, lambda cb: job(cb, where), unit=unit)
-    finally:
-        where.close()
+
+    def closing(cb: Any) -> Any:
+        try:
+            return job(cb, where)
+        finally:
+            where.close()  # still under the run's signal handling: a stop is noted
+
+    return with_progress(show, total, closing, unit=unit)
 
 
 def _ignore(n: int) -> None:

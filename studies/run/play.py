@@ -46,6 +46,7 @@ class RunStudy(CompareStudy):
         super().__init__([VariantSpec(name, rules, seats)], games, seed, mode, max_rounds,
                          batch, hook, "compare" if per_game else "run")
         self.per_game = per_game
+        self.keeps_time = not per_game  # per-game totals keep each variant's seconds
         self.rules, self.seats, self.table = rules, seats, self.tables[0]
         self.on_totals, self.resume_from, self.precision = on_totals, resume_from, precision
         self.start = resume_from.games if resume_from is not None else 0

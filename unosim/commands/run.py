@@ -3,7 +3,6 @@ machine with checkpoints, with per-game records or charts, or on a Dask cluster.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -109,17 +108,35 @@ def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
     """Rounds or matches on this machine or a Dask cluster, kept in ``--out`` for
     ``--resume``; the report, then the epilogue of a stopped run."""
     from unosim.api import play_run as run_games
-    from unosim.api import run_report
-    from unosim.output import print_summary
+    from unosim.interrupt import StopSignals
 
     kept = keep.stage("run")
     done = kept.totals.games if kept is not None else 0
     where = inputs.open_backend(backend, workers, scheduler)
 
     def job(progress: Any, totals: Any = None) -> Any:
-        return run_games(rules, seats, games, seed, on_batch=progress, on_totals=totals,
-                         precision=precision, mode=mode, max_rounds=max_rounds, backend=where,
-                         keep=keep)
+        try:
+            return run_games(rules, seats, games, seed, on_batch=progress, on_totals=totals,
+                             precision=precision, mode=mode, max_rounds=max_rounds,
+                             backend=where, keep=keep)
+        finally:
+            # under the run's signal handling: a stop while the worker processes of a
+            # Python seat end is a stop after the last task, which keeps them all
+            where.close()
+
+    # from the last task to the last line a stop is noted, not raised: it cannot
+    # throw away games that finished (the report and the checkpoint say what it kept)
+    with StopSignals():
+        _report_run(job, name=name, games=games, done=done, fmt=fmt, out_dir=out_dir,
+                    mode=mode, precision=precision, show_progress=show_progress, keep=keep,
+                    where=where)
+
+
+def _report_run(job: Any, *, name: str, games: int, done: int, fmt: str,
+                out_dir: Path | None, mode: Any, precision: float | None,
+                show_progress: bool, keep: Any, where: Any) -> None:
+    from unosim.api import run_report
+    from unosim.output import print_summary
 
     try:
         result = with_progress(show_progress, games - done, job,
@@ -137,10 +154,7 @@ def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
         print_summary(*run_report(partial, name, mode, where.name, precision), fmt, out_dir)
         raise UnosimError(f"{e}; the report above covers the {partial.agg.games:,} "
                           f"{mode.unit} finished before it") from None
-    finally:
-        where.close()
-    result = dataclasses.replace(result, elapsed_s=result.elapsed_s
-                                 + keep.stages.get("run.elapsed_s", 0.0))
+    # the play time of every session (the driver keeps it beside the progress)
     keep.stages["run.elapsed_s"] = result.elapsed_s
     print_summary(*run_report(result, name, mode, where.name, precision), fmt, out_dir,
                   keep)

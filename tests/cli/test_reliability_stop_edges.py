@@ -1,0 +1,84 @@
+"""A stop (Ctrl-C, SIGTERM) at the awkward moments: after the last task, before the
+first one, while a study's one long task plays, and what the lines and the counts then
+say. In this process (``cli.main``), the signal sent by a patched step of the command
+at the moment in question, so each test lands exactly where it means to."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+from cli_helpers import invoke
+
+from unosim.runs.backend import LocalBackend
+from unosim.studies import checkpoints as ck
+
+
+def _signal_in(monkeypatch, owner, name: str, sig: int = signal.SIGINT, times: int = 1) -> None:
+    """``owner.name`` sends ``sig`` to this process on its first ``times`` calls, then
+    does what it did."""
+    original = getattr(owner, name)
+    left = [times]
+
+    def sending(*args, **kwargs):
+        if left[0] > 0:
+            left[0] -= 1
+            os.kill(os.getpid(), sig)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, sending)
+
+
+# ---------------------------------------------------------------- after the last task
+
+
+def test_a_stop_while_the_backend_closes_keeps_the_finished_run(capsys, monkeypatch,
+                                                                   tmp_path):
+    """A Python seat's worker processes end after the last task (the backend's close):
+    a Ctrl-C then used to raise there and throw the whole report away, leaving a
+    checkpoint seconds behind. Every game is played by then, so the run is reported
+    whole, its checkpoint is done with, and the last line says the stop came as it
+    ended (exit 130)."""
+    _signal_in(monkeypatch, LocalBackend, "close")
+    out_dir = tmp_path / "out"
+    code, out, err = invoke(capsys, ["run", "--games", "4000", "--seed", "3", "--workers", "1",
+                                     "--out", str(out_dir), "--format", "json"])
+    assert code == 130, err
+    assert json.loads(out)["games"] == 4000
+    assert "interrupted as the command ended" in err and "Traceback" not in err
+    assert not (out_dir / ck.FILE_NAME).exists()
+
+
+def test_a_stopped_run_keeps_its_play_time_beside_its_games(capsys, monkeypatch, tmp_path):
+    """The checkpoint holds the play time of the games it holds (written with them, so
+    a checkpoint of a crash has it too), and the resumed run's speed counts the play
+    time of both sessions: before, a stop that skipped the report left no time, and
+    the resumed run divided every game by its own few seconds."""
+    import unosim.runs.checkpoint as checkpoint
+
+    out_dir = tmp_path / "out"
+    monkeypatch.setenv("UNOSIM_BATCH", "500")
+    written: list[dict] = []
+    save = checkpoint.save
+
+    def recording(folder, command, params, stages):
+        written.append(dict(stages))
+        return save(folder, command, params, stages)
+
+    monkeypatch.setattr(checkpoint, "save", recording)
+    _signal_in(monkeypatch, checkpoint, "save")  # a stop as the first task is kept
+    code, out, err = invoke(capsys, ["run", "--games", "20000", "--seed", "3", "--workers",
+                                     "1", "--out", str(out_dir), "--format", "json"])
+    assert code == 130, err
+    first = json.loads(out)
+    # the checkpoint written while it played (all a crash leaves) has the time too
+    assert written[0]["run.elapsed_s"] > 0 and written[0]["run"].totals.games > 0
+    _, stages = ck.load(out_dir, "run")
+    assert stages["run"].totals.games == first["games"] < 20000
+    assert stages["run.elapsed_s"] > 0
+    saved = stages["run.elapsed_s"]
+    code, out, err = invoke(capsys, ["run", "--resume", str(out_dir), "--format", "json"])
+    assert code == 0, err
+    whole = json.loads(out)
+    assert whole["games"] == 20000 and whole["elapsed_s"] > saved
