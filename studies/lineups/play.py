@@ -31,12 +31,14 @@ def play_tournament(rules: Rules, strategies: Sequence[SeatStrategy], games: int
                     *, seating: str = "rotations", field: SeatStrategy | None = None,
                     variant: str = "official", backend: Backend | None = None,
                     workers: int | None = None,
-                    on_batch: Callable[[int], None] | None = None) -> TournamentReport:
+                    on_batch: Callable[[int], None] | None = None,
+                    keep: Any = None) -> TournamentReport:
     """The strategies head to head, every seat played equally often (``field``: each
-    in one seat against it in the others): the report, partial after a stop."""
+    in one seat against it in the others): the report, partial after a stop (``keep``,
+    a ``checkpoints.Keeper``, holds what finished, and what a resume starts from)."""
     return TournamentReport(run_tournament(rules, list(strategies), games, seed, seating,
                                            workers, on_batch=on_batch, variant=variant,
-                                           backend=backend, field=field))
+                                           backend=backend, field=field, keep=keep))
 
 
 def check_request(variants: Sequence[str], strategy: str | None) -> None:

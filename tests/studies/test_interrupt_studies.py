@@ -17,9 +17,9 @@ One signal per study: SIGINT and SIGTERM reach the same handler (``unosim.interr
 both set the run's stop request; only the exit status, 130 or 143, tells them apart),
 and both are sent to ``unosim run`` in test_reliability_interrupt.py. Here they
 alternate between the studies, so that each signal still reaches at least two
-studies with ``--out`` (SIGINT: compare, skill and ``run --report``; SIGTERM: sweep,
-atlas, a searching compare and ``run --save-games``) and one without (SIGTERM: a
-tournament; SIGINT: tune).
+studies with ``--out`` (SIGINT: compare, skill, a tournament and ``run --report``;
+SIGTERM: sweep, atlas, a searching compare and ``run --save-games``) and one without
+(SIGTERM: a searching tournament; SIGINT: tune).
 
 The game counts only keep a process busy until the signal: each leaves about 30 tasks
 or more to play after the first checkpoint (the signal lands within 10 ms of it on an
@@ -162,13 +162,17 @@ def _games_skill(s: dict) -> set[int]:
     return {v["deals"] for v in s["variants"]}
 
 
+def _games_tournament(s: dict) -> set[int]:
+    return {s["games_per_lineup"]}  # one count: every lineup on the same deals
+
+
 def _games_atlas(s: dict) -> set[int]:
     return {1}  # one comparison per player count: see the atlas's own "partial" checks
 
 
 #: (command line, batch, what the games per arm are, the signal): the tasks each has
 #: left after its first: compare and sweep 31, skill 29, atlas 33 (over its two player
-#: counts' comparisons and skill edges), the searching compare 49
+#: counts' comparisons and skill edges), the searching compare 49, the tournament 33
 STUDIES = {
     "compare": (["compare", "official", "stacking", "--games", "32000"], 1000,
                 _games_compare, signal.SIGINT),
@@ -180,6 +184,8 @@ STUDIES = {
                "120000"], 1000, _games_skill, signal.SIGINT),
     "atlas": (["atlas", "--players", "2,3", "--games", "3000"], 250, _games_atlas,
               signal.SIGTERM),
+    "tournament": (["tournament", "offensive", "defensive", "random", "--games", "102000"],
+                   1000, _games_tournament, signal.SIGINT),
 }
 
 
@@ -270,8 +276,8 @@ def test_a_stopped_tournament_is_partial_on_the_same_deals(tmp_path):
 def test_a_tournament_stopped_before_its_first_game_says_so_and_prints_no_report(
         capsys, monkeypatch):
     """A stop that lands before any task has merged (as a signal sent too early does)
-    leaves nothing to report: no JSON on stdout, the one line ``unosim: interrupted``
-    on stderr, and the exit status of a stop. In process: the stop request is set as
+    leaves nothing to report: no JSON on stdout, one line on stderr saying that nothing
+    was kept, and the exit status of a stop. In process: the stop request is set as
     the first task is handed out."""
     from unosim.runs import backend, stopping
 
