@@ -201,8 +201,14 @@ def _guarded(argv: list[str] | None) -> int:
                    "lost, but a checkpoint kept in --out stays (finish it with --resume)",
                    err=True)
         return interrupt.exit_code()
-    except (KeyboardInterrupt, Stopped, click.exceptions.Abort):
-        # a signal outside a run's batches, or a run stopped before any task finished
+    except Stopped:
+        # a run stopped before any task finished: the words of api.Interrupted
+        kept = _kept()
+        click.echo(f"unosim: interrupted: stopped before a batch finished: nothing "
+                   f"{'new ' if kept else ''}to keep{kept}", err=True)
+        return interrupt.exit_code()
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        # a signal outside a run's batches (start-up, compiling, writing)
         click.echo(f"unosim: interrupted{_kept()}", err=True)
         return interrupt.exit_code()
     except click.ClickException as e:

@@ -82,3 +82,33 @@ def test_a_stopped_run_keeps_its_play_time_beside_its_games(capsys, monkeypatch,
     assert code == 0, err
     whole = json.loads(out)
     assert whole["games"] == 20000 and whole["elapsed_s"] > saved
+
+
+# ---------------------------------------------------------------- before the first task
+
+
+def _stop_as_play_starts(monkeypatch) -> None:
+    """The stop request is set as the first task is handed out (a signal sent while a
+    Python seat's first batch, seconds long, still plays)."""
+    from unosim.runs import backend, stopping
+
+    real = backend.LocalBackend.map
+
+    def map(self, fn, tasks, stop=None):  # noqa: ANN001, ANN202
+        stopping.current().set(signal.SIGINT)
+        yield from real(self, fn, tasks, stop)
+
+    monkeypatch.setattr(backend.LocalBackend, "map", map)
+
+
+def test_a_run_stopped_before_its_first_batch_says_nothing_was_kept(capsys, monkeypatch,
+                                                                    tmp_path):
+    """Not a bare "interrupted": the line says that nothing was kept, in the words of
+    ``api.Interrupted``."""
+    out_dir = tmp_path / "out"
+    _stop_as_play_starts(monkeypatch)
+    code, out, err = invoke(capsys, ["run", "--games", "4000", "--seed", "3", "--workers", "1",
+                                     "--out", str(out_dir)])
+    assert (code, out) == (130, "")
+    assert err == "unosim: interrupted: stopped before a batch finished: nothing to keep\n"
+    assert not out_dir.exists() or not (out_dir / ck.FILE_NAME).exists()

@@ -291,7 +291,8 @@ def test_a_tournament_stopped_before_its_first_game_says_so_and_prints_no_report
     code, out, err = invoke(capsys, ["tournament", "search:rollouts=8", "random", "--players",
                                      "2", "--games", "100", "--seed", "2", "--format", "json",
                                      "--no-progress"])
-    assert (code, out, err) == (EXIT[signal.SIGINT], "", "unosim: interrupted\n")
+    assert (code, out, err) == (EXIT[signal.SIGINT], "", "unosim: interrupted: stopped before "
+                                "a batch finished: nothing to keep\n")
 
 
 def _trial_states(db: Path) -> list[str]:
