@@ -48,7 +48,6 @@ from unosim.errors import UnosimError
 from unosim.play import coaching, hints, warmup, words
 from unosim.play.review import review
 from unosim.play.table import HUMAN, Table
-from unosim.runs import compile_notice, tiers
 
 #: the moves that are not a card played: a single one of them is played for the
 #: person; a single card is too, unless the person calls UNO themselves (the call
@@ -157,7 +156,7 @@ class PlayApp(App):
             self.clock.stop()
         if not self.here and warmup.compiles_here(self.table.seats):
             self.here = True
-            self.compiling = compile_notice.notice(tiers.PLUGINS.name)
+            self.compiling = warmup.plugin_notice()
             self.compiled_lines = []
             self.compile_t0 = time.perf_counter()
             self.show_waiting(clock=False)

@@ -71,6 +71,14 @@ def compiles_here(seats: list[object]) -> bool:
     return not getattr(choose, "signatures", None) and not is_cached(choose)
 
 
+def plugin_notice() -> str:
+    """The notice of a table whose first deal compiles its plug-ins' chooser here
+    (``compiles_here``), in the words of the engine's notice for plug-ins."""
+    lo, hi = ESTIMATE_S.get(tiers.PLUGINS.name, (10, 60))
+    return (f"unosim: compiling your strategies into the engine ({tiers.PLUGINS.name}); "
+            f"each time a table opens, {lo} to {hi} s...")
+
+
 def estimate(paths: list[str]) -> tuple[int, int]:
     """About how long ``paths`` take to compile, in seconds (the paths' estimates)."""
     spans = [MATCH_S if p == MATCH else ESTIMATE_S.get(p, (10, 60)) for p in paths]

@@ -173,3 +173,32 @@ def test_the_notice_is_shown_only_for_what_is_not_cached(monkeypatch):
     assert warmup.pending(match=True) == []
     lo, hi = warmup.estimate(PATHS)
     assert f"first run only, {lo} to {hi} s" in warmup.notice(PATHS)
+
+
+def test_a_table_whose_deal_compiles_here_says_so_before_it(monkeypatch):
+    """A compiled plug-in's chooser compiles in the table's own process: its notice is
+    on the screen before the deal (which holds the screen while it compiles)."""
+    monkeypatch.setattr(warmup, "pending", lambda match=False: [])
+    monkeypatch.setattr(warmup, "compiles_here", lambda seats: True)
+    app = unstarted()
+    t = app.table
+    notices: list[tuple[bool, str]] = []
+    deal = t.deal
+
+    def spy() -> None:
+        notices.append((t.started, text(app, "#result")))
+        deal()
+
+    t.deal = spy  # type: ignore[method-assign]
+
+    async def drive() -> None:
+        async with app.run_test(size=(130, 45)) as pilot:
+            await until(pilot, lambda: t.started)
+            await pilot.pause()
+            assert "compiling" not in text(app, "#result")
+            await pilot.press("q")
+
+    asyncio.run(drive())
+    assert len(notices) == 1 and not notices[0][0]
+    assert "compiling your strategies into the engine (plug-ins)" in notices[0][1]
+    assert "each time a table opens" in notices[0][1]

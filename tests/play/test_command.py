@@ -97,6 +97,8 @@ def test_the_command_saves_each_round_and_names_the_file(capsys, tmp_path, monke
 
     def run(app: PlayApp) -> None:
         assert app.saved_to == str(path)
+        assert not app.table.started  # the screen deals, once it is drawn
+        app.table.deal()
         for k in range(2):
             while not app.table.over:
                 app.table.pick(0)
@@ -125,6 +127,7 @@ def test_call_uno_reaches_the_table_and_the_file(capsys, tmp_path, monkeypatch):
     from unosim.play.app import PlayApp
 
     def run(app: PlayApp) -> None:
+        app.table.deal()  # as the screen does once it is drawn
         assert app.table.call_uno and app.table.call() and app.table.calling
         while not app.table.over:
             app.table.pick(0)
