@@ -25,6 +25,7 @@ CANNOT_RUN = {
     "unosim game records": "the format name of a --save-games file, not a command",
     "unosim --strategy-file mine.py:mine --seat 0=mine": "the reader's own strategy file",
     "unosim run --resume results/": "needs the folder of a stopped run",
+    "unosim tournament --resume cup/": "needs the folder of a stopped tournament",
     "unosim replay ~/.local/share/unosim/play/unosim-play-7.json --game 0":
         "a file that unosim play saved in the reader's home",
     "unosim replay games.csv --game 12 --variant stacking":
