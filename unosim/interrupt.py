@@ -19,6 +19,8 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
@@ -30,6 +32,38 @@ EXIT_TERMINATED = 128 + signal.SIGTERM  # 143
 
 #: the last stop signal seen by this process (SIGINT or SIGTERM), or None
 last_signal: int | None = None
+
+
+#: the line a run's first stop signal prints at once: a task can take many seconds
+#: (an atlas task plays every preset, a Python seat's batch is slow), and a bar that
+#: keeps moving with no word invites the second signal that drops the report
+STOPPING = ("unosim: stopping after the current task (it can take some seconds); a second "
+            "Ctrl-C or SIGTERM stops at once, without a report")
+
+#: how that line is printed: the progress bar's console while a bar shows (above it),
+#: else straight to stderr
+_say: list[Callable[[str], None]] = []
+
+
+@contextmanager
+def saying(print_line: Callable[[str], None]) -> Iterator[None]:
+    """Print the stopping line with ``print_line`` while the block runs."""
+    _say.append(print_line)
+    try:
+        yield
+    finally:
+        _say.remove(print_line)
+
+
+def _tell_stopping() -> None:
+    try:
+        if _say:
+            _say[-1](STOPPING)
+        else:
+            sys.stderr.write(STOPPING + "\n")
+            sys.stderr.flush()
+    except Exception:  # noqa: BLE001, S110 - a notice must never break the stop itself
+        pass
 
 
 class StopNow(BaseException):
@@ -55,8 +89,10 @@ class StopSignals:
     still current, and Ctrl-C keeps Python's default behaviour.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, notice: bool = True) -> None:
         self.request = StopRequest()
+        #: print the stopping line on the first signal (not once the play is over)
+        self.notice = notice
         self._old: dict[int, Any] = {}
         self._listen: Any = None
 
@@ -80,6 +116,8 @@ class StopSignals:
         _note(signum)
         if not first:
             raise StopNow  # a second signal: stop now
+        if self.notice:
+            _tell_stopping()
 
     @property
     def signum(self) -> int | None:

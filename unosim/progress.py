@@ -47,6 +47,7 @@ def _with_progress_bar(show: bool, total: int, job: Callable[..., Any], with_tot
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from unosim.compiler.compiling import listening
+    from unosim.interrupt import saying
     from unosim.runs.compile_notice import compiled, notice
     from unosim.studies.run.play import seat0_half_width
 
@@ -71,5 +72,8 @@ def _with_progress_bar(show: bool, total: int, job: Callable[..., Any], with_tot
         def advance(n: int) -> None:
             bar.advance(task, n)
 
-        with listening(compiling):
+        def say(line: str) -> None:
+            bar.console.print(line, markup=False, highlight=False)
+
+        with listening(compiling), saying(say):
             return job(advance, totals) if with_totals else job(advance)

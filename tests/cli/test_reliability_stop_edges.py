@@ -112,3 +112,29 @@ def test_a_run_stopped_before_its_first_batch_says_nothing_was_kept(capsys, monk
     assert (code, out) == (130, "")
     assert err == "unosim: interrupted: stopped before a batch finished: nothing to keep\n"
     assert not out_dir.exists() or not (out_dir / ck.FILE_NAME).exists()
+
+
+# ---------------------------------------------------------------- a long task
+
+
+def _stopped_atlas(capsys, monkeypatch, tmp_path):
+    """``atlas`` at 4 players, 4 tasks of 1,000 games, Ctrl-C as the first one is kept."""
+    import unosim.runs.checkpoint as checkpoint
+
+    monkeypatch.setenv("UNOSIM_BATCH", "1000")
+    _signal_in(monkeypatch, checkpoint, "save")
+    return invoke(capsys, ["atlas", "--players", "4", "--games", "4000", "--strategy", "none",
+                           "--seed", "7", "--workers", "1", "--out", str(tmp_path / "at")])
+
+
+def test_the_first_stop_says_at_once_that_the_current_task_finishes_first(capsys, monkeypatch,
+                                                                          tmp_path):
+    """An atlas task plays every preset, seconds long: the first signal prints at once
+    that the current task is finished first and that a second signal drops the report,
+    so the bar that keeps moving is not taken for a stop unheard."""
+    from unosim.interrupt import STOPPING
+
+    code, out, err = _stopped_atlas(capsys, monkeypatch, tmp_path)
+    assert code == 130, err
+    assert STOPPING.startswith("unosim: stopping after the current task")
+    assert err.count(STOPPING) == 1 and err.index(STOPPING) < err.index("interrupted after")

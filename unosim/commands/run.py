@@ -126,7 +126,7 @@ def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
 
     # from the last task to the last line a stop is noted, not raised: it cannot
     # throw away games that finished (the report and the checkpoint say what it kept)
-    with StopSignals():
+    with StopSignals(notice=False):
         _report_run(job, name=name, games=games, done=done, fmt=fmt, out_dir=out_dir,
                     mode=mode, precision=precision, show_progress=show_progress, keep=keep,
                     where=where)
