@@ -85,7 +85,7 @@ def summarize(r: Any) -> dict[str, Any]:
         "design": design,
         "field": r.field,
         "anchor": r.labels[anchor] if anchor is not None else None,
-        "model": "Bradley-Terry" if r.players == 2 else "Luce (Plackett-Luce on the winner)",
+        "model": "Bradley-Terry" if r.players == 2 else "Luce's choice rule on the winner",
         "lineups": len(r.lineups),
         "deals_per_lineup": r.deals,
         "deals_requested": r.per,
@@ -131,8 +131,9 @@ def render(s: dict[str, Any]) -> str:
     if s["players"] == 2:
         lines.append("Heads-up, a gap of 100 rating points is 64% to 36%; 191 is 75% to 25%.")
     else:
-        lines.append(f"A strategy level with the field wins {100 / s['players']:.0f}%; "
-                     f"+191 wins 3 times the field seat's share (50% at 4 players).")
+        p = s["players"]
+        lines.append(f"A strategy level with the field wins {100 / p:.0f}%; one rated +191 "
+                     f"(3 to 1 against each field seat) wins {300 / (p + 2):.0f}%.")
     lines.append("method: every lineup plays the same deals (duplicate format), every seat "
                  "in turn; ratings fitted by maximum likelihood from the wins of every "
                  "lineup")
