@@ -169,30 +169,33 @@ class PlayApp(App):
     async def compile_engine(self, paths: list[str]) -> None:
         """Compile ``paths`` in a process of its own, showing each path as it goes,
         then deal; if the process fails, the deal compiles what is missing here."""
+        ready = False
         try:
             proc = await asyncio.create_subprocess_exec(
                 *warmup.command(paths), stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
-        except OSError:
-            proc = None
-        self.compiler = proc
-        ready = False
-        if proc is not None and proc.stdout is not None:
-            while line := (await proc.stdout.readline()).decode().split():
-                if line[0] == warmup.READY:
+            self.compiler = proc
+            assert proc.stdout is not None
+            while raw := await proc.stdout.readline():
+                line = raw.decode(errors="replace").split()
+                if line[:1] == [warmup.READY]:
                     ready = True
-                elif line[0] == "done" and len(line) == 3:
+                elif line[:1] == ["done"] and len(line) == 3:
                     self.compiled_lines.append(
                         f"{line[1]}: compiled in {float(line[2]):.0f} s")
                 self.show_waiting()
             await proc.wait()
             if self.compiler is not proc:
                 return  # ended by the table closing
+        except (OSError, ValueError, AssertionError):
+            ready = False
         self.compiler = None
         if not ready:
+            if self.clock is not None:
+                self.clock.stop()
             self.compiling = ("the compile beside the table failed: the table compiles "
-                              "the engine itself (the screen waits meanwhile)...")
-            self.show_waiting()
+                              "the engine itself...")
+            self.show_waiting(clock=False)
             self.call_after_refresh(self.begin)
             return
         self.begin()

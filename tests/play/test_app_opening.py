@@ -113,8 +113,8 @@ def test_the_round_starts_by_itself_once_the_engine_is_ready(monkeypatch, script
     notices: list[str] = []
     show = app.show_waiting
 
-    def spy() -> None:
-        show()
+    def spy(*args, **kw) -> None:
+        show(*args, **kw)
         if app.compiling:
             notices.append(text(app, "#result"))
 
