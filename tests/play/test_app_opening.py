@@ -202,3 +202,26 @@ def test_a_table_whose_deal_compiles_here_says_so_before_it(monkeypatch):
     assert len(notices) == 1 and not notices[0][0]
     assert "compiling your strategies into the engine (plug-ins)" in notices[0][1]
     assert "each time a table opens" in notices[0][1]
+
+
+def test_the_compiling_process_tells_each_path_then_ready(monkeypatch):
+    """What the process prints, line by line, as the screen reads it (the compile a
+    stub); started for a table that has ended already, it compiles nothing."""
+    calls: list[list[str]] = []
+
+    def fake(paths, report):
+        calls.append(list(paths))
+        for p in paths:
+            report(p, "start", None)
+            report(p, "done", 1.5)
+        return len(paths)
+
+    monkeypatch.setattr("unosim.runs.prebuild.compile_paths", fake)
+    said: list[str] = []
+    warmup.compile_engine(PATHS, said.append)
+    assert said == ["start game", "done game 1.5", "start game/strategies",
+                    "done game/strategies 1.5", warmup.READY]
+    monkeypatch.setattr(warmup, "die_with_parent", lambda: None)  # not this process
+    assert warmup.main(["--parent", str(os.getppid() + 1)]) == 1 and len(calls) == 1
+    cmd = warmup.command(PATHS)
+    assert cmd[1:] == ["-m", "unosim.play.warmup", "--parent", str(os.getpid()), *PATHS]
