@@ -162,7 +162,13 @@ static inline int is_match(const Game *G, int t) {
  * minima, maxima: the compiler may vectorize it) that also writes each sample's sole
  * leader as a lane bit, then a walk over those bits for the lead changes (the same
  * two passes as unosim's fold). */
-PHASE void feel_sample(Game *G) { G->feel[G->feel_n++] = G->sizes; }
+PHASE void feel_sample(Game *G) {
+#ifndef FEEL_OFF  /* -DFEEL_OFF: no game-feel metrics (what they cost, as BENCH_FEEL_OFF) */
+    G->feel[G->feel_n++] = G->sizes;
+#else
+    (void)G;
+#endif
+}
 static inline int fixed(int64_t num, int64_t den) {
     return (int)((2 * num * FEEL_SCALE + den) / (2 * den));
 }
