@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from unosim.reports.report_base import Report, tidy_row
-from unosim.studies.settle.verdicts import Verdict, verdict_line
+from unosim.studies.settle.verdicts import CUT_SHORT, Verdict, verdict_line
 
 _WHERE = re.compile(r"(seat (?P<seat>\d+)|(?P<players>\d+) players)$")
 
@@ -33,8 +33,11 @@ class SettleReport(Report):
     def closing(self) -> str:
         """The line the command ends with: claims, time, counts, error and method."""
         s = self._summary
-        counts = ", ".join(f"{n} {k}" for k, n in s["counts"].items() if n)
-        return (f"{len(self.verdicts)} claims settled in {s['elapsed_s']:.0f} s ({counts}); "
+        counts = ", ".join(f"{n} {'cut short' if k == CUT_SHORT else k}"
+                           for k, n in s["counts"].items() if n)
+        settled = sum(not v.partial for v in self.verdicts)
+        of = f"{settled} of {self.asked}" if settled < self.asked else f"{settled}"
+        return (f"{of} claims settled in {s['elapsed_s']:.0f} s ({counts}); "
                 f"{s['error']}; method: {s['method']}")
 
     def summary(self) -> str:

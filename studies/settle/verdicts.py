@@ -205,6 +205,18 @@ def to_dict(v: Verdict) -> dict[str, Any]:
     return d
 
 
+#: the count of claims a stop cut short: not settled, so under no verdict
+CUT_SHORT = "CUT SHORT"
+
+
+def verdict_counts(verdicts: list[Verdict]) -> dict[str, int]:
+    """How many claims got each verdict; a claim a stop cut short (its verdict is only
+    where its games had got to) counts as ``CUT SHORT``, not under its verdict."""
+    counts = {k: sum(v.verdict == k and not v.partial for v in verdicts) for k in VERDICTS}
+    counts[CUT_SHORT] = sum(v.partial for v in verdicts)
+    return counts
+
+
 def settle_summary(verdicts: list[Verdict], seed: int, partial: bool,
                    elapsed_s: float, method: str, error: str = "",
                    alpha: float = 0.05, family: bool = False) -> dict[str, Any]:
@@ -214,7 +226,7 @@ def settle_summary(verdicts: list[Verdict], seed: int, partial: bool,
             "partial": partial, "elapsed_s": elapsed_s, "method": method,
             "error": error, "alpha": alpha,
             "family": "bonferroni over the claims" if family else None,
-            "counts": {k: sum(v.verdict == k for v in verdicts) for k in VERDICTS},
+            "counts": verdict_counts(verdicts),
             "verdicts": [to_dict(v) for v in verdicts]}
 
 

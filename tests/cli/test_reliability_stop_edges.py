@@ -138,3 +138,25 @@ def test_the_first_stop_says_at_once_that_the_current_task_finishes_first(capsys
     assert code == 130, err
     assert STOPPING.startswith("unosim: stopping after the current task")
     assert err.count(STOPPING) == 1 and err.index(STOPPING) < err.index("interrupted after")
+
+
+# ---------------------------------------------------------------- what a stopped study says
+
+
+def test_a_claim_cut_short_is_not_counted_as_settled(capsys, monkeypatch, tmp_path):
+    """A stop inside a claim leaves it undecided where its games had got to: its
+    verdict line says PARTIAL, and the closing line and the JSON counts put it under
+    CUT SHORT, not under NOT SHOWN and not among the claims settled."""
+    import unosim.runs.checkpoint as checkpoint
+
+    monkeypatch.setenv("UNOSIM_BATCH", "1000")
+    _signal_in(monkeypatch, checkpoint, "save")  # as the first task of the first claim is kept
+    code, out, err = invoke(capsys, ["settle", "stacking-longer", "first-uno-wins", "--seed",
+                                     "7", "--games", "20000", "--workers", "1", "--out",
+                                     str(tmp_path / "st")])
+    assert code == 130, err
+    closing = next(line for line in out.splitlines() if "claims settled" in line)
+    assert closing.startswith("0 of 2 claims settled in ") and "(1 cut short)" in closing
+    doc = json.loads((tmp_path / "st" / "verdicts.json").read_text())
+    assert doc["partial"] and doc["counts"]["CUT SHORT"] == 1
+    assert sum(doc["counts"].values()) == 1 and doc["counts"]["NOT SHOWN"] == 0

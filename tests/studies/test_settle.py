@@ -15,7 +15,7 @@ import pytest
 from cli_helpers import assert_one_line_error, invoke
 
 from unosim.studies.settle.claims import catalogue
-from unosim.studies.settle.verdicts import VERDICTS
+from unosim.studies.settle.verdicts import CUT_SHORT, VERDICTS
 
 STACKING = """
 claim = "{sentence}"
@@ -230,7 +230,8 @@ def test_all_bounds_the_catalogues_error_and_each_line_reproduces(capsys):
     out = settle_json(capsys, "--all", "--games", "100")
     n = len(catalogue())
     assert out["error"].startswith(f"family-wise error at most 5% over {n} claims")
-    assert out["alpha"] == 0.05 and set(out["counts"]) == set(VERDICTS)
+    assert out["alpha"] == 0.05 and set(out["counts"]) == {*VERDICTS, CUT_SHORT}
+    assert out["counts"][CUT_SHORT] == 0
     for v in out["verdicts"]:
         assert v["alpha"] == pytest.approx(0.05 / n)
         assert v["command"].endswith(f"--alpha 0.05/{n}")
