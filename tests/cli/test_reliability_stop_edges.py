@@ -160,3 +160,29 @@ def test_a_claim_cut_short_is_not_counted_as_settled(capsys, monkeypatch, tmp_pa
     doc = json.loads((tmp_path / "st" / "verdicts.json").read_text())
     assert doc["partial"] and doc["counts"]["CUT SHORT"] == 1
     assert sum(doc["counts"].values()) == 1 and doc["counts"]["NOT SHOWN"] == 0
+
+
+def test_a_stopped_atlas_says_what_its_partial_block_holds(capsys, monkeypatch, tmp_path):
+    """The atlas stopped inside its one player count shows that count's block, PARTIAL
+    after 1,000 games: the last line says so, not "0 of 1 player counts ... the report
+    above covers the finished ones" under a block it just showed."""
+    code, out, err = _stopped_atlas(capsys, monkeypatch, tmp_path)
+    assert code == 130, err
+    assert "PARTIAL: stopped after 1,000 games" in out
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("unosim: interrupted after 1,000 of 4,000 games per preset at 4 "
+                           "players; the report above covers the finished ones"), last
+
+
+def test_a_stopped_atlas_counts_whole_player_counts_and_the_cut_one_apart():
+    from unosim.commands.atlas import stopped_after
+    from unosim.studies.grids.atlas import Atlas, AtlasPlayers
+
+    def block(n: int, games: int, partial: bool) -> AtlasPlayers:
+        return AtlasPlayers(n, [], {}, {}, {}, games, partial)
+
+    atlas = Atlas(7, 4000, None, [block(2, 4000, False), block(3, 1000, True)], [2, 3, 4])
+    assert stopped_after(atlas) == ("1 of 3 player counts and 1,000 of 4,000 games per "
+                                    "preset at 3 players")
+    atlas.by_players.pop()
+    assert stopped_after(atlas) == "1 of 3 player counts"

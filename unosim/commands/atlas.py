@@ -80,6 +80,16 @@ def _atlas(players: str, games_text: str, strategy: str, seed: int | None,
         with report_files(out_dir, keep, "atlas", result.partial):
             written = write_atlas_files(result, summary, text, out_dir)
         click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(written)}", err=True)
-    finish(keep, result.partial, "atlas",
-           f"{len(result.by_players) - any(a.partial for a in result.by_players)} of "
-           f"{len(result.requested)} player counts")
+    finish(keep, result.partial, "atlas", stopped_after(result))
+
+
+def stopped_after(atlas: Any) -> str:
+    """What a stopped atlas finished, as its report shows it: the whole player counts,
+    and the games per preset of the one it stopped in."""
+    whole = [a for a in atlas.by_players if not a.partial]
+    cut = [a for a in atlas.by_players if a.partial]
+    counts = f"{len(whole)} of {len(atlas.requested)} player counts"
+    if not cut:
+        return counts
+    games = f"{cut[0].games:,} of {atlas.games:,} games per preset at {cut[0].players} players"
+    return f"{counts} and {games}" if whole else games
