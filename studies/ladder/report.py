@@ -159,10 +159,10 @@ def ladder_figure(s: dict[str, Any]) -> Figure:
     ax.set_yticks(ys, [r["strategy"] for r in rows])
     ax.axvline(0, color="#555555", linewidth=0.8, linestyle="--")
     anchor = f"{s['anchor']} = 0" if s["anchor"] else "mean 0"
-    ax.set_xlabel(f"rating (Elo scale, {anchor}), 95% interval")
+    ax.set_xlabel(f"rating (Elo scale, {anchor}), 95% interval\n"
+                  f"n = {s['games']:,} games ({s['deals_per_lineup']:,} deals per lineup), "
+                  f"seed {s['seed']}")
     ax.set_title(f"Ladder: {s['players']} players, variant {s['variant']}")
-    fig.text(0.01, 0.01, f"n = {s['games']:,} games ({s['deals_per_lineup']:,} deals per "
-             f"lineup), seed {s['seed']}", fontsize=8, color="#555555")
     return fig
 
 
