@@ -151,3 +151,54 @@ def test_out_writes_the_page_and_the_api_gives_the_same_ladder(capsys, tmp_path)
     frame = r.to_frame()
     assert list(frame["metric"].unique()) == ["rating"] and len(frame) == 2
     assert r.plot() is not None
+
+
+@pytest.fixture
+def stop_after(monkeypatch):
+    """``stop_after(n)``: the command stops once ``n`` tasks have merged."""
+    import signal
+
+    from unosim.runs import backend, stopping
+
+    real = backend.LocalBackend.map
+    state = {"n": 0, "ran": 0}
+
+    def map(self, fn, tasks, request=None):  # noqa: ANN001, ANN202
+        for item in real(self, fn, tasks, request):
+            yield item
+            state["ran"] += 1
+            if state["ran"] == state["n"]:
+                stopping.current().set(signal.SIGINT)
+
+    monkeypatch.setattr(backend.LocalBackend, "map", map)
+
+    def arm(n: int) -> dict:
+        state.update(n=n, ran=0)
+        return state
+    return arm
+
+
+def test_a_stopped_ladder_resumes_to_the_uninterrupted_one(capsys, stop_after, tmp_path,
+                                                          monkeypatch):
+    """Tasks of 20 deals (UNOSIM_BATCH), 100 deals a lineup: a stop after 2 tasks keeps
+    40 deals, and the resume gives the uninterrupted ratings and intervals exactly."""
+    monkeypatch.setenv("UNOSIM_BATCH", "20")
+    argv = ["ladder", "random", "first", "offensive", "--games", "600", "--seed", "5",
+            "--format", "json", "--no-progress", "--workers", "1"]
+    code, out, err = invoke(capsys, argv)
+    assert code == 0, err
+    whole = json.loads(out)
+    stop_after(2)
+    code, out, err = invoke(capsys, [*argv, "--out", str(tmp_path / "o")])
+    assert code == 130, err
+    part = json.loads(out)
+    assert part["partial"] is True and part["deals_per_lineup"] == 40
+    assert "--resume" in err
+    stop_after(0)
+    code, out, err = invoke(capsys, ["ladder", "--resume", str(tmp_path / "o"), "--format",
+                                     "json", "--no-progress"])
+    assert code == 0, err
+    done = json.loads(out)
+    keys = ("strategy", "rating", "rating_ci95", "games", "wins")
+    assert [[r[k] for k in keys] for r in done["ladder"]] == \
+        [[r[k] for k in keys] for r in whole["ladder"]]
