@@ -126,6 +126,10 @@ def _code_digest(fns: list[Any]) -> str | None:
         seen.add(id(py))
         if py.__closure__ or py.__kwdefaults__:
             return None  # values held outside its code and its module
+        # the module's name too: Numba's cached code names the module of each function
+        # it compiled in, and finds it by that name when it loads (a plug-in file's
+        # module is named after the file's place and bytes)
+        h.update(f"{py.__module__}:{py.__qualname__}".encode())
         h.update(marshal.dumps(py.__code__) + repr(py.__defaults__).encode())
         names = _names(py.__code__)
         scopes = [py.__globals__]

@@ -65,6 +65,21 @@ def test_the_module_is_named_by_the_plug_ins_code_and_the_users_code_it_reads(
     assert _source(spec) == text  # the same code: the same module, the same cache
 
 
+def test_the_same_file_in_two_places_makes_two_modules(tmp_path, monkeypatch):
+    """Numba's cached code names the module of each function it compiled, and a
+    plug-in file's module is named after the file's place: the same bytes elsewhere,
+    given by the same relative path, must not load a loop that names a module this
+    process never loaded (the control: the same place twice gives the same module)."""
+    texts = []
+    for where in ("a", "b", "a"):
+        folder = tmp_path / where
+        folder.mkdir(exist_ok=True)
+        (folder / "plugins.py").write_bytes(EXAMPLES.read_bytes())
+        monkeypatch.chdir(folder)
+        texts.append(_source("plugins.py:random_copy"))
+    assert texts[0] != texts[1] and texts[0] == texts[2]
+
+
 def test_an_edited_helper_module_makes_another_module(tmp_path, monkeypatch):
     """A helper module the plug-in imports, changed and imported again, changes the
     loop's name, so a stale cached loop can never play (the control: the same code
