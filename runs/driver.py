@@ -75,6 +75,11 @@ class Study:
         """What a finished task adds to the progress bar."""
         return 0
 
+    def units_done(self, progress: Progress) -> int:
+        """What the finished tasks of a kept progress add to the progress bar (a
+        resumed study's bar starts there)."""
+        return 0
+
     def played(self, totals: Any) -> bool:
         """Whether ``totals`` hold anything to report."""
         return bool(totals.games)
@@ -124,6 +129,8 @@ def drive(study: Study, backend: Backend | None = None, workers: int | None = No
             study.check(progress)
         except (ValueError, TypeError, AttributeError) as e:
             raise keep.refuse(str(e)) from None
+        if on_batch is not None:  # the bar of a resumed study starts where it stopped
+            on_batch(study.units_done(progress))
     else:
         progress = Progress(study.step(backend), study.fresh())
     totals = progress.totals

@@ -21,7 +21,7 @@ import numpy as np
 
 from unosim.errors import UnosimError
 from unosim.runs import modes
-from unosim.runs.backend import Backend
+from unosim.runs.backend import Backend, Progress
 from unosim.runs.driver import Outcome, Study, drive
 from unosim.runs.match import DEFAULT_MAX_ROUNDS
 from unosim.runs.modes import Mode
@@ -87,6 +87,10 @@ class CompareStudy(Study):
 
     def units(self, part: Played) -> int:
         return part.totals.games * len(self.variants)
+
+    def units_done(self, progress: Progress) -> int:
+        return sum(min(progress.step, self.games - k) for k in progress.done) * len(
+            self.variants)
 
     def result(self, totals: CompareTotals, outcome: Outcome) -> Comparison:
         mode, partial = self.mode, outcome.stopped

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from unosim.errors import UnosimError
-from unosim.runs.backend import Backend
+from unosim.runs.backend import Backend, Progress
 from unosim.runs.driver import Outcome, Study, drive
 from unosim.runs.modes import ROUND
 from unosim.runs.runner import batch_size, env_number, play_batch_into
@@ -134,6 +134,10 @@ class SkillStudy(Study):
 
     def units(self, part: list[SkillTotals]) -> int:
         return part[0].deals * self.p * len(self.variants)
+
+    def units_done(self, progress: Progress) -> int:
+        return sum(min(self.deals, lo + progress.step) - lo for lo in progress.done) * (
+            self.p * len(self.variants))
 
     def played(self, totals: list[SkillTotals]) -> bool:
         return totals[0].deals > 0

@@ -186,3 +186,33 @@ def test_a_stopped_atlas_counts_whole_player_counts_and_the_cut_one_apart():
                                     "preset at 3 players")
     atlas.by_players.pop()
     assert stopped_after(atlas) == "1 of 3 player counts"
+
+
+# ---------------------------------------------------------------- a resumed progress bar
+
+
+def test_a_resumed_study_starts_its_progress_where_it_stopped():
+    """A resumed comparison (and so sweep, atlas and run) tells its progress bar first
+    of the games its checkpoint holds: the bar, sized to the whole study, then ends
+    full, and its time estimate counts only what is left to play."""
+    from unosim.runs import stopping
+    from unosim.runs.checkpoint import Keeper
+    from unosim.runs.stopping import StopRequest
+    from unosim.runs.variants import VariantSpec
+    from unosim.simulate.rules import resolve
+    from unosim.strategies.registry import parse_strategy
+    from unosim.studies.compare.play import run_compare
+
+    seats = [parse_strategy("random")] * 4
+    specs = [VariantSpec("official", resolve(), seats),
+             VariantSpec("stacking", resolve(["stacking"]), seats)]
+    keep = Keeper(None, "compare", {})
+    stop = StopRequest()
+    with stopping.listening(stop):
+        first = run_compare(specs, 4000, 5, workers=1, batch=1000, keep=keep,
+                            on_batch=lambda n: stop.set())
+    assert first.partial and first.games == 1000
+    ticks: list[int] = []
+    whole = run_compare(specs, 4000, 5, workers=1, batch=1000, keep=keep, on_batch=ticks.append)
+    assert not whole.partial and whole.games == 4000
+    assert ticks[0] == 2 * 1000 and sum(ticks) == 2 * 4000

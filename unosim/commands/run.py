@@ -110,8 +110,6 @@ def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
     from unosim.api import play_run as run_games
     from unosim.interrupt import StopSignals
 
-    kept = keep.stage("run")
-    done = kept.totals.games if kept is not None else 0
     where = inputs.open_backend(backend, workers, scheduler)
 
     def job(progress: Any, totals: Any = None) -> Any:
@@ -127,19 +125,19 @@ def run_plain(*, name: str, rules: Any, seats: list[Any], games: int, seed: int,
     # from the last task to the last line a stop is noted, not raised: it cannot
     # throw away games that finished (the report and the checkpoint say what it kept)
     with StopSignals(notice=False):
-        _report_run(job, name=name, games=games, done=done, fmt=fmt, out_dir=out_dir,
+        _report_run(job, name=name, games=games, fmt=fmt, out_dir=out_dir,
                     mode=mode, precision=precision, show_progress=show_progress, keep=keep,
                     where=where)
 
 
-def _report_run(job: Any, *, name: str, games: int, done: int, fmt: str,
+def _report_run(job: Any, *, name: str, games: int, fmt: str,
                 out_dir: Path | None, mode: Any, precision: float | None,
                 show_progress: bool, keep: Any, where: Any) -> None:
     from unosim.api import run_report
     from unosim.output import print_summary
 
     try:
-        result = with_progress(show_progress, games - done, job,
+        result = with_progress(show_progress, games, job,  # a resumed bar starts at its games
                                with_totals=not mode.by_rounds and where.local,
                                unit=mode.unit)
     except UnosimError as e:
