@@ -495,7 +495,8 @@ int main(int argc, char **argv) {
     int32_t row[REC];
     long wins[NP] = {0}, capped = 0;
     double turns = 0, turns2 = 0;
-    struct timespec a, b;
+    struct timespec a, b, ca, cb;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
     clock_gettime(CLOCK_MONOTONIC, &a);
     for (long i = 0; i < n; i++) {
         int32_t *out = rec ? rec + (size_t)i * REC : row;
@@ -506,9 +507,12 @@ int main(int argc, char **argv) {
         capped += out[R_CAPPED];
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
     double secs = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+    double cpu = (double)(cb.tv_sec - ca.tv_sec) + 1e-9 * (double)(cb.tv_nsec - ca.tv_nsec);
     double mean = turns / (double)n;
     printf("games %ld\nseconds %.6f\ngames_per_s %.0f\n", n, secs, (double)n / secs);
+    printf("cpu_seconds %.6f\ngames_per_cpu_s %.0f\n", cpu, (double)n / cpu);
     printf("turns_mean %.6f\nturns_var %.6f\nturns_total %.0f\ncapped %ld\n", mean,
            turns2 / (double)n - mean * mean, turns, capped);
     for (int q = 0; q < NP; q++) printf("win_share_%d %.6f\n", q, (double)wins[q] / (double)n);
