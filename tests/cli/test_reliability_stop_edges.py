@@ -216,3 +216,26 @@ def test_a_resumed_study_starts_its_progress_where_it_stopped():
     whole = run_compare(specs, 4000, 5, workers=1, batch=1000, keep=keep, on_batch=ticks.append)
     assert not whole.partial and whole.games == 4000
     assert ticks[0] == 2 * 1000 and sum(ticks) == 2 * 4000
+
+
+# ---------------------------------------------------------------- the docs say what is shown
+
+
+def test_the_tune_guide_calls_a_cut_trial_what_the_output_calls_it():
+    """tune's summary counts a trial cut by Ctrl-C as "interrupted", apart from the
+    failed ones; the guide said it is marked "failed"."""
+    from pathlib import Path
+
+    from unosim.studies.tune.summary import render
+
+    guide = " ".join((Path(__file__).resolve().parents[2] / "docs" / "tune.md").read_text()
+                     .split())
+    said = guide.split("Ctrl-C keeps every finished trial", 1)[1].split(". ")[0]
+    counts = {"trials": 2, "complete": 1, "pruned": 0, "skipped": 0, "failed": 0,
+              "interrupted": 1, "running": 0}
+    shown = render({"strategy": "weighted", "players": 4, "field": "random", "mode": "round",
+                    "variant": "official", "seed": 1, "study": "s", "storage": "x",
+                    "sampler": "tpe", "pruner": "median", "counts": counts,
+                    "interrupted": True, "reevaluation": [], "best": None, "elapsed_s": 0})
+    assert "0 failed, 1 interrupted" in shown
+    assert "marks the cut one interrupted" in said and "0 failed, 1 interrupted" in said
