@@ -524,9 +524,11 @@ def test_out_help_names_what_the_command_writes(name):
     assert not any(f in help_text for f in absent), (name, help_text)
 
 
-def test_tournament_has_no_out():
+def test_tournament_takes_out_and_resume_as_the_other_studies_do():
+    """A tournament keeps a checkpoint with --out and finishes it with --resume (it had
+    neither, so a stopped tournament could only be rerun)."""
     params = cli.get_command(click.Context(cli), "tournament").params
-    assert not any(p.name == "out" for p in params)
+    assert {"out", "resume_dir"} <= {p.name for p in params}
 
 
 @pytest.mark.parametrize("name", [None, *COMMANDS])
