@@ -13,7 +13,7 @@ export NUMBA_CACHE_DIR=${1:-${TMPDIR:-/tmp}/unosim-bench-haswell-$(id -u)}
 tmp=$(mktemp -d)
 base=$(python -c 'from unosim.runs.tables import base_seed; print(int(base_seed(1)))')
 # the C reference, by phase
-cc -O2 -fvect-cost-model=dynamic -march=x86-64-v3 -DPROFILE -o "$tmp/uno-p" "$here/uno.c"
+cc -O2 -fvect-cost-model=dynamic -march=x86-64-v3 -DPROFILE -g -o "$tmp/uno-p" "$here/uno.c"
 for n in 10000 60000; do
   valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$n" "$tmp/uno-p" $n "$base" >/dev/null 2>&1
   callgrind_annotate --inclusive=yes "$tmp/cg.$n" | tr -d , \
