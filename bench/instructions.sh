@@ -14,11 +14,14 @@ export NUMBA_CPU_FEATURES=${NUMBA_CPU_FEATURES:-+64bit,+avx,+avx2,+bmi,+bmi2,+cm
 export NUMBA_CACHE_DIR=${1:-${TMPDIR:-/tmp}/unosim-bench-haswell-$(id -u)}
 small=${SMALL:-2000}
 big=${BIG:-22000}
-python "$here/play_games.py" 10 >/dev/null   # compile (or load) outside valgrind
+# the interpreter itself, not a launcher on PATH (a pyenv shim hands off to it, and
+# valgrind does not follow the hand-off: it counted nothing and printed nothing)
+py=$(python -c 'import sys; print(sys.executable)')
+"$py" "$here/play_games.py" 10 >/dev/null   # compile (or load) outside valgrind
 tmp=$(mktemp -d)
 run() {  # the two runs side by side (two cores); each one is single-threaded
   valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-    python "$here/play_games.py" "$1" >"$tmp/$1.out" 2>"$tmp/$1.err"
+    "$py" "$here/play_games.py" "$1" >"$tmp/$1.out" 2>"$tmp/$1.err"
 }
 run "$small" & run "$big" & wait
 refs() { grep -E 'I *refs' "$tmp/$1.err" | tr -d ',' | awk '{print $NF}'; }
