@@ -13,12 +13,11 @@ and raises :class:`~unosim.runs.stopping.Stopped` (the command says
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from unosim.runs import stopping
+from unosim.runs import clock, stopping
 from unosim.runs.backend import Backend, LocalBackend, Progress, Task, run_tasks
 from unosim.runs.stopping import Stopped, StopRequest
 from unosim.strategies.plugins import PluginError
@@ -144,10 +143,10 @@ def drive(study: Study, backend: Backend | None = None, workers: int | None = No
 
     def note(p: Progress) -> None:
         if study.keeps_time:  # the play time of the games the progress holds
-            keep.stages[clock_key] = before + time.perf_counter() - t0
+            keep.stages[clock_key] = before + clock.now() - t0
         keep.note(study.stage, p)
 
-    t0 = time.perf_counter()
+    t0 = clock.now()  # play time: the time suspended by Ctrl-Z left out
     try:
         stopped = run_tasks(backend, study.task, study.tasks(progress.step), merge, tick,
                             progress, None if keep is None else note,
@@ -157,10 +156,10 @@ def drive(study: Study, backend: Backend | None = None, workers: int | None = No
         # a strategy failed in play: the tasks finished before it still make a
         # (partial) result, which the command may show beside the error
         if study.played(totals):
-            e.partial = study.result(totals, Outcome(True, time.perf_counter() - t0,
+            e.partial = study.result(totals, Outcome(True, clock.now() - t0,
                                                      backend.workers))
         raise
     if stopped and not study.played(totals):
         raise Stopped
-    return study.result(totals, Outcome(stopped, before + time.perf_counter() - t0,
+    return study.result(totals, Outcome(stopped, before + clock.now() - t0,
                                         backend.workers))

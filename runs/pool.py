@@ -35,6 +35,9 @@ def _start_worker() -> None:
     """A worker's set-up: the stop signals are the parent's to act on, and Numba
     plays on one thread (the pool already uses every core)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from unosim.runs import clock
+
+    clock.handle_suspend()  # its tasks' seconds leave out the time suspended by Ctrl-Z
     import numba
 
     import unosim  # noqa: F401 - sets Numba's cache folder

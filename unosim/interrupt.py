@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
+from unosim.runs import clock
 from unosim.runs.stopping import StopRequest, listening
 
 #: exit status of a run stopped by a signal: 128 + the signal's number
@@ -102,6 +103,10 @@ class StopSignals:
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 self._old[sig] = signal.signal(sig, self._handler)
+            # Ctrl-Z still suspends, timed, so that speed lines leave that time out
+            tstp = clock.handle_suspend()
+            if tstp is not None:
+                self._old[signal.SIGTSTP] = tstp
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -9,6 +9,7 @@ import json
 import os
 import signal
 
+import pytest
 from cli_helpers import invoke
 
 from unosim.runs.backend import LocalBackend
@@ -239,3 +240,43 @@ def test_the_tune_guide_calls_a_cut_trial_what_the_output_calls_it():
                     "interrupted": True, "reevaluation": [], "best": None, "elapsed_s": 0})
     assert "0 failed, 1 interrupted" in shown
     assert "marks the cut one interrupted" in said and "0 failed, 1 interrupted" in said
+
+
+# ---------------------------------------------------------------- Ctrl-Z
+
+
+def _continue_after(seconds: float):
+    """A shell that, once this process is stopped, waits ``seconds`` and sends it
+    SIGCONT, as ``fg`` does (a suspended process cannot continue itself)."""
+    import subprocess
+
+    pid = os.getpid()
+    return subprocess.Popen(["sh", "-c", f"until [ \"$(cut -d' ' -f3 /proc/{pid}/stat)\" = T ]; "
+                             f"do sleep 0.02; done; sleep {seconds}; kill -CONT {pid}"])
+
+
+@pytest.mark.subprocess
+def test_a_run_suspended_with_ctrl_z_leaves_that_time_out_of_its_speed(capsys, monkeypatch):
+    """Ctrl-Z (SIGTSTP) as a batch is kept, continued 1.5 s later as ``fg`` does: the
+    process was stopped (the wall clock shows it), but the run's seconds, and so its
+    speed line, leave that time out. Before, the speed counted it as play."""
+    import time
+
+    if not os.path.exists(f"/proc/{os.getpid()}/stat"):
+        pytest.skip("the helper reads the process state from /proc")
+    monkeypatch.setenv("UNOSIM_BATCH", "1000")
+    helper = _continue_after(1.5)
+    try:
+        _signal_in(monkeypatch, LocalBackend, "map", signal.SIGTSTP)
+        t0 = time.perf_counter()
+        code, out, err = invoke(capsys, ["run", "--games", "4000", "--seed", "3",
+                                         "--workers", "1", "--format", "json"])
+        wall = time.perf_counter() - t0
+    finally:
+        try:
+            helper.wait(timeout=10)
+        finally:
+            helper.kill()  # never stopped: nothing to continue
+    assert code == 0, err
+    # 4,000 games of random play take well under a second on one thread
+    assert wall > 1.5 and json.loads(out)["elapsed_s"] < 1.0
