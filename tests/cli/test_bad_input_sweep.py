@@ -41,6 +41,7 @@ BASE: dict[str, list[str]] = {
     "run": ["run", "--games", "100", "--seed", "1"],
     "compare": ["compare", "official", "stacking", "--games", "100", "--seed", "1"],
     "tournament": ["tournament", "random", "first", "--games", "100", "--seed", "1"],
+    "ladder": ["ladder", "random", "first", "--games", "100", "--seed", "1"],
     "skill": ["skill", "official", "--strategy", "offensive", "--games", "100", "--seed", "1"],
     "sweep": ["sweep", "--rule", "hand_size=5..6", "--games", "100", "--seed", "1"],
     "atlas": ["atlas", "--players", "2", "--games", "100", "--seed", "1", "--strategy", "none"],
@@ -116,6 +117,7 @@ BAD_ARGUMENTS: dict[str, list[list[str]]] = {
     "compare": [["official"], ["official", "nope"], ["official", "official"],
                 ["official", "{tmp}/malformed.toml"]],
     "tournament": [["nope", "random"], ["random"], ["random:bluff=2", "first"]],
+    "ladder": [["nope", "random"], ["random"], ["random:bluff=2", "first"]],
     "skill": [["nope"], ["{tmp}/missing.toml"]],
     "settle": [["nope"], ["{tmp}/missing.toml"], ["{tmp}/malformed.toml"]],
     "tune": [["nope"], ["random"], ["weighted:wild=1"], [""]],
@@ -130,7 +132,7 @@ BAD_ARGUMENTS: dict[str, list[list[str]]] = {
 #: the word a command's messages use for its positional arguments
 ARGUMENT_WORDS = {"compare": "variant", "skill": "variant", "tournament": "strateg",
                   "settle": "claim", "tune": "strateg", "rules": "variant",
-                  "compile": "path", "replay": "file"}
+                  "compile": "path", "replay": "file", "ladder": "strateg"}
 
 #: options with no wrong value to give (flags), per name
 NO_BAD_VALUE = {"--help", "--progress", "--keys", "--quick", "--skip-compile", "--report",
@@ -291,6 +293,7 @@ API_BASE: dict[str, dict[str, Any]] = {
     "rules_for": {},
     "settle": {"claims": [CLAIM], "games": 100},
     "tournament": {"strategies": ["random", "first"], "games": 100},
+    "ladder": {"strategies": ["random", "first"], "games": 100},
     "skill": {"variants": ["official"], "strategy": "offensive", "games": 100},
     "sweep": {"rule": {"hand_size": "5..6"}, "games": 100},
     "atlas": {"players": "2", "games": 100, "strategy": "none"},
@@ -302,6 +305,7 @@ API_OWN: dict[tuple[str, str], list[Any]] = {
     ("sweep", "players"): ["1..3", "abc", [1, 2], 2.5, {"a": 1}],
     ("atlas", "players"): ["1", "abc", [2, 11], 2.5],
     ("tournament", "strategies"): [5, ["nope", "random"], [], ["random"]],
+    ("ladder", "strategies"): [5, ["nope", "random"], ["random"]],
     ("replay", "file"): [5, ["games.json"], b"games.json"],
 }
 
