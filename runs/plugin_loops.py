@@ -225,6 +225,25 @@ def cached_loops(seats: list[Any], body: str = RUNS,
     return _load(text + body, tuple({**ns, **names}.items()))
 
 
+def is_cached(seats: list[Any], match: bool = False) -> bool:
+    """Whether Numba's cache holds the loops of a table's ``seats`` for this machine,
+    found without writing anything (``--dry-run``; ``match``: the matches' loop);
+    False for plug-ins that cannot be cached, which compile in every process."""
+    from numba.core import config
+
+    from unosim.compiler.cache import is_cached as cached
+
+    made = chooser_part(seats)
+    if made is None or not config.CACHE_DIR:
+        return False
+    text, _ = made
+    name = f"unosim_plugin_loops_{_load_text(text + RUNS)}"
+    if name not in sys.modules and not (Path(config.CACHE_DIR) / FOLDER / f"{name}.py").is_file():
+        return False
+    loops = cached_loops(seats)  # the file is there: loading it writes nothing
+    return loops is not None and cached(loops.play_match_rows if match else loops.play_rows)
+
+
 @cache
 def _load_text(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]

@@ -88,13 +88,29 @@ def seconds_per_game(w: Work) -> float:
             extra += SECONDS[kind]
     per_seat = extra / max(1, len(w.seats))
     rounds = MATCH_ROUNDS if of_mode(w.mode) is MATCH else 1
-    return (SECONDS["table"] + per_seat * w.players) * w.players / 4 * rounds
+    # a slow seat costs per decision it makes: fewer players, more decisions each
+    # (a heads-up round is 36 turns, 18 for each seat, against 12 for each of four)
+    decisions = (turns(w.players) / w.players) / (turns(4) / 4)
+    return (SECONDS["table"] * turns(w.players) / turns(4)
+            + per_seat * w.players * decisions) * rounds
+
+
+#: turns per round of the built-ins by player count (official rules, ``random``);
+#: between and beyond them, the line through 2 and 6 players
+TURNS = {2: 36.3, 3: 40.5, 4: 46.6, 6: 59.9}
+
+
+def turns(players: int) -> float:
+    """About how many turns a round of ``players`` takes."""
+    if players in TURNS:
+        return TURNS[players]
+    return TURNS[2] + (TURNS[6] - TURNS[2]) * (players - 2) / 4
 
 
 def compile_paths(works: Sequence[Work]) -> list[str]:
     """The compile paths the games of ``works`` would compile first: those Numba's
-    cache lacks, and the plug-in loop, which compiles in every process."""
-    from unosim.runs import tiers
+    cache lacks, the plug-in path too while the cache lacks a table's own loop."""
+    from unosim.runs import plugin_loops, tiers
     from unosim.runs.compile_notice import is_compiled
     from unosim.runs.modes import of as of_mode
 
@@ -110,7 +126,11 @@ def compile_paths(works: Sequence[Work]) -> list[str]:
             path = tiers.tier_of(list(w.seats)).entries[mode].path.name
         if path not in need:
             need.append(path)
-    return [p for p in need if p == tiers.PLUGINS.name or not is_compiled(p)]
+    loops = [(list(w.seats), str(of_mode(w.mode)) == "match") for w in works
+             if "plugin" in {seat_kind(s) for s in w.seats}]
+    return [p for p in need
+            if not (is_compiled(p) and (p != tiers.PLUGINS.name or all(
+                plugin_loops.is_cached(seats, match) for seats, match in loops)))]
 
 
 def compile_note(paths: Sequence[str]) -> str:

@@ -150,3 +150,32 @@ def test_the_generated_module_is_written_once(tmp_path):
     plugin_loops._write_once(path, "first")
     assert path.read_text() == "first" and path.stat().st_mtime_ns == stamp
     assert not [f for f in tmp_path.iterdir() if f.name.startswith(".")]
+
+
+def test_a_dry_run_counts_the_plug_in_compile_only_while_the_table_s_loop_is_missing():
+    """``--dry-run`` names the plug-in path while Numba's cache lacks the table's own
+    loop, and not once it holds it; a plug-in no hash can know compiles every time."""
+    from numba import njit
+
+    from unosim.dry_run import Work, compile_paths
+
+    load_plugins([f"{EXAMPLES}:random_copy"])
+    play_records(resolve([]), _seats("random_copy"), 5, 0, 20, chunks=1)  # now cached
+    assert plugin_loops.is_cached(_seats("random_copy"))
+    assert "plug-ins" not in compile_paths([Work(100, _seats("random_copy"))])
+    move = 0
+    plugin(njit(lambda G, rng: move), name="closed_dry_run")
+    assert not plugin_loops.is_cached(_seats("closed_dry_run"))
+    assert "plug-ins" in compile_paths([Work(100, _seats("closed_dry_run"))])
+
+
+def test_a_heads_up_search_is_estimated_per_decision():
+    """A search seat costs per decision: heads-up it makes about 18 a round against
+    about 12 at four players, so a heads-up round with one search seat is estimated
+    at 1.5 times a four-player one, not half of it."""
+    from unosim.dry_run import Work, seconds_per_game
+
+    search = parse_strategy("search")
+    four = seconds_per_game(Work(1, [search] + [parse_strategy("random")] * 3, 4))
+    two = seconds_per_game(Work(1, [search, parse_strategy("random")], 2))
+    assert 1.4 < two / four < 1.7
