@@ -1,6 +1,7 @@
 """Where a cold compile spends its time: per function and per signature.
 
-    python bench/compile_profile.py [--no-prime] [--after PATHS] [--top 40] [CLI ARGS...]
+    python bench/compile_profile.py [--no-prime] [--no-shortcuts] [--after PATHS] [--top 40]
+                                    [CLI ARGS...]
 
 Runs the CLI in this process (default: ``--variant stacking --games 1000 --seed 1``)
 with a fresh, empty Numba cache folder and a listener on Numba's "numba:compile"
@@ -13,7 +14,10 @@ helper's own compiles are not listed). ``--no-prime`` keeps the helper process
 is the whole plain path. ``--after rounds`` (comma-separated ``unosim compile``
 paths) fills the fresh cache with those paths first, in another process, so the
 table shows what the command adds on top of them: ``--after rounds --strategy
-search`` is a first search seat after a plain run.
+search`` is a first search seat after a plain run. ``--no-shortcuts`` compiles
+without the front-end shortcuts (compiler/frontend.py), in this process, for a
+before-and-after of them (the helper process keeps them); the last line gives the
+seconds Numba spent inside LLVM (its lock), the rest being Numba's own Python.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from collections import defaultdict
 
 def main(argv: list[str]) -> None:
     no_prime = "--no-prime" in argv
-    argv = [a for a in argv if a != "--no-prime"]
+    no_shortcuts = "--no-shortcuts" in argv
+    argv = [a for a in argv if a not in ("--no-prime", "--no-shortcuts")]
     top = 40
     if "--top" in argv:
         i = argv.index("--top")
@@ -76,6 +81,20 @@ def main(argv: list[str]) -> None:
                 stack[-1][1] += dt
 
     ev.register("numba:compile", Compiles())
+    llvm = [0.0, 0.0]  # CPU seconds inside LLVM, start of the current call
+
+    class Llvm(ev.Listener):
+        def on_start(self, event: ev.Event) -> None:
+            llvm[1] = time.process_time()
+
+        def on_end(self, event: ev.Event) -> None:
+            llvm[0] += time.process_time() - llvm[1]
+
+    ev.register("numba:llvm_lock", Llvm())
+    if no_shortcuts:
+        from unosim.compiler import frontend
+
+        frontend.install = lambda: False  # type: ignore[assignment]
     if no_prime:
         from unosim.runs import compile_notice
 
@@ -125,6 +144,7 @@ def main(argv: list[str]) -> None:
     print(f"\ntop {top} by own compile CPU (total incl. callees):", file=sys.stderr)
     for (q, sig), t in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
         print(f"  {t:6.2f} s ({total[(q, sig)]:6.2f})  {q}  {sig[:100]}", file=sys.stderr)
+    print(f"\nLLVM (Numba's LLVM lock): {llvm[0]:.1f} s CPU of the {cpu:.1f} s", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -110,14 +110,16 @@ def first_use(path: str, entries: Entries, announce: Listener,
     process = helper()
     if process is not None:
         _helpers.append(process)
-    from unosim.compiler import inlining
+    from unosim.compiler import frontend, inlining
 
     inlining.install()  # after the notice: it imports Numba's inliner (a tenth of a second)
+    frontend.install()
     try:
         if process is not None:
             beside(process)
         yield
     finally:
+        frontend.clear()
         _now.remove(path)
         if process is not None:
             _helpers.remove(process)

@@ -117,9 +117,10 @@ BESIDE: dict[str, Callable[[], None]] = {
 def main(path: str = "rounds") -> None:
     """The helper's share of ``path``, then READY, then what it compiles after."""
     import unosim  # noqa: F401 - sets the cache folder
-    from unosim.compiler import inlining
+    from unosim.compiler import frontend, inlining
 
     inlining.install()
+    frontend.install()
     declared = tiers.PATHS[path]
     compile_shares(declared.helper)
     print(READY, flush=True)  # the command waits for this line (compile_notice._share)

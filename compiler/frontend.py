@@ -1,0 +1,160 @@
+"""Shortcuts in Numba's front end for a cold compile; no result changes.
+
+A cold compile of the plain round path spent, by a sampling profile (py-spy, one
+process, no helper), about a fifth of its time building again and again the
+untyped IR of the same inlined functions, and a tenth hashing and comparing
+compiler flags. Neither changes what the compiled code computes (the inlined
+copies differ from before only in their block labels and variable numbers):
+
+- ``InlineWorker.run_untyped_passes``: each ``inline="always"`` call site
+  (jit.kernel_inline) runs the whole untyped pipeline (bytecode to IR, rewrites,
+  and the inlining of the callee's own inlinable calls, recursively) on the callee
+  again. The round's loop inlines the rule pipeline through several levels, so the
+  same functions were rebuilt once per path through the call tree. ``install``
+  keeps the first result per function and pipeline settings and hands each site a
+  copy with a fresh function identity (as a fresh run has): the inliner copies the
+  IR it is given before it changes it (``inline_ir``: ``copy_ir``), so the kept IR
+  is never changed. The untyped pipeline reads nothing but the function, the
+  contexts and the flags in the key, and the caller's flags are set as a fresh run
+  sets them (``enable_ssa``).
+- ``TargetConfig.__hash__``, ``__eq__`` and ``values``: each typing of an overloaded function
+  (``_OverloadFunctionTemplate._get_impl``) hashes the compile's flags, and the
+  hash reads every one of some forty options through a property to hash, in the
+  end, only their sorted names. ``install`` gives the same hash from the names
+  alone and ``values`` the same dictionary read straight from the set values and
+  the defaults, and two configurations with the same explicit settings compare
+  equal at once (only for classes whose options are all the metaclass's plain
+  properties; any other keeps Numba's own).
+
+Where Numba is not laid out as expected, nothing is changed. The records of the
+games are the same either way (bench/record_hashes.py); only the speed of
+compiling depends on it. compiling.first_use installs it with the inliner's
+shortcut (compiler/inlining.py) before a path compiles, and the helper process
+(runs/prime.py) when it starts.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+#: untyped IR per (function, pipeline settings), for the inliner
+_untyped: dict[tuple[Any, ...], Any] = {}
+
+
+def clear() -> None:
+    """Forget the kept IR (after a compile: the next one starts afresh)."""
+    _untyped.clear()
+
+
+def _key(worker: Any, func: Any, enable_ssa: bool) -> tuple[Any, ...] | None:
+    flags = worker.flags
+    try:
+        parallel = flags.auto_parallel
+        locals_ = tuple(sorted((worker.locals or {}).items()))
+        key = (func, bool(enable_ssa), bool(flags.no_rewrites), bool(flags.enable_looplift),
+               bool(getattr(parallel, "enabled", parallel)), id(worker.typingctx),
+               id(worker.targetctx), type(worker.pipeline), locals_)
+        hash(key)
+    except Exception:  # noqa: BLE001 - an unusual worker: no shortcut
+        return None
+    return key
+
+
+def _install_untyped_memo() -> bool:
+    try:
+        from numba.core import ir
+        from numba.core.inline_closurecall import InlineWorker
+    except ImportError:
+        return False
+    original = getattr(InlineWorker, "run_untyped_passes", None)
+    if original is None or getattr(original, "_unosim_memo", False):
+        return original is not None
+    if not hasattr(ir.FunctionIR, "copy"):
+        return False
+
+    @functools.wraps(original)
+    def run_untyped_passes(self: Any, func: Any, enable_ssa: bool = False) -> Any:
+        key = _key(self, func, enable_ssa) if self.flags is not None else None
+        if key is None:
+            return original(self, func, enable_ssa)
+        kept = _untyped.get(key)
+        if kept is None:
+            kept = original(self, func, enable_ssa)  # sets self.flags.enable_ssa
+            _untyped[key] = kept
+        else:
+            self.flags.enable_ssa = enable_ssa  # as the pipeline run would
+        out = kept.copy()  # new blocks list, same statements: inline_ir copies them
+        out.func_id = kept.func_id.derive()  # a fresh identity, as a fresh run has
+        return out
+
+    run_untyped_passes._unosim_memo = True  # type: ignore[attr-defined]
+    InlineWorker.run_untyped_passes = run_untyped_passes
+    return True
+
+
+def _plain_options(cls: type) -> bool:
+    """Whether every option of ``cls`` is read by the metaclass's own property."""
+    for name in cls.options:  # type: ignore[attr-defined]
+        prop = getattr(cls, name, None)
+        fget = getattr(prop, "fget", None)
+        if not isinstance(prop, property) or fget is None or \
+                not fget.__qualname__.endswith("make_prop.<locals>.getter"):
+            return False
+    return True
+
+
+def _install_flags() -> bool:
+    try:
+        from numba.core.targetconfig import TargetConfig
+    except ImportError:
+        return False
+    if getattr(TargetConfig.values, "_unosim_fast", False):
+        return True
+    if not hasattr(TargetConfig, "options") or not hasattr(TargetConfig, "__hash__"):
+        return False
+    values, plain = TargetConfig.values, {}
+    hashes: dict[type, int] = {}
+
+    @functools.wraps(values)
+    def fast_values(self: Any) -> dict[str, Any]:
+        cls = type(self)
+        ok = plain.get(cls)
+        if ok is None:
+            ok = plain[cls] = _plain_options(cls) and isinstance(
+                getattr(self, "_values", None), dict)
+        if not ok:
+            return values(self)  # type: ignore[no-any-return]
+        set_ = self._values
+        return {k: set_.get(k, opt.default) for k, opt in cls.options.items()}
+
+    def fast_hash(self: Any) -> int:
+        # Numba's: hash(tuple(sorted(self.values()))), the sorted option names
+        cls = type(self)
+        h = hashes.get(cls)
+        if h is None:
+            h = hashes[cls] = hash(tuple(sorted(cls.options)))
+        return h
+
+    def fast_eq(self: Any, other: Any) -> Any:
+        # Numba's: self.values() == other.values(); the same explicit settings of
+        # one class give the same values, the common case of a cache lookup
+        if self is other:
+            return True
+        if not isinstance(other, TargetConfig):
+            return NotImplemented
+        cls = type(self)
+        if type(other) is cls and plain.get(cls) and self._values == other._values:
+            return True
+        return self.values() == other.values()
+
+    fast_values._unosim_fast = True  # type: ignore[attr-defined]
+    TargetConfig.values = fast_values
+    TargetConfig.__hash__ = fast_hash  # type: ignore[assignment]
+    TargetConfig.__eq__ = fast_eq  # type: ignore[assignment]
+    return True
+
+
+def install() -> bool:
+    """Install both shortcuts (once); whether both are in place."""
+    return _install_untyped_memo() & _install_flags()
