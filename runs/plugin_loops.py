@@ -213,6 +213,10 @@ def cached_loops(seats: list[Any], body: str = RUNS,
     around the chooser of a table's ``seats``, with the names ``body`` needs beside
     it, made or found in the cache folder; None when the plug-ins cannot be cached
     or the folder cannot be written."""
+    from numba.core import config
+
+    if int(config.OPT) == 0:
+        return None  # unoptimised code holds addresses Numba will not cache
     made = chooser_part(seats)
     if made is None:
         return None

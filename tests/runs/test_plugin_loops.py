@@ -179,3 +179,15 @@ def test_a_heads_up_search_is_estimated_per_decision():
     four = seconds_per_game(Work(1, [search] + [parse_strategy("random")] * 3, 4))
     two = seconds_per_game(Work(1, [search, parse_strategy("random")], 2))
     assert 1.4 < two / four < 1.7
+
+
+def test_unoptimised_code_keeps_the_loop_of_its_process(monkeypatch):
+    """At ``NUMBA_OPT=0`` Numba bakes in addresses it will not cache (it would warn on
+    every run): such a process plays on its own loop; the control, the default
+    level, caches."""
+    from numba.core import config
+
+    load_plugins([f"{EXAMPLES}:random_copy"])
+    assert plugin_loops.cached_loops(_seats("random_copy")) is not None
+    monkeypatch.setattr(config, "OPT", 0)
+    assert plugin_loops.cached_loops(_seats("random_copy")) is None
