@@ -148,17 +148,26 @@ def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
         _plan(players, variant, (*rule, *rules_target), seat, seed, match, save, serve, port)
         return
     if serve:
+        import time
+
+        from unosim.play.serve import saved_since
+
         check_table(players, variant, (*rule, *rules_target), seat)
+        start = time.time()
         stopped = serve_table(ctx, port)
         if stopped is not None:
-            where = save if save is not None else f"{save_folder()}, a file per table"
-            click.echo(f"unosim: the server stopped ({signal.Signals(stopped).name}); the "
-                       f"tables' finished rounds are saved in {where}", err=True)
+            where = saved_since(start, save, save_folder())
+            saved = ("no table finished a round: none is saved" if where is None else
+                     f"the tables' finished rounds are saved in {where}" +
+                     (", a file per table" if save is None else ""))
+            click.echo(f"unosim: the server stopped ({signal.Signals(stopped).name}); "
+                       f"{saved}", err=True)
             raise SystemExit(128 + stopped)
         return
-    from unosim.play.serve import SERVER_ENV
+    from unosim.play.serve import SERVER_ENV, end_quickly, watch_server
 
     server = os.environ.pop(SERVER_ENV, None)
+    served = server is not None and server.isdigit()
     table, labels, title = make_table(players, variant, (*rule, *rules_target), seat, seed,
                                       match is not None, call_uno)
     path = save_path(save, table.seed)
@@ -168,8 +177,10 @@ def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
     if hint_rollouts is not None:
         table.hint_rollouts = hint_rollouts
     app = PlayApp(table, labels, title, training=training, saved_to=str(path))
-    if server is not None and server.isdigit():
-        watch_server(app, int(server))
+    if served:
+        assert server is not None
+        watch_server(int(server), lambda: path.unlink(missing_ok=True)
+                     if save is None and not table.played else None)
     try:
         failure, stopped = run_app(app)
     finally:
@@ -185,6 +196,9 @@ def play(ctx: click.Context, players: int | None, variant: tuple[str, ...],
         click.echo(f"round {table.round} was left unfinished: it is not saved")
     if stopped is not None:
         click.echo(f"unosim: stopped by {signal.Signals(stopped).name}", err=True)
+    if served:  # its page gone: no teardown to wait for (serve.end_quickly)
+        end_quickly(0 if stopped is None else 128 + stopped)
+    if stopped is not None:
         raise SystemExit(128 + stopped)
 
 
@@ -243,23 +257,6 @@ def run_app(app: Any) -> tuple[Any, int | None]:
         for s, handler in old.items():
             signal.signal(s, handler)
     return out, (got[0] if got else None)
-
-
-def watch_server(app: Any, server: int) -> None:
-    """A table served in a browser ends when the server that started it is gone (it
-    was stopped, or killed): without this the table would go on as an orphan, its
-    input closed, spinning on it. It quits as q does, or at once if that hangs."""
-    import threading
-    import time
-
-    def watch() -> None:
-        while os.getppid() == server:
-            time.sleep(0.5)
-        os.kill(os.getpid(), signal.SIGTERM)
-        time.sleep(5)
-        os._exit(128 + signal.SIGTERM)
-
-    threading.Thread(target=watch, name="unosim-served-by", daemon=True).start()
 
 
 def match_rule(match: int | str | None, rule: tuple[str, ...]) -> tuple[str, ...]:
