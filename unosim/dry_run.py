@@ -112,6 +112,7 @@ def compile_paths(works: Sequence[Work]) -> list[str]:
     cache lacks, the plug-in path too while the cache lacks a table's own loop."""
     from unosim.runs import plugin_loops, tiers
     from unosim.runs.compile_notice import is_compiled
+    from unosim.runs.modes import MATCH
     from unosim.runs.modes import of as of_mode
 
     need: list[str] = []
@@ -126,7 +127,7 @@ def compile_paths(works: Sequence[Work]) -> list[str]:
             path = tiers.tier_of(list(w.seats)).entries[mode].path.name
         if path not in need:
             need.append(path)
-    loops = [(list(w.seats), str(of_mode(w.mode)) == "match") for w in works
+    loops = [(list(w.seats), of_mode(w.mode) is MATCH) for w in works
              if "plugin" in {seat_kind(s) for s in w.seats}]
     return [p for p in need
             if not (is_compiled(p) and (p != tiers.PLUGINS.name or all(
