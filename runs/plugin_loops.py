@@ -50,14 +50,14 @@ chosen = the(choose)
 RUNS = '''
 @njit(nogil=True, _nrt=False, cache=True)
 def play_rows(template, base_seed, start, out, lo, hi, checked, bad, G, RNG):
-    play_games_with(chosen(), template, base_seed, start, out, lo, hi, checked, bad, G, RNG)
+    games_with(chosen(), template, base_seed, start, out, lo, hi, checked, bad, G, RNG)
 
 
 @njit(nogil=True, _nrt=False, cache=True)
 def play_match_rows(template, base_seed, start, max_rounds, out, lo, hi, checked, bad, G,
                     RNG):
-    play_matches_with(chosen(), template, base_seed, start, max_rounds, out, lo, hi, checked,
-                      bad, G, RNG)
+    matches_with(chosen(), template, base_seed, start, max_rounds, out, lo, hi, checked, bad,
+                 G, RNG)
 '''
 
 
@@ -222,10 +222,10 @@ def cached_loops(seats: list[Any], body: str = RUNS,
         return None
     text, ns = made
     if names is None:
-        from unosim.simulate.match_nb import play_matches_with
-        from unosim.simulate.round_nb import play_games_with
+        from unosim.simulate.match_nb import matches_with
+        from unosim.simulate.round_nb import games_with
 
-        names = {"play_games_with": play_games_with, "play_matches_with": play_matches_with}
+        names = {"games_with": games_with, "matches_with": matches_with}
     return _load(text + body, tuple({**ns, **names}.items()))
 
 

@@ -274,6 +274,15 @@ def play_matches_with(choose, template, base_seed, start, max_rounds, out, lo, h
     side (as round_nb.play_games_with). In checked mode it stops at the first
     illegal move and writes (match, move, phase, seat, round, player) into ``bad``
     (int64[6])."""
+    matches_with(choose, template, base_seed, start, max_rounds, out, lo, hi, checked, bad, G,
+                 RNG)
+
+
+@kernel_inline
+def matches_with(choose, template, base_seed, start, max_rounds, out, lo, hi, checked, bad, G,
+                 RNG):
+    """The body of ``play_matches_with``, inlined where it is called (as
+    round_nb.games_with, for the cached loops of plug-ins)."""
     for k in range(L.G_SIZE):
         G[k] = template[k]
     for i in range(lo, hi):

@@ -14,8 +14,9 @@ the rows loop they run, ``record_round`` writes a round's record.
 
 ``play_games_with`` is the same for tables with user plug-ins: the chooser (built
 from the plug-ins, strategies/plugins.py) is an argument, so each set of plug-ins
-compiles its own specialisation of the same loop in each process, with
-``apply_move`` behind a call (``step_nb.apply_called``, compiled and cached once).
+compiles its own specialisation of the same loop (``games_with``, which the cached
+loops of runs/plugin_loops.py inline too), with ``apply_move`` behind a call
+(``step_nb.apply_called``, compiled and cached once).
 """
 
 from __future__ import annotations
@@ -89,6 +90,15 @@ def play_games_with(choose, template, base_seed, start, out, lo, hi, checked, ba
     side (a parallel loop here would cost seconds of compiling per set of
     plug-ins). In checked mode it stops at the first illegal move and writes
     (game, move, phase, seat) into ``bad`` (int64[4])."""
+    games_with(choose, template, base_seed, start, out, lo, hi, checked, bad, G, RNG)
+
+
+@kernel_inline
+def games_with(choose, template, base_seed, start, out, lo, hi, checked, bad, G, RNG):
+    """The body of ``play_games_with``, inlined where it is called: the cached loop
+    of a set of plug-ins (runs/plugin_loops.py) calls it too, and a call to a compiled
+    function would make LLVM optimise the whole loop again inside its caller, some
+    4 s of every first compile."""
     for k in range(L.G_SIZE):
         G[k] = template[k]
     for i in range(lo, hi):
