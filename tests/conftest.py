@@ -42,6 +42,8 @@ def _compile_shared(paths: list[str], locks: Path) -> None:
             fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
             if path == VECTOR_ENV:
                 _compile_vector_env()
+            elif path == FAILING_PLUGIN:
+                _compile_failing_plugin()
             else:
                 compile_paths([path], lambda *a: None)
 
@@ -50,6 +52,31 @@ def _compile_shared(paths: list[str], locks: Path) -> None:
 #: environment compiles them on its first reset), yet about 20 s that a test would
 #: otherwise spend, in every process that reached one before the cache held them
 VECTOR_ENV = "vector-env"
+
+
+#: the loop of a plug-in that raises (tests/plugins_for_tests.py), which two Dask
+#: workers of a test would otherwise both compile at once (its loop is cached across
+#: processes, runs/plugin_loops.py, so they load it)
+FAILING_PLUGIN = "plug-in/raises"
+
+
+def _compile_failing_plugin() -> None:
+    """Play a few games of ``raises`` once, which compiles and caches its loop; a
+    failure here only leaves the compile to the test. The plug-in is unregistered
+    after, as ``unosim compile`` does with its example."""
+    from unosim.runs.runner import play_records
+    from unosim.simulate.rules import resolve
+    from unosim.strategies.plugins import load_plugins
+    from unosim.strategies.registry import PLUGINS, parse_strategy
+
+    try:
+        load_plugins([f"{Path(__file__).parent / 'plugins_for_tests.py'}:raises"])
+        seats = [parse_strategy("raises")] + [parse_strategy("random")] * 3
+        play_records(resolve([]), seats, 1, 0, 4, chunks=1)
+    except Exception:  # noqa: BLE001 - it raises by design; nothing else may stop the run
+        pass
+    finally:
+        PLUGINS.pop("raises", None)
 
 
 def _compile_vector_env() -> None:
@@ -74,7 +101,7 @@ def engine_compiled(tmp_path_factory):
     from unosim.compiler import compiling
     from unosim.runs.compile_notice import PATHS
 
-    paths = [*PATHS, VECTOR_ENV]
+    paths = [*PATHS, VECTOR_ENV, FAILING_PLUGIN]
     worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1, ... under pytest-xdist
     shared = tmp_path_factory.getbasetemp()
     if worker:
