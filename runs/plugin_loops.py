@@ -33,6 +33,8 @@ from typing import Any
 
 import numpy as np
 
+from unosim.runs.prime import code_names
+
 #: the folder of the generated modules, inside the engine's cache folder
 FOLDER = "plug-in-loops"
 
@@ -100,15 +102,6 @@ def _library_roots() -> tuple[str, ...]:
     return tuple(os.path.realpath(r) + os.sep for r in roots if r)
 
 
-def _names(code: types.CodeType) -> set[str]:
-    """Every global or attribute name ``code`` and the code nested in it read."""
-    out = set(code.co_names)
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            out |= _names(c)
-    return out
-
-
 def _code_digest(fns: list[Any]) -> str | None:
     """A hash of the code the plug-ins compile into: each compiled function's code
     and, followed through, the functions and values of the user's that it reads
@@ -131,7 +124,7 @@ def _code_digest(fns: list[Any]) -> str | None:
         # module is named after the file's place and bytes)
         h.update(f"{py.__module__}:{py.__qualname__}".encode())
         h.update(marshal.dumps(py.__code__) + repr(py.__defaults__).encode())
-        names = _names(py.__code__)
+        names = code_names(py.__code__)
         scopes = [py.__globals__]
         for name in sorted(names):
             value = py.__globals__.get(name)

@@ -57,11 +57,12 @@ def kernel_modules() -> list[types.ModuleType]:
     return out
 
 
-def _names(code: types.CodeType) -> set[str]:
+def code_names(code: types.CodeType) -> set[str]:
+    """Every global or attribute name ``code`` and the code nested in it read."""
     out = set(code.co_names)
     for c in code.co_consts:
         if isinstance(c, types.CodeType):
-            out |= _names(c)
+            out |= code_names(c)
     return out
 
 
@@ -74,7 +75,7 @@ def size(kernel: Any, seen: set[Any] | None = None) -> int:
         return 0
     seen.add(py)
     total = len(py.__code__.co_code)
-    for name in _names(py.__code__):
+    for name in code_names(py.__code__):
         target = py.__globals__.get(name)
         if hasattr(target, "py_func"):
             total += size(target, seen)

@@ -18,7 +18,7 @@ from unosim.cli import cli
 from unosim.compiler import compiling
 from unosim.runs import compile_notice
 from unosim.runs import entries_nb as E
-from unosim.runs.prime import _names
+from unosim.runs.prime import code_names
 from unosim.simulate import match_nb as M
 from unosim.strategies import builtin_nb as B
 from unosim.strategies import search_nb as S
@@ -37,7 +37,7 @@ def reachable(entry: object) -> set[str]:
         if key in seen:
             continue
         seen.add(key)
-        for name in _names(py.__code__):
+        for name in code_names(py.__code__):
             target = py.__globals__.get(name)
             if hasattr(target, "py_func"):
                 todo.append(target)
