@@ -234,7 +234,7 @@ def is_cached(seats: list[Any], match: bool = False) -> bool:
     if made is None or not config.CACHE_DIR:
         return False
     text, _ = made
-    name = f"unosim_plugin_loops_{_load_text(text + RUNS)}"
+    name = _module_name(text + RUNS)
     if name not in sys.modules and not (Path(config.CACHE_DIR) / FOLDER / f"{name}.py").is_file():
         return False
     loops = cached_loops(seats)  # the file is there: loading it writes nothing
@@ -242,14 +242,15 @@ def is_cached(seats: list[Any], match: bool = False) -> bool:
 
 
 @cache
-def _load_text(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
+def _module_name(text: str) -> str:
+    """The name of the generated module whose source is ``text``."""
+    return f"unosim_plugin_loops_{hashlib.sha256(text.encode()).hexdigest()[:24]}"
 
 
 def _load(text: str, names: tuple[tuple[str, Any], ...]) -> types.ModuleType | None:
     from numba.core import config
 
-    name = f"unosim_plugin_loops_{_load_text(text)}"
+    name = _module_name(text)
     if name in sys.modules:
         return sys.modules[name]
     if not config.CACHE_DIR:
