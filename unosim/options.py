@@ -178,6 +178,18 @@ def table_options(*, with_variant: bool = True) -> Any:
     return apply
 
 
+def lineup_options(*, with_variant: bool = True) -> Any:
+    """--field, --players, --games, --variant and --rule: the table of a study that seats
+    strategies against each other (tournament, ladder, skill)."""
+    def apply(f: Any) -> Any:
+        for d in reversed([field, players, games, *([variant] if with_variant else []),
+                           rule]):
+            f = d(f)
+        return f
+
+    return apply
+
+
 def _remember_dry_run(ctx: click.Context, param: Any, value: bool) -> None:
     from unosim.dry_run import remember
 

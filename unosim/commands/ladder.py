@@ -17,11 +17,7 @@ from unosim.runs import inputs
 @click.command(short_help="Every strategy rated on one scale, with 95% intervals.")
 @click.argument("names", nargs=-1, metavar="[STRATEGY...]",
                 shell_complete=opt.complete_strategy)
-@opt.field
-@opt.players
-@opt.games
-@opt.variant
-@opt.rule
+@opt.lineup_options()
 @opt.play_options(out_dir="ladder.json, ladder.csv, the chart as PNG and SVG and "
                           "ladder.html")
 @resume_option("ladder")

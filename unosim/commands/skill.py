@@ -22,10 +22,7 @@ from unosim.runs import inputs
               help="The strategy whose skill edge is measured (built-in, NAME:params or a "
                    "plug-in), one seat against the field (--field, default random) in every "
                    "other seat.")
-@opt.field
-@opt.players
-@opt.games
-@opt.rule
+@opt.lineup_options(with_variant=False)
 @opt.play_options(out_dir="skill.json and skill.csv")
 @resume_option("skill study")
 @click.pass_context

@@ -17,11 +17,7 @@ from unosim.runs import inputs
 @click.command(short_help="Strategies head to head, every seat played equally often.")
 @click.argument("names", nargs=-1, metavar="STRATEGY...",
                 shell_complete=opt.complete_strategy)
-@opt.field
-@opt.players
-@opt.games
-@opt.variant
-@opt.rule
+@opt.lineup_options()
 @click.option("--seating", type=click.Choice(["rotations", "permutations"]),
               default="rotations", show_default=True,
               help="Lineups: cyclic rotations of each table, or every seat order (not with "
