@@ -105,6 +105,24 @@ class Report:
         return html_table(self.title() + (" · PARTIAL" if self.partial else ""), self.rows())
 
 
+class SummaryReport(Report):
+    """A report whose JSON is one summary made when the study ends (``_summary``) and
+    whose text renders that summary (``render``), so the two cannot disagree."""
+
+    _summary: dict[str, Any]
+
+    @staticmethod
+    def render(summary: dict[str, Any]) -> str:
+        """The text of ``summary``."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._summary
+
+    def summary(self) -> str:
+        return self.render(self._summary)
+
+
 def _num(x: Any) -> str:
     if x is None:
         return ""

@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 
 from unosim import provenance
 from unosim.reports.render import render_json
-from unosim.reports.report_base import Report, tidy_row
+from unosim.reports.report_base import SummaryReport, tidy_row
 from unosim.studies.ladder import fit as F
 
 ANCHOR = "random"
@@ -166,24 +166,16 @@ def ladder_figure(s: dict[str, Any]) -> Figure:
     return fig
 
 
-class LadderReport(Report):
+class LadderReport(SummaryReport):
     """``unosim ladder``: every entrant's rating (Elo scale) with its 95% interval,
     ranked. ``result`` is the :class:`~unosim.studies.ladder.play.LadderResult`."""
 
     command = "ladder"
+    render = staticmethod(render)
 
     def __init__(self, result: Any) -> None:
         self.result = result
         self._summary = summarize(result)
-
-    def to_dict(self) -> dict[str, Any]:
-        return self._summary
-
-    def to_json(self) -> str:
-        return render_json(self._summary)
-
-    def summary(self) -> str:
-        return render(self._summary)
 
     def rows(self) -> list[dict[str, Any]]:
         s = self._summary

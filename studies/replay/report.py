@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from unosim.reports.render import render_json
 from unosim.reports.report_base import Report, tidy_row
 
 
@@ -22,9 +21,6 @@ class ReplayReport(Report):
 
     def to_dict(self) -> dict[str, Any]:
         return self.replay
-
-    def to_json(self) -> str:
-        return render_json(self.replay)
 
     def summary(self) -> str:
         return self._text

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from unosim.reports.render import render_json
-from unosim.reports.report_base import Report, tidy_row
+from unosim.reports.report_base import SummaryReport, tidy_row
 from unosim.studies.tune.charts import tune_figures
 from unosim.studies.tune.summary import render, summarize
 
 
-class TuneReport(Report):
+class TuneReport(SummaryReport):
     """``unosim tune``: ``result`` is the study's result, ``history`` what its charts
     show (or a function that reads it from the study, on first use: the importances
     take a while to fit), ``study`` the Optuna study itself (``study.trials_dataframe()``, Optuna's
@@ -19,6 +18,7 @@ class TuneReport(Report):
     win rate on fresh deals."""
 
     command = "tune"
+    render = staticmethod(render)
 
     def __init__(self, result: Any, history: Any, study: Any = None) -> None:
         self.result = result
@@ -31,15 +31,6 @@ class TuneReport(Report):
         if callable(self._history):
             self._history = self._history()
         return self._history
-
-    def to_dict(self) -> dict[str, Any]:
-        return self._summary
-
-    def to_json(self) -> str:
-        return render_json(self._summary)
-
-    def summary(self) -> str:
-        return render(self._summary)
 
     def rows(self) -> list[dict[str, Any]]:
         s = self._summary
