@@ -18,7 +18,6 @@ arguments after ``--`` replace the default selection (``TESTS``, fast tier only)
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import subprocess
@@ -61,44 +60,15 @@ UNMEASURED = ("strategies/examples/",)
 #: the built-in strategies: the compiled ones and the interface they are compiled with
 BUILTIN = ["strategies/api.py", "strategies/builtin_nb.py", "strategies/counter_nb.py",
            "strategies/search_nb.py"]
-MIX = ["offensive", "defensive", "tuned", "weighted", "adaptive", "gang-up", "colour-keeper",
-       "first", "attacker", "random"]
 
 
 def digests(games: int) -> dict[str, str]:
     """Hashes of the records of ``games`` games of every preset (random seats and a
-    mix), two matches per preset and small search tables (bench/record_hashes.py in
-    small)."""
-    import numpy as np
+    mix), two matches per preset and small search tables: bench/record_hashes.py in
+    small."""
+    from record_hashes import hashes
 
-    from unosim.runs.match import play_match_records
-    from unosim.runs.runner import play_records
-    from unosim.simulate.rules import preset_names, resolve
-    from unosim.strategies.registry import parse_strategy as ps
-
-    def digest(a: np.ndarray) -> str:
-        return hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]
-
-    out = {}
-    for name in preset_names():
-        rules = resolve([name])
-        n = rules["players"]
-        for label, seats in (("random", [ps("random")] * n),
-                             ("mix", [ps(MIX[(i + len(name)) % len(MIX)]) for i in range(n)])):
-            out[f"{name}/{label}"] = digest(play_records(rules, seats, 7, 0, games, chunks=1))
-        out[f"{name}/match"] = digest(play_match_records(rules, [ps("random")] * n, 7, 0, 2,
-                                                         chunks=1))
-    for p in (2, 4):
-        rules = resolve([], [("players", p)])
-        for key, search, others in (
-                ("search", "search:rollouts=20,depth=0,halving=0", "random"),
-                ("search-tuned", "search:policy=tuned,model=tuned,rollouts=10,depth=0,halving=0",
-                 "tuned"),
-                ("search-levers", "search:rollouts=10,depth=16,halving=1,model=tuned",
-                 "random")):
-            seats = [ps(search)] + [ps(others)] * (p - 1)
-            out[f"{key}/{p}"] = digest(play_records(rules, seats, 7, 0, 2, chunks=1))
-    return out
+    return hashes(games, matches=2, search_games=2, rollouts=(20, 10, 10), chunks=False)
 
 
 def run(args: list[str], jit: bool, **kw) -> subprocess.CompletedProcess:

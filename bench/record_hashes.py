@@ -27,28 +27,35 @@ def digest(a: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]
 
 
-def hashes() -> dict[str, str]:
+def hashes(games: int = 20000, matches: int = 200, search_games: int = 40,
+           rollouts: tuple[int, int, int] = (200, 50, 100), chunks: bool = True
+           ) -> dict[str, str]:
+    """The digests, keyed by table; bench/kernel_coverage.py plays them in small
+    (fewer games and rollouts, one chunk) with the JIT on and off."""
     out = {}
     for name in preset_names():
         rules = resolve([name])
         n = rules["players"]
         for label, seats in (("random", [ps("random")] * n),
                              ("mix", [ps(MIX[(i + len(name)) % len(MIX)]) for i in range(n)])):
-            out[f"{name}/{label}"] = digest(play_records(rules, seats, 7, 0, 20000, chunks=16))
-        out[f"{name}/match"] = digest(play_match_records(rules, [ps("random")] * n, 7, 0, 200,
-                                                         chunks=8))
+            out[f"{name}/{label}"] = digest(play_records(rules, seats, 7, 0, games,
+                                                         chunks=16 if chunks else 1))
+        out[f"{name}/match"] = digest(play_match_records(rules, [ps("random")] * n, 7, 0,
+                                                         matches, chunks=8 if chunks else 1))
     # the search's parameters are spelled out (its defaults may change): the first
     # two tables play it as it was before the rollout levers, the third with them
+    plain, tuned, levers = rollouts
     for p in (2, 4):
         rules = resolve([], [("players", p)])
         for key, search, others in (
-                ("search", "search:rollouts=200,depth=0,halving=0", "random"),
-                ("search-tuned", "search:policy=tuned,model=tuned,rollouts=50,depth=0,halving=0",
-                 "tuned"),
-                ("search-levers", "search:rollouts=100,depth=16,halving=1,model=tuned",
+                ("search", f"search:rollouts={plain},depth=0,halving=0", "random"),
+                ("search-tuned",
+                 f"search:policy=tuned,model=tuned,rollouts={tuned},depth=0,halving=0", "tuned"),
+                ("search-levers", f"search:rollouts={levers},depth=16,halving=1,model=tuned",
                  "random")):
             seats = [ps(search)] + [ps(others)] * (p - 1)
-            out[f"{key}/{p}"] = digest(play_records(rules, seats, 7, 0, 40, chunks=4))
+            out[f"{key}/{p}"] = digest(play_records(rules, seats, 7, 0, search_games,
+                                                    chunks=4 if chunks else 1))
     return out
 
 
