@@ -15,8 +15,12 @@ from unosim.errors import UnosimError
 
 @click.command("compile")
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
+@click.option("--clean", is_flag=True,
+              help="First remove the engines that other versions of unosim compiled into "
+                   "the cache folder (an upgrade leaves its old one behind); this "
+                   "version's is kept.")
 @opt.dry_run
-def compile(paths: tuple[str, ...]) -> None:
+def compile(paths: tuple[str, ...], clean: bool) -> None:
     """Compile the engine for this machine ahead of time: every path, or the PATHs
     named (rounds, rounds/param, rounds/search, matches, matches/param,
     matches/search, plug-ins). A path already compiled is left as it is."""
@@ -27,6 +31,8 @@ def compile(paths: tuple[str, ...]) -> None:
     if unknown:
         raise UnosimError(f"unknown path {unknown[0]!r}; the paths are: {', '.join(PATHS)}")
     todo = list(paths) or list(PATHS)
+    if clean:
+        _clean(dry_run.requested())
     if dry_run.requested():
         _plan(todo)
         return
@@ -66,6 +72,30 @@ def compile(paths: tuple[str, ...]) -> None:
         sys.exit(interrupt.exit_code())
     click.echo(f"unosim compile: {n} of {len(todo)} paths compiled in "
                f"{time.perf_counter() - t0:.0f} s; the rest were compiled already")
+
+
+def _clean(dry: bool) -> None:
+    """--clean: remove (or, with --dry-run, list) the other engines' folders."""
+    import os
+    from pathlib import Path
+
+    from unosim.compiler import old_engines
+
+    old = old_engines.find(Path(os.environ["NUMBA_CACHE_DIR"]))
+    if old is None:
+        click.echo(f"unosim compile --clean: nothing removed: NUMBA_CACHE_DIR is set to "
+                   f"{os.environ['NUMBA_CACHE_DIR']}, a folder unosim does not manage")
+        return
+    size = old_engines.megabytes(old.size)
+    where = old.current.parent
+
+    def engines(n: int) -> str:
+        return f"{n} engine{'' if n == 1 else 's'} of other unosim versions ({size}) from {where}"
+
+    if dry:
+        click.echo(f"would remove {engines(len(old.folders))}")
+        return
+    click.echo(f"removed {engines(old_engines.remove(old))}")
 
 
 def _plan(todo: list[str]) -> None:
