@@ -45,6 +45,9 @@ from unosim.studies.compare.files import write_compare_outputs, write_report_fil
 from unosim.studies.compare.play import run_compare
 from unosim.studies.compare.report import CompareReport
 from unosim.studies.compare.result import Comparison
+from unosim.studies.design.files import write_design_files
+from unosim.studies.design.plan import DesignPlan, plan_design
+from unosim.studies.design.report import DesignReport
 from unosim.studies.grids.dimensions import parse_values, sweep_dims
 from unosim.studies.grids.files import write_atlas_files, write_sweep_files
 from unosim.studies.grids.play import plan_atlas, plan_sweep, play_atlas, play_sweep
@@ -92,6 +95,7 @@ Assignments = Mapping[Any, Any] | Iterable[str] | str | None
 __all__ = ["Interrupted", "OtherVersionWarning", "atlas", "compare", "comparison", "replay",
            "rules_for", "settle", "simulate", "skill", "sweep", "tournament", "tune"]
 __all__ += ["ladder"]
+__all__ += ["design"]
 
 # The commands' door: the commands parse their text and reach the studies through
 # these names only (the architecture test holds it). They are each study's typed
@@ -114,6 +118,8 @@ __all__ += [
     "check_request", "players_of", "skill_games", "play_skill",
     # the ladder
     "ladder_entrants", "ladder_plan", "play_ladder", "write_ladder_files",
+    # design
+    "plan_design", "play_design_plan", "write_design_files", "DesignReport",
     # tune
     "tune_target", "default_study_name", "play_tune", "write_tune_files", "sqlite_file",
     "storage_failure",
@@ -623,6 +629,78 @@ def atlas(*, players: str | Iterable[int] = "2,4,6", games: int | str = 100_000,
     return _play(lambda: on_backend(
         backend, workers, scheduler, progress, plan.total,
         lambda cb, where: play_atlas(plan, seed, workers=workers, backend=where, on_batch=cb)))
+
+
+def design(maximize: Words = None, minimize: Words = None, *, require: Words = None,
+           question: str | os.PathLike[str] | None = None, base: Words = None,
+           rule: Assignments = None, keys: Words = None, players: int | None = None,
+           trials: int = 200, games: int | str | None = None, strategy: str = "offensive",
+           seed: int | None = 0, workers: int | None = None, backend: str = "local",
+           scheduler: str | None = None, out: str | os.PathLike[str] | None = None,
+           strategy_file: Words = None, progress: bool = False) -> DesignReport:
+    """``unosim design``: the house rules (``keys``, on top of ``base``) that raise
+    ``maximize`` and lower ``minimize`` while meeting ``require`` (``"turns<=30"``):
+    the front re-measured on fresh deals; ``.study`` is the Optuna study (Optuna's
+    ``plot_pareto_front``). With ``out`` the study is kept in ``out/design.db`` and the
+    same call continues it after a stop; the files of the command are written there."""
+    def path(name: str, v: Any) -> None:
+        if v is not None and not isinstance(v, str | os.PathLike):
+            raise UnosimError(f"{name} must be a path or None, got {v!r}")
+
+    def count(name: str, v: Any) -> None:
+        if v is not None:
+            _count(name, v)
+
+    _check(locals(), maximize=_words, minimize=_words, require=_words, keys=_words,
+           base=_words, trials=_int(1, 100_000, none=False), question=path, out=path,
+           games=count)
+    seed = _prepare(seed, strategy_file)
+    plan = plan_design(_names(maximize), _names(minimize), _names(require),
+                       None if question is None else os.fspath(question), _variant(base),
+                       _assign(rule), _names(keys), players, int(trials), games, strategy)
+    inputs.check_backend(backend, workers, scheduler)
+    folder = None
+    if out is not None:
+        from pathlib import Path
+
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+    report = _play(lambda: play_design_plan(plan, seed, out_dir=folder, resumed=True,
+                                            workers=workers, backend=backend,
+                                            scheduler=scheduler, progress=progress))
+    if folder is not None and report.to_dict()["front"]:
+        write_design_files(report, folder, report.summary())
+    return report
+
+
+def play_design_plan(plan: DesignPlan, seed: int, *, out_dir: Any = None,
+                     resumed: bool = False, keep: Any = None, workers: int | None = None,
+                     backend: str = "local", scheduler: str | None = None,
+                     progress: bool = False) -> DesignReport:
+    """Play a design on the backend the options name, under the stop signals and the
+    progress bar (counting trials): its study in ``out_dir/design.db`` (a new one
+    unless ``resumed``: then the study there is continued), else in memory; ``keep``
+    (the command's checkpoint keeper) is told of every trial."""
+    from unosim.progress import with_progress
+    from unosim.studies.design.play import DesignSetup, design_storage, play_design
+
+    storage = design_storage(out_dir, fresh=not resumed)
+    where = inputs.open_backend(backend, workers, scheduler)
+
+    def job(advance: Callable[[int], None]) -> DesignReport:
+        def on_trial(done: int, trials: int, study: Any) -> None:
+            advance(1)
+            if keep is not None:
+                keep.note("design", done)
+
+        setup = DesignSetup(plan.space, plan.question, plan.games, seed, plan.strategy,
+                            where, on_trial, f"{plan.command_line} --seed {seed}")
+        try:
+            return play_design(setup, storage, plan.trials)
+        finally:
+            where.close()
+
+    return with_progress(progress, plan.trials, job, unit="trials")
 
 
 def tune(strategy: str, *, param: Assignments = None, against: str = "random",
