@@ -16,6 +16,9 @@ candidate the rules refuse is told FAIL (``refused``), one already played is not
 played again (``repeat``: the same deals give the same figures).
 
 The first generation is the base and every single change from it (``starts``).
+Each front member loses the changes that change nothing the question reads
+(``simplify``: the same figures on the same deals without it), so the variants a
+table is offered hold only the rules that matter.
 
 Then the second pass (successive halving's next rung): the best third of the
 distinct candidates (at most ``RUNG_KEEP``), ranked feasible first and by
@@ -464,6 +467,10 @@ def finish(setup: DesignSetup, study: Any, result: DesignResult) -> None:
     best = min(ranks)
     front = [second[i] for i in spread([i for i, r in enumerate(ranks) if r == best],
                                        points, MAX_FRONT)]
+    front = simplify(setup, front, result)
+    if front is None:
+        result.interrupted = True
+        return
     specs = [space.base_spec(), *(space.spec(f"trial {c.trial}", c.values) for c in front)]
     got = measure(specs, q.metrics, setup.seed, REMEASURE_START, games2, setup.strategy,
                   setup.backend)
@@ -475,6 +482,37 @@ def finish(setup: DesignSetup, study: Any, result: DesignResult) -> None:
     for c, figs in zip(front, got[1:], strict=True):
         c.remeasured = figs
     result.front = front
+
+
+def simplify(setup: DesignSetup, front: list[Candidate], result: DesignResult
+             ) -> list[Candidate] | None:
+    """Each front member without the changes that change nothing the question reads
+    (a rule a random table never meets, or one another change makes moot): a change
+    is dropped when the member without it gives the very same second-pass figures on
+    the same deals, tried one change at a time; members that become the same are
+    kept once. None when a stop cut the play."""
+    q, space = setup.question, setup.space
+    games2 = SECOND * setup.games
+    out: list[Candidate] = []
+    for c in front:
+        for k in list(c.changes):
+            values = {**c.values, k: space.keys[k][0]}
+            try:
+                spec = space.spec("simpler", values)
+            except UnosimError:
+                continue
+            got = measure([spec], q.metrics, setup.seed, 0, games2, setup.strategy,
+                          setup.backend)
+            if got is None:
+                return None
+            result.games_played += games2 * passes(q)
+            if all((got[0][m]["mean"], got[0][m]["se"]) == (c.second[m]["mean"],
+                                                            c.second[m]["se"])
+                   for m in q.metrics):
+                c.values, c.changes = values, space.changes(values)
+        if all(o.values != c.values for o in out):
+            out.append(c)
+    return out
 
 
 def play_design(setup: DesignSetup, storage: Any, trials: int) -> Any:

@@ -135,7 +135,10 @@ def parse_keys(items: tuple[str, ...] | list[str]) -> dict[str, tuple[Any, ...] 
             if k in out:
                 raise UnosimError(f"--keys: {k} is given twice")
             if eq:
-                out[k] = tuple(parse_values(k, vals))
+                try:
+                    out[k] = tuple(parse_values(k, vals))
+                except UnosimError as e:
+                    raise UnosimError(f"--keys {item}: {e}") from None
             elif k in DEFAULT_VALUES or SCHEMA[k].kind in ("bool", "choice"):
                 out[k] = None
             else:
