@@ -688,8 +688,11 @@ def play_design_plan(plan: DesignPlan, seed: int, *, out_dir: Any = None,
     where = inputs.open_backend(backend, workers, scheduler)
 
     def job(advance: Callable[[int], None]) -> DesignReport:
+        shown = [0]
+
         def on_trial(done: int, trials: int, study: Any) -> None:
-            advance(1)
+            advance(done - shown[0])  # a continued study's bar starts where it stopped
+            shown[0] = done
             if keep is not None:
                 keep.note("design", done)
 

@@ -273,10 +273,27 @@ def pareto_figure(s: dict[str, Any]) -> Any:
     my = goals[1]["metric"] if len(goals) > 1 else None
     scale = {m: 100.0 if is_rate(m, p) else 1.0 for m in (mx, my) if m}
     fig, (ax,) = new_figure(7.5, 5.2)
-    xs = [t["figures"][mx][0] * scale[mx] for t in s["trials"]]
-    ys = ([t["figures"][my][0] * scale[my] for t in s["trials"]] if my
-          else [t["trial"] for t in s["trials"]])
-    ax.plot(xs, ys, ".", color="#bbbbbb", label="trial (first pass)")
+    reqs = s["question"]["require"]
+
+    def meets(t: dict[str, Any]) -> bool:
+        return all(t["figures"][r["metric"]][0] <= r["value"] if r["op"] == "<="
+                   else t["figures"][r["metric"]][0] >= r["value"] for r in reqs)
+
+    for ok in (True, False):
+        ts = [t for t in s["trials"] if meets(t) == ok]
+        if not ts:
+            continue
+        xs = [t["figures"][mx][0] * scale[mx] for t in ts]
+        ys = ([t["figures"][my][0] * scale[my] for t in ts] if my else [t["trial"] for t in ts])
+        ax.plot(xs, ys, "o", markersize=3.5, color="#b0b0b0",
+                markerfacecolor="#b0b0b0" if ok else "none",
+                label="trial (first pass)" if ok else "trial missing a requirement")
+    spanx = [t["figures"][mx][0] for t in s["trials"] if t["figures"][mx][0] > 0]
+    if spanx and max(spanx) > 8 * min(spanx):
+        from matplotlib.ticker import ScalarFormatter
+
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(ScalarFormatter())
     for i, f in enumerate(s["front"]):
         fx = f["figures"][mx]
         x = fx["remeasured"] * scale[mx]
@@ -289,7 +306,7 @@ def pareto_figure(s: dict[str, Any]) -> Any:
             y, yerr = f["trial"], None
         ax.errorbar([x], [y], xerr=xerr, yerr=yerr, fmt="o", capsize=3,
                     color=PALETTE[i % len(PALETTE)],
-                    label=f"{f['rank']}. {changes_text(f['changes'])}"[:60])
+                    label=_short(f"{f['rank']}. {changes_text(f['changes'])}"))
         if my:
             ax.plot([fx["search"] * scale[mx]], [f["figures"][my]["search"] * scale[my]],
                     "x", color=PALETTE[i % len(PALETTE)], alpha=0.7)
@@ -309,6 +326,10 @@ def pareto_figure(s: dict[str, Any]) -> Any:
                  "dot: fresh deals)", fontsize=10)
     ax.legend(fontsize=7, loc="best")
     return fig
+
+
+def _short(text: str, most: int = 64) -> str:
+    return text if len(text) <= most else text[:most - 3] + "..."
 
 
 def _sense(goals: list[dict[str, Any]], m: str) -> str:
