@@ -1,6 +1,7 @@
 """What ``unosim design --out`` writes: each front member as a variant file
-(``front-N.toml``, ready for ``--variant``), design.json, design.csv, the Pareto chart
-(PNG and SVG) and the self-contained design.html."""
+(``front-N.toml``, ready for ``--variant``) and its answer as claims settle checks
+(``claims/``), design.json, design.csv, the Pareto chart (PNG and SVG) and the
+self-contained design.html."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from unosim.reports.render import render_json
-from unosim.studies.design.report import changes_text, show, span
+from unosim.studies.design.report import changes_text, show, span, variant_text
 
 
 def toml_value(v: Any) -> str:
@@ -40,6 +41,67 @@ def front_files(report: Any) -> dict[str, str]:
                 f"({p} players; on fresh deals: {figs})")
         out[f["file"]] = variant_toml(space.resolve(c.values), desc)
     return out
+
+
+def _toml_list(items: list[str] | tuple[str, ...]) -> str:
+    return "[" + ", ".join(json.dumps(x) for x in items) + "]"
+
+
+def claim_files(report: Any) -> dict[str, str]:
+    """Each front member's answer as claims settle can check (``unosim settle
+    DIR/claims/*.toml``): per objective, that it moves the metric the asked way from
+    the base (a compare or skill claim against the base, paired); per requirement,
+    that its figure lies beyond the value. By file name under ``claims/``."""
+    from unosim.studies.design.objectives import SKILL
+
+    s = report.to_dict()
+    setup = report.result.setup
+    space, q = setup.space, setup.question
+    presets = list(space.base) or ["official"]
+    common = {"players": str(space.players), "games": str(s["games_remeasured"])}
+    out = {}
+    for f in s["front"]:
+        i = f["rank"]
+        changes = [f"{k}={v}" for k, v in f["changes"].items()]
+        if not changes:
+            continue
+        who = variant_text(s["base"], f["changes"])
+        for g in q.goals:
+            lower = g.sense == "minimize"
+            fields = {
+                "claim": json.dumps(f"{who}: {g.metric} {'lower' if lower else 'higher'} "
+                                    f"than in {s['base']}"),
+                "source": json.dumps(f"unosim design, seed {s['seed']}: front member {i}"),
+                "study": json.dumps("skill" if g.metric == SKILL else "compare"),
+                "metric": json.dumps(g.metric),
+                "direction": json.dumps("lower" if lower else "higher"),
+                "baseline": _toml_list(presets), "variant": _toml_list(presets),
+                "baseline_rules": _toml_list(space.base_rules),
+                "variant_rules": _toml_list([*space.base_rules, *changes]), **common}
+            if g.metric == SKILL:
+                fields["strategy"] = json.dumps(setup.strategy.label())
+            out[f"front-{i}-{g.metric}.toml"] = _claim_text(f"front-{i}-{g.metric}", fields)
+        for r in q.requirements:
+            bound = "at most" if r.op == "<=" else "at least"
+            fields = {
+                "claim": json.dumps(f"{who}: {r.metric} {bound} {r.value:g}"),
+                "source": json.dumps(f"unosim design, seed {s['seed']}: front member {i}"),
+                "study": json.dumps("skill" if r.metric == SKILL else "compare"),
+                "metric": json.dumps(r.metric),
+                "direction": json.dumps("lower" if r.op == "<=" else "higher"),
+                "value": repr(float(r.value)),
+                "baseline": _toml_list(presets),
+                "baseline_rules": _toml_list([*space.base_rules, *changes]), **common}
+            if r.metric == SKILL:
+                fields["strategy"] = json.dumps(setup.strategy.label())
+            name = f"front-{i}-requires-{r.metric}"
+            out[f"{name}.toml"] = _claim_text(name, fields)
+    return out
+
+
+def _claim_text(name: str, fields: dict[str, str]) -> str:
+    return "\n".join([f"name = {json.dumps(name)}",
+                      *(f"{k} = {v}" for k, v in fields.items())]) + "\n"
 
 
 def design_html(s: dict[str, Any], svgs: dict[str, str], text: str) -> str:
@@ -91,6 +153,10 @@ def write_design_files(report: Any, out_dir: Path, text: str) -> list[str]:
     for name, body in front_files(report).items():
         write_text_atomic(out_dir / name, body)
         names.append(name)
+    (out_dir / "claims").mkdir(exist_ok=True)
+    for name, body in claim_files(report).items():
+        write_text_atomic(out_dir / "claims" / name, body)
+        names.append(f"claims/{name}")
     write_text_atomic(out_dir / "design.json", render_json(s) + "\n")
     write_text_atomic(out_dir / "design.csv", csv_rows(report.rows()))
     svgs = save_figures(report.figures(), out_dir)

@@ -141,6 +141,10 @@ def test_the_front_files_run_as_variants(capsys, tmp_path):
         assert {k: v for k, v in tomllib.loads(text)["rules"].items()} == rules
         for k, v in f["changes"].items():
             assert str(rules[k]).lower() == v
+    from unosim.studies.settle.claims import load_claim_file
+
+    claims = sorted((tmp_path / "claims").glob("*.toml"))
+    assert claims and all(load_claim_file(c).study == "compare" for c in claims)
     code, out, err = invoke(capsys, ["run", "--variant", str(tmp_path / s["front"][0]["file"]),
                                      "--games", "100", "--seed", "1"])
     assert code == 0, err
