@@ -144,7 +144,24 @@ def parse_requirement(text: str, players: int) -> Requirement:
         if not is_rate(name, players):
             raise UnosimError(f"--require {text!r}: {name} is not a rate; drop the %")
         value /= 100
+    lo, hi = domain(name, players)
+    if (m.group(2) == ">=" and value > hi) or (m.group(2) == "<=" and value < lo):
+        raise UnosimError(f"--require {text!r}: no rules can meet it: {name} lies within "
+                          f"{lo:g}..{hi:g}")
     return Requirement(name, m.group(2), value, default_margin(name))
+
+
+def domain(name: str, players: int) -> tuple[float, float]:
+    """The values a metric can take: rates, shares, the seat balance and the skill edge
+    lie within 1 (the skill edge from -1), counts from 0 up."""
+    from unosim.reports import metrics as MX
+
+    if name == SKILL:
+        return -1.0, 1.0
+    m = next(x for x in MX.round_metrics(players) if x.name == name)
+    if m.rate or m.unit in ("share", "balance"):
+        return 0.0, 1.0
+    return 0.0, math.inf
 
 
 def make_question(maximize: tuple[str, ...] | list[str], minimize: tuple[str, ...] | list[str],

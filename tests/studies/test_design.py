@@ -192,6 +192,8 @@ def test_dry_run_plays_nothing(capsys, tmp_path):
     (["--require", "turns<=30"], "needs an objective"),
     (["--minimize", "turns", "--require", "turns<=30%"], "not a rate"),
     (["--minimize", "turns", "--keys", "uno_penalty"], "give its values"),
+    (["--minimize", "turns", "--require", "comeback>=120%"], "no rules can meet it"),
+    (["--minimize", "turns", "--require", "turns<=-1"], "no rules can meet it"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, needle):
     code, out, err = invoke(capsys, ["design", *argv, "--games", "100", "--seed", "1"])
