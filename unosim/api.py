@@ -682,7 +682,8 @@ def play_design_plan(plan: DesignPlan, seed: int, *, out_dir: Any = None,
     unless ``resumed``: then the study there is continued), else in memory; ``keep``
     (the command's checkpoint keeper) is told of every trial."""
     from unosim.progress import with_progress
-    from unosim.studies.design.play import DesignSetup, design_storage, play_design
+    from unosim.studies.design.plan import population
+    from unosim.studies.design.play import DesignSetup, design_storage, front_line, play_design
 
     storage = design_storage(out_dir, fresh=not resumed)
     where = inputs.open_backend(backend, workers, scheduler)
@@ -693,6 +694,10 @@ def play_design_plan(plan: DesignPlan, seed: int, *, out_dir: Any = None,
         def on_trial(done: int, trials: int, study: Any) -> None:
             advance(done - shown[0])  # a continued study's bar starts where it stopped
             shown[0] = done
+            if progress and (done % population(trials) == 0 or done == trials):
+                import sys  # above the bar, which takes what stderr is given
+
+                print(front_line(setup, study, done, trials), file=sys.stderr)
             if keep is not None:
                 keep.note("design", done)
 

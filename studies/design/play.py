@@ -515,6 +515,31 @@ def simplify(setup: DesignSetup, front: list[Candidate], result: DesignResult
     return out
 
 
+def front_line(setup: DesignSetup, study: Any, done: int, trials: int) -> str:
+    """The progress line of the front so far: its size on the first pass's figures and
+    each objective's range over it."""
+    from unosim.studies.design.report import show
+
+    optuna = require_optuna()
+    q = setup.question
+    ts = [t for t in study.get_trials(deepcopy=False,
+                                      states=(optuna.trial.TrialState.COMPLETE,))
+          if "repeat" not in t.user_attrs]
+    if not ts:
+        return f"trial {done}/{trials}: no candidate played yet"
+    figs = [{m: {"mean": v[0]} for m, v in t.user_attrs["figures"].items()} for t in ts]
+    ranks = layers([as_lower(q, f) for f in figs], [violation(q, f) for f in figs],
+                   [len(t.user_attrs["changes"]) for t in ts])
+    front = [f for f, r in zip(figs, ranks, strict=True) if r == min(ranks)]
+    p = setup.space.players
+    spans = []
+    for g in q.goals:
+        xs = [f[g.metric]["mean"] for f in front]
+        spans.append(f"{g.metric} {show(g.metric, min(xs), p)}..{show(g.metric, max(xs), p)}")
+    return (f"trial {done}/{trials}: front so far {len(front)} variant"
+            f"{'s' * (len(front) != 1)} (first pass), " + ", ".join(spans))
+
+
 def play_design(setup: DesignSetup, storage: Any, trials: int) -> Any:
     """The design's report (partial after a stop: the trials so far)."""
     from unosim.studies.design.report import DesignReport
