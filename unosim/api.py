@@ -634,7 +634,8 @@ def atlas(*, players: str | Iterable[int] = "2,4,6", games: int | str = 100_000,
 def design(maximize: Words = None, minimize: Words = None, *, require: Words = None,
            question: str | os.PathLike[str] | None = None, base: Words = None,
            rule: Assignments = None, keys: Words = None, players: int | None = None,
-           trials: int = 200, games: int | str | None = None, strategy: str = "offensive",
+           trials: int | None = None, games: int | str | None = None,
+           strategy: str | None = None,
            seed: int | None = 0, workers: int | None = None, backend: str = "local",
            scheduler: str | None = None, out: str | os.PathLike[str] | None = None,
            strategy_file: Words = None, progress: bool = False) -> DesignReport:
@@ -652,12 +653,12 @@ def design(maximize: Words = None, minimize: Words = None, *, require: Words = N
             _count(name, v)
 
     _check(locals(), maximize=_words, minimize=_words, require=_words, keys=_words,
-           base=_words, trials=_int(1, 100_000, none=False), question=path, out=path,
-           games=count)
+           base=_words, trials=_int(1, 100_000), question=path, out=path, games=count,
+           strategy=_str(none=True))
     seed = _prepare(seed, strategy_file)
     plan = plan_design(_names(maximize), _names(minimize), _names(require),
                        None if question is None else os.fspath(question), _variant(base),
-                       _assign(rule), _names(keys), players, int(trials), games, strategy)
+                       _assign(rule), _names(keys), players, trials, games, strategy)
     inputs.check_backend(backend, workers, scheduler)
     folder = None
     if out is not None:

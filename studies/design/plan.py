@@ -27,8 +27,10 @@ RUNG_KEEP = 24
 MAX_FRONT = 8
 #: the study's name in its storage
 STUDY = "design"
-#: the games of a candidate's first pass, by default
+#: the games of a candidate's first pass, and the trials, by default
 DEFAULT_GAMES = 20_000
+DEFAULT_TRIALS = 200
+MAX_TRIALS = 100_000
 
 
 def population(trials: int) -> int:
@@ -65,8 +67,9 @@ def _words(items: Any) -> tuple[str, ...]:
 def plan_design(maximize: tuple[str, ...] = (), minimize: tuple[str, ...] = (),
                 require: tuple[str, ...] = (), question_file: str | None = None,
                 base: tuple[str, ...] = (), rule: tuple[str, ...] = (),
-                keys: tuple[str, ...] = (), players: int | None = None, trials: int = 200,
-                games: str | int | None = None, strategy: str = "offensive") -> DesignPlan:
+                keys: tuple[str, ...] = (), players: int | None = None,
+                trials: int | None = None, games: str | int | None = None,
+                strategy: str | None = None) -> DesignPlan:
     """The design the options ask for, every part checked (see the module's text)."""
     from unosim.studies.tune.study import require_optuna
 
@@ -82,6 +85,10 @@ def plan_design(maximize: tuple[str, ...] = (), minimize: tuple[str, ...] = (),
     players = players if players is not None else asked.get("players")
     if games is None:
         games = asked.get("games", DEFAULT_GAMES)
+    trials = trials if trials is not None else int(asked.get("trials", DEFAULT_TRIALS))
+    if not 1 <= trials <= MAX_TRIALS:
+        raise UnosimError(f"trials: {trials} is not within 1..{MAX_TRIALS:,}")
+    strategy = strategy if strategy is not None else str(asked.get("strategy", "offensive"))
     count = inputs.parse_games(str(games))
     players = int(inputs.resolve_rules(base, rule, players)["players"])
     question = make_question(maximize, minimize, require, players, text)

@@ -37,14 +37,16 @@ from unosim.runs import inputs
                    "(jump_in,seven_o), or one KEY=VALUES (hand_size=5..9). Default: the house "
                    "rules that shape a round, and hand_size 4..10.")
 @opt.players
-@click.option("--trials", type=click.IntRange(1, 100_000), default=200, show_default=True,
-              help="Candidates the search proposes (the refused and repeated ones count).")
+@click.option("--trials", type=click.IntRange(1, 100_000), default=None,
+              help="Candidates the search proposes (the refused and repeated ones count); "
+                   "default 200.")
 @click.option("--games", "games_text", default=None, metavar="N",
               help="Games per candidate in the first pass, e.g. 2e4 (the default); the second "
                    "pass and the re-measurement play 4 times as many.")
-@click.option("--strategy", default="offensive", show_default=True, metavar="NAME",
+@click.option("--strategy", default=None, metavar="NAME",
               shell_complete=opt.complete_strategy,
-              help="skill_edge: the strategy whose edge is measured, one seat against random.")
+              help="skill_edge: the strategy whose edge is measured, one seat against random "
+                   "(default offensive).")
 @opt.play_options(out_dir="front-N.toml (each front member, ready for --variant), "
                           "design.json, design.csv, the Pareto chart as PNG and SVG, "
                           "design.html and the study (design.db) that --resume continues")
@@ -64,8 +66,9 @@ def design(ctx: click.Context, **params: Any) -> None:
 
 def _design(maximize: tuple[str, ...], minimize: tuple[str, ...], require: tuple[str, ...],
             question_file: str | None, base: tuple[str, ...], rule: tuple[str, ...],
-            keys: tuple[str, ...], players: int | None, trials: int, games_text: str,
-            strategy: str, seed: int | None, workers: int | None, fmt: str, out: str | None,
+            keys: tuple[str, ...], players: int | None, trials: int | None,
+            games_text: str | None, strategy: str | None, seed: int | None,
+            workers: int | None, fmt: str, out: str | None,
             progress: bool | None, backend: str, scheduler: str | None,
             saved: dict[str, Any], stages: dict[str, Any] | None) -> None:
     from unosim.api import plan_design, play_design_plan, write_design_files
@@ -90,7 +93,7 @@ def _design(maximize: tuple[str, ...], minimize: tuple[str, ...], require: tuple
         with report_files(out_dir, keep, "design", report.partial):
             write_design_files(report, out_dir, text)
     c = report.to_dict()["counts"]
-    finish(keep, report.partial, "design", f"{c['trials']} of {trials} trials")
+    finish(keep, report.partial, "design", f"{c['trials']} of {plan.trials} trials")
 
 
 def _dry_run(plan: Any, seed: int | None, out_dir: Any, workers: int | None,
