@@ -73,7 +73,11 @@ def plan_design(maximize: tuple[str, ...] = (), minimize: tuple[str, ...] = (),
     """The design the options ask for, every part checked (see the module's text)."""
     from unosim.studies.tune.study import require_optuna
 
-    require_optuna()  # before any check of the rest: the one line saying how to install it
+    try:  # before any check of the rest: the one line saying how to install it
+        require_optuna()
+    except UnosimError:
+        raise UnosimError('unosim design needs optuna: pip install "unosim[tune]" (or pip '
+                          "install optuna)") from None
     asked = load_question(question_file) if question_file is not None else {}
     text = str(asked.get("question", ""))
     if not (maximize or minimize):

@@ -201,6 +201,14 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, needle):
     assert needle in err and len(err.strip().splitlines()) == 1
 
 
+def test_without_optuna_it_says_how_to_install_it(capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "optuna", None)  # import optuna raises ImportError
+    code, out, err = invoke(capsys, ["design", "--minimize", "turns"])
+    assert code == 2 and 'pip install "unosim[tune]"' in err and "design" in err
+
+
 @pytest.mark.cluster
 def test_dask_gives_the_same_front(capsys):
     distributed = pytest.importorskip("distributed")
