@@ -25,6 +25,11 @@ SECOND = 4
 #: at most this many candidates go to the second pass, and to the front
 RUNG_KEEP = 24
 MAX_FRONT = 8
+#: a candidate's round costs about this many official rounds: house rules lengthen
+#: rounds (the default space's candidates average some 2 to 3 times the turns), and the
+#: search plays many small batches (measured: the issue tracker's question, 19 million
+#: rounds in about 2 minutes on 2 cores, against 370,000 official rounds a second a core)
+ROUND_COST = 4
 #: the study's name in its storage
 STUDY = "design"
 #: the games of a candidate's first pass, and the trials, by default
@@ -49,15 +54,23 @@ class DesignPlan:
 
     @property
     def most_games(self) -> int:
-        """The games it plays at most: every trial played (none refused or repeated),
-        the second pass and the re-measurement (with the base), in each study."""
+        """About the games it plays at most: every trial played (none refused or
+        repeated), the second pass, the check of the front's changes (a few a member)
+        and the re-measurement (with the base), in each study."""
         from unosim.studies.design.objectives import SKILL
 
         kinds = int(any(m != SKILL for m in self.question.metrics)) + int(
             self.question.needs_skill)
         second = max(min(self.trials, MAX_FRONT), min(RUNG_KEEP, -(-self.trials // 3)))
+        changes = min(len(self.space.keys), 4)
         return kinds * self.games * (self.trials + SECOND * (second + 1)
+                                     + SECOND * MAX_FRONT * changes
                                      + SECOND * (MAX_FRONT + 1))
+
+    @property
+    def official_rounds(self) -> int:
+        """:attr:`most_games` in rounds of official length (what ``--dry-run`` times)."""
+        return self.most_games * ROUND_COST
 
 
 def _words(items: Any) -> tuple[str, ...]:

@@ -230,7 +230,8 @@ def render(s: dict[str, Any]) -> str:
     metrics = [g["metric"] for g in q["objectives"]] + [
         r["metric"] for r in q["require"]
         if r["metric"] not in [g["metric"] for g in q["objectives"]]]
-    lines += ["", f"Front: {len(s['front'])} variants, re-measured on {s['games_remeasured']:,} "
+    n = len(s["front"])
+    lines += ["", f"Front: {n} variant{'s' * (n != 1)}, re-measured on {s['games_remeasured']:,} "
                   f"fresh games each (95% intervals; base {s['base']} on the same deals)"]
     if not s["feasible_found"]:
         lines.append("No candidate met the requirements on the search's figures: the "

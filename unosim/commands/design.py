@@ -107,7 +107,7 @@ def _dry_run(plan: Any, seed: int | None, out_dir: Any, workers: int | None,
     goals = ", ".join(g.text for g in q.goals)
     reqs = ", ".join(r.text for r in q.requirements) or "none"
     seats = [parse_strategy("random")] * p
-    works = [dry_run.Work(plan.most_games, seats, p)]
+    works = [dry_run.Work(plan.official_rounds, seats, p)]
     dry_run.show(dry_run.Plan("design")
                  .add("base", dry_run.rules_text(space.base_label, space.resolve({})))
                  .add("question", f"{goals}; require {reqs}")
@@ -115,6 +115,7 @@ def _dry_run(plan: Any, seed: int | None, out_dir: Any, workers: int | None,
                                + ", ".join(space.keys))
                  .add("trials", f"{plan.trials:,}, {plan.games:,} games each; then a second "
                                 "pass and the front re-measured on fresh deals")
+                 .add("games", f"about {plan.most_games:,} at most")
                  .add("seed", dry_run.seed_text(seed))
                  .add("out", out_dir or "none (no --out)")
                  .timed(works, workers, backend))
