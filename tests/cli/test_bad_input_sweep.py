@@ -42,6 +42,8 @@ BASE: dict[str, list[str]] = {
     "compare": ["compare", "official", "stacking", "--games", "100", "--seed", "1"],
     "tournament": ["tournament", "random", "first", "--games", "100", "--seed", "1"],
     "ladder": ["ladder", "random", "first", "--games", "100", "--seed", "1"],
+    "design": ["design", "--minimize", "turns", "--keys", "hand_size=5,7", "--trials", "2",
+               "--games", "100", "--seed", "1"],
     "skill": ["skill", "official", "--strategy", "offensive", "--games", "100", "--seed", "1"],
     "sweep": ["sweep", "--rule", "hand_size=5..6", "--games", "100", "--seed", "1"],
     "atlas": ["atlas", "--players", "2", "--games", "100", "--seed", "1", "--strategy", "none"],
@@ -102,6 +104,11 @@ BAD_VALUES: dict[str, list[str]] = {
     "--match": ["-5", "abc", "0"],
     "--save": ["{tmp}/no/such/p.json", "{tmp}/folder.parquet"],
     "--port": ["0", "abc", "70000"],
+    "--maximize": ["nope", ""],
+    "--minimize": ["nope", ""],
+    "--require": ["turns", "nope<=3", "turns<=abc", "skill_edge>=5%"],
+    "--question": ["{tmp}/missing.toml", "{tmp}/malformed.toml", "{tmp}/a-file"],
+    "--base": ["nope", "{tmp}/missing.toml", "{tmp}/malformed.toml", ""],
 }
 
 #: per command, a different list where the shared one does not fit
@@ -294,6 +301,7 @@ API_BASE: dict[str, dict[str, Any]] = {
     "settle": {"claims": [CLAIM], "games": 100},
     "tournament": {"strategies": ["random", "first"], "games": 100},
     "ladder": {"strategies": ["random", "first"], "games": 100},
+    "design": {"minimize": "turns", "keys": ["hand_size=5,7"], "trials": 2, "games": 100},
     "skill": {"variants": ["official"], "strategy": "offensive", "games": 100},
     "sweep": {"rule": {"hand_size": "5..6"}, "games": 100},
     "atlas": {"players": "2", "games": 100, "strategy": "none"},
@@ -302,6 +310,15 @@ API_BASE: dict[str, dict[str, Any]] = {
 }
 
 API_OWN: dict[tuple[str, str], list[Any]] = {
+    ("design", "games"): ["abc", -5, 0, 1.5, [1], float("nan")],
+    ("design", "maximize"): [5, "nope", ["comeback", 3]],
+    ("design", "minimize"): [5, "nope"],
+    ("design", "require"): [5, "turns", "nope<=3"],
+    ("design", "question"): [5, "missing-question.toml"],
+    ("design", "base"): [5, "nope"],
+    ("design", "keys"): [5, "nope", ["hand_size=abc"]],
+    ("design", "out"): [5],
+    ("design", "strategy"): [3, "nope"],
     ("sweep", "players"): ["1..3", "abc", [1, 2], 2.5, {"a": 1}],
     ("atlas", "players"): ["1", "abc", [2, 11], 2.5],
     ("tournament", "strategies"): [5, ["nope", "random"], [], ["random"]],

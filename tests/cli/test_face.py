@@ -19,7 +19,7 @@ from unosim.cli import COMMANDS, cli
 OWN_MEANING = {("replay", "--seed"), ("selfcheck", "--seed"), ("selfcheck", "--games"),
                ("settle", "--games"), ("bench", "--games"), ("skill", "--strategy"),
                ("sweep", "--rule"), ("sweep", "--players"), ("atlas", "--players"),
-               ("atlas", "--strategy")}
+               ("atlas", "--strategy"), ("design", "--games"), ("design", "--strategy")}
 SHARED = ("--games", "--players", "--variant", "--rule", "--strategy", "--seat", "--seed",
           "--workers", "--format", "--progress", "--strategy-file", "--out", "--save-games")
 
