@@ -211,7 +211,8 @@ def render(s: dict[str, Any]) -> str:
         f"{c['trials']} trials: {c['played']} played ({s['games_first_pass']:,} games each), "
         f"{c['repeat']} repeats, {c['refused']} refused by the rules"
         + (f", {c['undefined']} without a figure" if c["undefined"] else "")
-        + (f", {c['interrupted']} cut by a stop" if c["interrupted"] else ""),
+        + (f" (and {c['interrupted']} more cut short by a stop, not counted)"
+           if c["interrupted"] else ""),
     ]
     if s["left_out"]:
         lines.append("left out (the base alone refuses them): " + ", ".join(s["left_out"]))
