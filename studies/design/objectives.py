@@ -6,9 +6,9 @@ verdict by settle's rule.
 ``--require "turns<=30"`` reads as the claim "turns is at most 30": TRUE only when
 the whole 95% interval lies beyond the value by more than the metric's margin (the
 smallest difference that matters, ``stats.verdicts.default_margin``), FALSE when it
-lies beyond it the other way, UNSETTLED otherwise. The search itself reads the point
-estimates (Optuna's constraints: feasible when at or below 0); only the re-measured
-front gets verdicts.
+lies beyond it the other way, NOT SHOWN otherwise (settle's words). The search
+itself reads the point estimates (Optuna's constraints: feasible when at or below 0);
+only the re-measured front gets verdicts.
 
 A question may also be a TOML file, written like a claim::
 
@@ -33,7 +33,7 @@ from typing import Any
 from unosim.errors import UnosimError, did_you_mean
 
 SKILL = "skill_edge"
-TRUE, FALSE, UNSETTLED = "TRUE", "FALSE", "UNSETTLED"
+TRUE, FALSE, NOT_SHOWN = "TRUE", "FALSE", "NOT SHOWN"
 _REQ = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=)\s*([-+]?[0-9.]+(?:[eE][-+]?\d+)?)"
                   r"\s*(%?)\s*")
 
@@ -77,7 +77,7 @@ class Requirement:
 
         direction = "lower" if self.op == "<=" else "higher"
         v = decide(direction, lo - self.value, hi - self.value, self.margin)
-        return TRUE if v == T else FALSE if v == "FALSE" else UNSETTLED
+        return TRUE if v == T else FALSE if v == "FALSE" else NOT_SHOWN
 
 
 @dataclass(frozen=True)
