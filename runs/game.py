@@ -40,7 +40,7 @@ from unosim.simulate.step_nb import (
     legal_moves,
     score_hands,
 )
-from unosim.strategies.plugins import chooser_for, python_seats
+from unosim.strategies.plugins import chooser_for, ears_of, hear_now, python_seats
 from unosim.strategies.registry import SeatStrategy, parse_strategy
 
 
@@ -271,6 +271,7 @@ class Game:
         if getattr(self, "_python", None) is None:
             self._python = PythonSeats(python_seats_of(self.seats), self.G, self.RNG,
                                        EventLog(), lambda: "this game", False)
+        hear_now(ears_of(chooser_for(self.seats)), self.G)  # the compiled seats first
         self._python.hear()
         return move_name(self._python.decide(legal_moves(self.G)))
 

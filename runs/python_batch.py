@@ -28,7 +28,7 @@ from unosim.simulate import layout as L
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.round_nb import NEW_ROUND, record_round
 from unosim.simulate.step_nb import ILLEGAL, OVER, READ_EVENTS, score_hands
-from unosim.strategies.plugins import PluginError, chooser_for, python_seats
+from unosim.strategies.plugins import PluginError, chooser_for, ears_of, hear_now, python_seats
 from unosim.strategies.python import (
     MOVE_CODES,
     Event,
@@ -187,11 +187,12 @@ def python_batch(seats: list[SeatStrategy], seed: int | None = None,
     batch ``(template, key, start, max_rounds, out, chunks)``."""
     choose = chooser_for(seats)
     advance = _advance(choose)
+    ears = ears_of(choose)
     players = python_seats_of(seats)
 
     def run_batch(template: np.ndarray, key: Any, start: int, *rest: Any) -> None:
         max_rounds, out = (rest[0], rest[1]) if match else (0, rest[0])
-        table = _Table(template, advance, players, seats, checked, seed, match)
+        table = _Table(template, advance, ears, players, seats, checked, seed, match)
         with table.guard:
             cached = advance in tiers.entry_points(tiers.PYTHON_SEATS.name)
             with first_use(tiers.PYTHON_SEATS.name if cached else tiers.PLUGINS.name,
@@ -222,14 +223,15 @@ class _Table:
     in a match, seat ``s`` holds player ``(s + off) % n``), and where a failure
     points to."""
 
-    def __init__(self, template: np.ndarray, advance: Any, players: dict[int, _Seat],
-                 seats: list[SeatStrategy], checked: bool, seed: int | None,
-                 match: bool) -> None:
+    def __init__(self, template: np.ndarray, advance: Any, ears: Any,
+                 players: dict[int, _Seat], seats: list[SeatStrategy], checked: bool,
+                 seed: int | None, match: bool) -> None:
         self.T = template
         self.G = template.copy()
         self.RNG = np.zeros(8, np.uint64)
         self.log = EventLog()
         self.advance = advance
+        self.ears = ears  # the compiled seats hear before a Python seat decides too
         self.players = players
         self.seats = seats
         self.checked = checked
@@ -278,6 +280,7 @@ class _Table:
         while True:
             seats.hear()
             if n >= 0:
+                hear_now(self.ears, G)
                 code = seats.decide(n, scores)
                 n, m = self.advance(G, RNG, code, mask, seats.margin, self.checked)
             elif n == READ_EVENTS:

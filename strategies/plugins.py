@@ -299,6 +299,25 @@ def chooser(fns: list[Any], watch_builtins: bool = False) -> Any:
     return fn
 
 
+def ears_of(choose: Any) -> Any:
+    """The compiled seats' ears of a table's chooser: what ``choose`` calls before
+    a decision so that every seat has heard every event (``hear_events`` for the
+    built-ins' dispatch, the ``watch`` of a plug-in chooser), or None. A Python
+    seat's decision calls them first too (runs/python_batch.py, runs/game.py):
+    the card counter's memory reads its own hand when it hears, so hearing at
+    other moments would play other games than the same table all compiled."""
+    if choose is S.choose_move:
+        return hear_events
+    return getattr(getattr(choose, "py_func", None), "__globals__", {}).get("watch")
+
+
+def hear_now(ears: Any, G: np.ndarray) -> None:
+    """Let the compiled seats hear what they have not heard yet, as ``choose``
+    does before a decision (``ears`` from ``ears_of``; None: nobody listens)."""
+    if ears is not None and G[L.RF_EVENTS] != 0 and G[L.OFF_EV_READ] < G[L.OFF_EV_N]:
+        ears(G)
+
+
 def chooser_source(fns: list[Any], watch_builtins: bool = False) -> tuple[str, dict[str, Any]]:
     """The source of ``chooser``'s compiled ``choose`` (and of ``watch``, its ears,
     when a seat observes), and the names it needs: one text for the chooser made in

@@ -53,6 +53,20 @@ def test_python_counter_and_its_compiled_twin_play_the_same_games():
     assert not np.array_equal(py, plain)
 
 
+@pytest.mark.compile
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_twins_play_the_same_games_beside_a_card_counter(players):
+    """A compiled card counter at the table hears the events before a Python seat's
+    decision as before a compiled seat's: its memory reads its own hand when it
+    hears, so it played other games beside the Python twin (10 of these 300 heads-up, 11
+    of 300 at 4 players) until the Python driver let it hear first."""
+    load_plugins([f"{COUNTING}:ColourCounter", f"{COUNTING}:colour_counter"])
+    others = ["card-counter"] + ["random"] * (players - 2)
+    py = _records(["ColourCounter", *others], games=300, players=players)
+    nb = _records(["colour_counter", *others], games=300, players=players)
+    assert np.array_equal(py, nb)
+
+
 def test_a_first_python_strategy_plays_and_beats_random_heads_up():
     """keep_wilds in seat 0 against random, 4,000 heads-up games; the win rate must lie
     in 0.52..0.62. It is about 55.0% (seeds 100-141, 168,000 games, se 0.12 points;
