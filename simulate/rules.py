@@ -382,7 +382,9 @@ def deck_counts_for(values: dict[str, Any] | Rules) -> np.ndarray:
 #: rule key -> {value: id}: the ids declared once in layout.py, which the kernels read
 _CHOICE_IDS = {key: ids._asdict() for key, ids in L.CHOICES.items()}
 
-_INT_SLOTS = {
+#: rule key -> its slot in the game array, for the keys played as whole numbers (the
+#: lowering below writes them; a Python strategy's ``view.rules`` reads them)
+INT_SLOTS = {
     "players": L.R_PLAYERS,
     "hand_size": L.R_HAND_SIZE,
     "first_card": L.R_FIRST_CARD,
@@ -427,7 +429,7 @@ def lower(rules: Rules) -> np.ndarray:
     """The game array ``G`` with the rules, the table probabilities and the deck
     filled in (state, hands and piles zero; seats are added by the runner)."""
     G = np.zeros(L.G_SIZE, dtype=np.int64)
-    for key, slot in _INT_SLOTS.items():
+    for key, slot in INT_SLOTS.items():
         v = rules[key]
         G[slot] = _CHOICE_IDS[key][v] if key in _CHOICE_IDS else int(v)
     for key, slot in _PROB_SLOTS.items():

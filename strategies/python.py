@@ -301,10 +301,9 @@ class View:
     @property
     def rules(self) -> dict[str, int]:
         """The rule values the engine plays (docs: Rules), as numbers."""
-        from unosim.simulate.rules import SCHEMA
+        from unosim.simulate.rules import INT_SLOTS
 
-        return {k: int(self._G[getattr(L, "R_" + k.upper())]) for k in SCHEMA
-                if hasattr(L, "R_" + k.upper())}
+        return {k: int(self._G[slot]) for k, slot in INT_SLOTS.items()}
 
     def randint(self, n: int) -> int:
         """A uniform whole number in 0 .. n-1 from the strategies' random stream, the

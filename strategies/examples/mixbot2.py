@@ -201,7 +201,7 @@ class MixBot2:
             return 2
         if r == 11:
             two_left = sum(1 for x in self.places if x == 0) == 2
-            return 2 if two_left and self.rules.get("two_player_reverse_skips", 1) else 1
+            return 2 if two_left and self.rules["two_player_reverse_skips"] else 1
         return 3 if r == 12 else 0
 
     def seat_after_play(self, t):

@@ -8,7 +8,7 @@ import pytest
 
 from unosim.simulate import layout as L
 from unosim.simulate.cards import N_COLOURS, N_TYPES, TYPE_SLOTS
-from unosim.simulate.rules import _INT_SLOTS, _PROB_SLOTS, SCHEMA
+from unosim.simulate.rules import _PROB_SLOTS, INT_SLOTS, SCHEMA
 
 
 def block(name: str) -> range:
@@ -49,7 +49,7 @@ def test_each_name_lies_in_its_own_block():
 
 def test_rule_slots_every_key_lowered_lies_in_the_rule_block():
     rules = block("rules")
-    for key, slot in _INT_SLOTS.items():
+    for key, slot in INT_SLOTS.items():
         assert key in SCHEMA and slot in rules, key
     for key, slot in _PROB_SLOTS.items():
         assert key in SCHEMA and slot in block("table probabilities"), key

@@ -158,6 +158,20 @@ def test_a_table_nobody_watches_records_no_events():
     assert G[L.RF_EVENTS] == 1
 
 
+def test_the_view_gives_every_rule_the_engine_plays_as_a_number():
+    """Every whole-number rule key, those whose slot is named otherwise too
+    (``two_player_reverse_skips``, ``wd4_challenge_takeback``), with the value played."""
+    from unosim.simulate.rules import INT_SLOTS
+
+    rules = resolve([], [("players", 2), ("two_player_reverse_skips", False),
+                         ("wd4_challenge_takeback", True), ("hand_size", 9)])
+    G = game_template(rules, [parse_strategy("random")] * 2)
+    v = P.View(G, np.zeros(8, np.uint64), 0, 0, P.EventLog(), {})
+    assert set(v.rules) == set(INT_SLOTS)
+    assert v.rules["two_player_reverse_skips"] == 0 and v.rules["wd4_challenge_takeback"] == 1
+    assert v.rules["hand_size"] == 9 and v.rules["players"] == 2
+
+
 # ----------------------------------------------------------------- no peeking
 
 
