@@ -33,7 +33,7 @@ from unosim.simulate.layout import (
     TargetKind,
 )
 from unosim.simulate.moves import is_play, named_colour, type_of
-from unosim.simulate.rng_nb import chance, rand_below
+from unosim.simulate.rng_nb import below, chance, next_u64_held, rand_below
 
 _POINTS = C.POINTS  # a global array is frozen into the compiled code as a constant
 _COLOUR_OF = np.array([t // C.N_RANKS for t in range(C.TYPE_SLOTS)], np.int64)
@@ -339,10 +339,26 @@ def deal(G, RNG):
     n = G[L.R_DECK_SIZE]
     for i in range(n):
         G[at(L.OFF_DRAW + i)] = G[at(L.OFF_DECK + i)]
-    G[L.S_DRAW_LEN] = n
+    # the hands: ``_take_random`` a card, with stream 0's state and the pile's length
+    # held in locals until the last card (the same numbers in the same order; a
+    # card's stores into G no longer make the compiler load and store them again)
+    s0 = RNG[0]
+    s1 = RNG[1]
+    s2 = RNG[2]
+    s3 = RNG[3]
     for _ in range(G[L.R_HAND_SIZE]):
         for p in range(n_players):
-            _hand_add(G, p, _take_random(G, RNG))
+            x, s0, s1, s2, s3 = next_u64_held(s0, s1, s2, s3)
+            j = at(L.OFF_DRAW + below(x, n))
+            n -= 1
+            t = G[j]
+            G[j] = G[at(L.OFF_DRAW + n)]
+            _hand_add(G, p, t)
+    RNG[0] = s0
+    RNG[1] = s1
+    RNG[2] = s2
+    RNG[3] = s3
+    G[L.S_DRAW_LEN] = n
     if G[L.R_SEVEN_ROUNDS] != 0:
         for p in range(n_players):
             G[hu(p, L.HC_STAGE)] = G[L.R_HAND_SIZE]
@@ -616,6 +632,9 @@ def apply_move(G, RNG, move):
     elif ph == L.PH_TURN:
         _turn_starts(G)
         _draw_turn(G, RNG, p)
+    elif ph == L.PH_CHALLENGE and move == L.MV_ACCEPT:
+        # a Wild Draw Four accepted (``_decide``, ``_challenge``): faced without calls
+        _face_penalty_inline(G, RNG, p)
     else:
         _decide(G, RNG, ph, p, move)
 

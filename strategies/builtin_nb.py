@@ -393,6 +393,11 @@ def choose_plain(sid, G, rng):
             return with_colour(t, most_held_colour_inline(G, p, rng))
         if ph == L.PH_DRAWN:
             return _drawn_move(sid, G, rng, p)
+        if ph == L.PH_CHALLENGE and seat_param(G, p, L.SF_INFORMED) == 0:
+            # a Wild Draw Four played on it: ``_choose_rest``'s answer, without a call
+            if chance(rng, 1, seat_param(G, p, L.SF_CHALLENGE)):
+                return L.MV_CHALLENGE
+            return L.MV_ACCEPT
     m = _choose_rest(sid, G, rng, ph, p)
     if sid == ATTACKER:
         return _attacker_colour(G, p, m, rng)
