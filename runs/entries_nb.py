@@ -33,7 +33,7 @@ from unosim.simulate import layout as L
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.match_nb import match_loop
 from unosim.simulate.round_nb import advance_with, record_round, rows_loop
-from unosim.simulate.step_nb import apply_called, apply_move, play_loop, score_hands
+from unosim.simulate.step_nb import apply_called, apply_move, at, play_loop, score_hands
 from unosim.strategies.builtin_nb import _choose, choose_plain
 from unosim.strategies.search_nb import choose_move
 
@@ -42,14 +42,15 @@ from unosim.strategies.search_nb import choose_move
 
 @kernel_inline
 def plain_choose(G, rng):
-    """The dispatch of tables of built-ins without parameters."""
-    return choose_plain(G[L.OFF_STRAT + G[L.S_ACTOR]], G, rng)
+    """The dispatch of tables of built-ins without parameters (an unsigned index:
+    no wraparound test a turn)."""
+    return choose_plain(G[at(L.OFF_STRAT + G[L.S_ACTOR])], G, rng)
 
 
 @kernel_inline
 def builtin_choose(G, rng):
     """The dispatch of tables of non-search built-ins."""
-    return _choose(G[L.OFF_STRAT + G[L.S_ACTOR]], G, rng)
+    return _choose(G[at(L.OFF_STRAT + G[L.S_ACTOR])], G, rng)
 
 
 # ---------------------------------------------------------------- one round

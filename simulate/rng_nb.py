@@ -61,6 +61,24 @@ def next_u64(s, k):
 
 
 @kernel_inline
+def next_u64_held(s0, s1, s2, s3):
+    """``next_u64`` on a state held in four locals: (output, s0, s1, s2, s3). A loop
+    that draws many numbers (the deal) keeps the state in registers this way; drawn
+    from the array, every number loads and stores it again, as the compiler cannot
+    tell the array from the game's (the next one may be written by a card)."""
+    s2 = s2 ^ s0
+    s3 = s3 ^ s1
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    return result, s0 ^ s3, s1 ^ s2, s2 ^ (s1 << np.uint64(17)), _rotl(s3, 45)
+
+
+@kernel_inline
+def below(x, n):
+    """``rand_below``'s integer in [0, n) from the output ``x`` of ``next_u64``."""
+    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@kernel_inline
 def rand_below(s, k, n):
     """Uniform integer in [0, n) (Lemire's multiply-shift on 32 bits; n < 2**31)."""
     return np.int64(((next_u64(s, k) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))

@@ -21,6 +21,7 @@ loops of runs/plugin_loops.py inline too), with ``apply_move`` behind a call
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from unosim.simulate import layout as L
@@ -29,14 +30,19 @@ from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.step_nb import (  # noqa: F401 - move_is_legal: tests import it here
     apply_called,
+    at,
     deal,
     hand_value,
+    hu,
     hx,
     move_is_legal,
     play_loop,
     play_until,
     score_hands,
 )
+
+#: the record's scalar fields' state slots (layout.RECORD_SLOTS) as a constant array
+_RECORD_SLOTS = np.array(L.RECORD_SLOTS, np.int64)
 
 
 @kernel(share="record", kinds="GiOi")
@@ -45,18 +51,21 @@ def record_round(G, winner_points, out, row):
     docs/metrics.md#game-feel) into row ``row`` of ``out``: the scalar fields from
     their state slots (declared in simulate/round_metrics.py), ``winner_points`` as
     the round was scored."""
-    for k in range(len(L.RECORD_SLOTS)):
-        out[row, k] = G[L.RECORD_SLOTS[k]]
+    # the slots from a constant array, not the tuple: a tuple indexed by the loop
+    # variable compiled to a jump table, a jump a field. Columns are unsigned
+    # indices (never negative): no wraparound test a store.
+    for k in range(len(_RECORD_SLOTS)):
+        out[row, np.uint64(k)] = G[at(_RECORD_SLOTS[k])]
     out[row, L.G_WINNER_POINTS] = winner_points
     n = G[L.R_PLAYERS]
     for q in range(n):
-        out[row, L.G_POINTS + q] = hand_value(G, q)
-        out[row, L.G_PLACES + q] = G[hx(q, L.HC_PLACE)]
-        out[row, L.G_STAGES + q] = G[hx(q, L.HC_STAGE)]
+        out[row, np.uint64(L.G_POINTS + q)] = hand_value(G, q)
+        out[row, np.uint64(L.G_PLACES + q)] = G[hu(q, L.HC_PLACE)]
+        out[row, np.uint64(L.G_STAGES + q)] = G[hu(q, L.HC_STAGE)]
     for q in range(n, L.MAX_PLAYERS):
-        out[row, L.G_POINTS + q] = 0
-        out[row, L.G_PLACES + q] = 0
-        out[row, L.G_STAGES + q] = 0
+        out[row, np.uint64(L.G_POINTS + q)] = 0
+        out[row, np.uint64(L.G_PLACES + q)] = 0
+        out[row, np.uint64(L.G_STAGES + q)] = 0
     feel_finish(G)
     feel_record(G, out, row, L.G_FEEL)
 

@@ -33,7 +33,7 @@ from unosim.simulate.layout import (
     TargetKind,
 )
 from unosim.simulate.moves import is_play, named_colour, type_of
-from unosim.simulate.rng_nb import chance, rand_below
+from unosim.simulate.rng_nb import below, chance, next_u64_held, rand_below
 
 _POINTS = C.POINTS  # a global array is frozen into the compiled code as a constant
 _COLOUR_OF = np.array([t // C.N_RANKS for t in range(C.TYPE_SLOTS)], np.int64)
@@ -203,6 +203,12 @@ def _draw_card(G, RNG, p):
 def _draw_n(G, RNG, p, k, why):
     """Seat ``p`` draws up to ``k`` cards (fewer if both piles run dry) for the
     DrawReason ``why``; how many."""
+    return _draw_n_inline(G, RNG, p, k, why)
+
+
+@kernel_inline
+def _draw_n_inline(G, RNG, p, k, why):
+    """``_draw_n`` inlined (a Draw Two's penalty in ``_face_penalty_inline``)."""
     got = 0
     for _ in range(k):
         if _draw_card(G, RNG, p) < 0:
@@ -309,8 +315,15 @@ def deal(G, RNG):
     for i in range(L.N_STATE):
         G[i] = 0
     n_players = G[L.R_PLAYERS]
+    # the hands: stores of a zero the compiler cannot prove zero (``n_players >> 62``
+    # is 0 for every table, and the loop runs only when there are players). A zero it
+    # knows made the loop one memset, of 2,400 bytes at 4 players, which glibc runs
+    # as a string instruction (``rep stosb``): some 2,500 instructions a game by
+    # cachegrind's count, where vector stores take about a hundred. Unsigned
+    # indices: no wraparound test a slot.
+    zero = n_players >> 62
     for i in range(L.OFF_H, L.OFF_H + n_players * L.HW):
-        G[at(i)] = 0  # unsigned: a memset, not a wraparound test a slot
+        G[at(i)] = zero
     feel_reset(G)
     for p in range(n_players):
         G[at(L.OFF_PUB + p)] = 0
@@ -326,10 +339,26 @@ def deal(G, RNG):
     n = G[L.R_DECK_SIZE]
     for i in range(n):
         G[at(L.OFF_DRAW + i)] = G[at(L.OFF_DECK + i)]
-    G[L.S_DRAW_LEN] = n
+    # the hands: ``_take_random`` a card, with stream 0's state and the pile's length
+    # held in locals until the last card (the same numbers in the same order; a
+    # card's stores into G no longer make the compiler load and store them again)
+    s0 = RNG[0]
+    s1 = RNG[1]
+    s2 = RNG[2]
+    s3 = RNG[3]
     for _ in range(G[L.R_HAND_SIZE]):
         for p in range(n_players):
-            _hand_add(G, p, _take_random(G, RNG))
+            x, s0, s1, s2, s3 = next_u64_held(s0, s1, s2, s3)
+            j = at(L.OFF_DRAW + below(x, n))
+            n -= 1
+            t = G[j]
+            G[j] = G[at(L.OFF_DRAW + n)]
+            _hand_add(G, p, t)
+    RNG[0] = s0
+    RNG[1] = s1
+    RNG[2] = s2
+    RNG[3] = s3
+    G[L.S_DRAW_LEN] = n
     if G[L.R_SEVEN_ROUNDS] != 0:
         for p in range(n_players):
             G[hu(p, L.HC_STAGE)] = G[L.R_HAND_SIZE]
@@ -385,10 +414,11 @@ def count_playable(G, p, bluff):
     total = G[hu(p, L.HC_COLOUR + c)]
     top = G[L.S_TOP]
     if top < C.WILD:
+        # the top's rank in the other colours: all four less colour c's, without a
+        # branch on which colour is skipped
         r = rank_of(top)
-        for oc in range(4):
-            if oc != c:
-                total += G[hu(p, oc * C.N_RANKS + r)]
+        total += (G[hu(p, r)] + G[hu(p, C.N_RANKS + r)] + G[hu(p, 2 * C.N_RANKS + r)]
+                  + G[hu(p, 3 * C.N_RANKS + r)] - G[hu(p, c * C.N_RANKS + r)])
     total += G[hu(p, L.HC_WILDS)]
     if not _wd4_allowed(G, p, bluff):
         total -= G[hu(p, C.WILD_DRAW_FOUR)]
@@ -602,6 +632,9 @@ def apply_move(G, RNG, move):
     elif ph == L.PH_TURN:
         _turn_starts(G)
         _draw_turn(G, RNG, p)
+    elif ph == L.PH_CHALLENGE and move == L.MV_ACCEPT:
+        # a Wild Draw Four accepted (``_decide``, ``_challenge``): faced without calls
+        _face_penalty_inline(G, RNG, p)
     else:
         _decide(G, RNG, ph, p, move)
 
@@ -934,7 +967,7 @@ def _resolve(G, RNG):
             G[L.S_ACTOR] = victim
             G[L.S_PHASE] = L.PH_CHALLENGE
         else:
-            _face_penalty(G, RNG, victim)
+            _face_penalty_inline(G, RNG, victim)
     elif t == C.DOWNPOUR_ONE or t == C.DOWNPOUR_TWO:
         k = 1 if t == C.DOWNPOUR_ONE else 2
         q = seat_after(G, p)
@@ -964,11 +997,19 @@ def _resolve(G, RNG):
 @kernel(share="steps", kinds="GRi")
 def _face_penalty(G, RNG, victim):
     """The victim may answer (stacking modes, reverse_deflect) or draws and is skipped."""
+    _face_penalty_inline(G, RNG, victim)
+
+
+@kernel_inline
+def _face_penalty_inline(G, RNG, victim):
+    """``_face_penalty`` inlined, drawing without a call too: where a Draw Two's
+    effect resolves (``_resolve``), a few times a game, each call passing its arrays
+    field by field cost some 35 instructions."""
     if G[L.R_STACKING] != Stacking.none or G[L.R_REVERSE_DEFLECT] != 0:
         G[L.S_ACTOR] = victim
         G[L.S_PHASE] = L.PH_PENALTY
         return
-    _draw_penalty(G, RNG, victim, G[L.S_PENDING], _PENALTY)
+    G[L.S_PEN_DRAWN] += _draw_n_inline(G, RNG, victim, G[L.S_PENDING], _PENALTY)
     _clear_penalty(G)
     _next_turn(G, victim)
 

@@ -127,6 +127,13 @@ def _pick_most_held(G, p, mask, best, ties, rng):
 @kernel
 def most_held_colour(G, p, rng):
     """The colour ``p`` holds most cards of; ties (and an empty hand) at random."""
+    return most_held_colour_inline(G, p, rng)
+
+
+@kernel_inline
+def most_held_colour_inline(G, p, rng):
+    """``most_held_colour`` inlined: ``random``'s wild on its turn names it without a
+    call (whose arrays passed field by field cost some 35 instructions)."""
     best, ties = _most_held_in(G, p, _ALL_COLOURS)
     return _pick_most_held(G, p, _ALL_COLOURS, best, ties, rng)
 
@@ -381,9 +388,16 @@ def choose_plain(sid, G, rng):
             if total == 0 or (total == 1 and last_card_barred(G, p)):
                 return L.MV_DRAW
             t = nth_playable_inline(G, p, bluff_ok, rand_below(rng, 1, total))
-            return _with_colour(sid, G, p, t, rng)
+            if t < C.WILD:  # _with_colour, with the colour picked inline
+                return t
+            return with_colour(t, most_held_colour_inline(G, p, rng))
         if ph == L.PH_DRAWN:
             return _drawn_move(sid, G, rng, p)
+        if ph == L.PH_CHALLENGE and seat_param(G, p, L.SF_INFORMED) == 0:
+            # a Wild Draw Four played on it: ``_choose_rest``'s answer, without a call
+            if chance(rng, 1, seat_param(G, p, L.SF_CHALLENGE)):
+                return L.MV_CHALLENGE
+            return L.MV_ACCEPT
     m = _choose_rest(sid, G, rng, ph, p)
     if sid == ATTACKER:
         return _attacker_colour(G, p, m, rng)
