@@ -144,12 +144,3 @@ def nothing_cached(monkeypatch):
     monkeypatch.setattr(compiling, "_done", set())
     return cached
 
-
-def pytest_xdist_auto_num_workers(config):
-    """``-n auto``: one process more than the cores. Much of the suite waits (on the
-    processes and browsers it starts, on signals and timers), and a third process
-    keeps both cores of a 2-core machine busy meanwhile."""
-    import os
-
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (cores or 1) + 1
