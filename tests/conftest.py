@@ -143,4 +143,3 @@ def nothing_cached(monkeypatch):
     monkeypatch.setattr(compiling, "_seen", set())
     monkeypatch.setattr(compiling, "_done", set())
     return cached
-
