@@ -57,6 +57,21 @@ def mean_se(total: float, total_sq: float, n: int) -> tuple[float, float]:
     return (mean, math.sqrt(var / n))
 
 
+def read_toml(path: Path | str) -> dict[str, Any]:
+    """A user's TOML file (a claim, a design question), or the one-line error that
+    says why it cannot be read."""
+    import tomllib
+
+    from unosim.errors import UnosimError
+
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise UnosimError(f"{path}: cannot read it ({e.strerror or e})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise UnosimError(f"{path}: not valid TOML ({e})") from None
+
+
 def temp_path(path: Path) -> Path:
     """A fresh hidden name next to ``path`` (same folder, so ``os.replace`` is atomic)."""
     return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")

@@ -25,11 +25,10 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from unosim.common import read_toml
 from unosim.errors import UnosimError, did_you_mean
 
 SKILL = "skill_edge"
@@ -192,13 +191,7 @@ QUESTION_FIELDS = {"question": str, "source": str, "maximize": list, "minimize":
 def load_question(path: str) -> dict[str, Any]:
     """A question file's fields (checked for their names and types; the command reads
     them as its options)."""
-    p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise UnosimError(f"{path}: cannot read it ({e.strerror or e})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise UnosimError(f"{path}: not valid TOML ({e})") from None
+    data = read_toml(path)
     for k, v in data.items():
         if k not in QUESTION_FIELDS:
             raise UnosimError(f"{path}: field {k!r}: unknown field"

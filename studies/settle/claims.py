@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from unosim.common import read_toml
 from unosim.errors import UnosimError, did_you_mean
 from unosim.runs import modes
 from unosim.stats.verdicts import default_margin
@@ -272,14 +273,7 @@ def _rules(where: str, key: str, presets: tuple[str, ...], rules: tuple[str, ...
 def load_claim_file(path: str | Path) -> Claim:
     """The claim in a TOML file (a user's or the catalogue's)."""
     p = Path(path)
-    where = str(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise UnosimError(f"{where}: cannot read it ({e.strerror or e})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise UnosimError(f"{where}: not valid TOML ({e})") from None
-    c = parse_claim(data, where, p.stem)
+    c = parse_claim(read_toml(path), str(path), p.stem)
     return replace(c, path=str(p))
 
 
