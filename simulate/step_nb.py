@@ -121,12 +121,26 @@ def next_seat(G, p, k):
     return q
 
 
+#: the phases in which a card played starts a turn (a bit each)
+_TURN_PHASES = np.int64((1 << L.PH_TURN) | (1 << L.PH_SKIP) | (1 << L.PH_JUMP)
+                        | (1 << L.PH_PENALTY))
+
+#: the seat after seat p in direction d (+1 or -1) at a table of n players, at
+#: index 64 n + 16 (d + 1) + p: one load where the wrap at either end of the table
+#: took two tests, which the processor mispredicted at about one turn in six
+_SEAT_AFTER = np.zeros(64 * (L.MAX_PLAYERS + 1), np.int64)
+for _n in range(1, L.MAX_PLAYERS + 1):
+    for _p in range(_n):
+        _SEAT_AFTER[64 * _n + 32 + _p] = (_p + 1) % _n
+        _SEAT_AFTER[64 * _n + _p] = (_p - 1) % _n
+
+
 @kernel_inline
 def seat_after(G, p):
     """``next_seat(G, p, 1)``, inlined where no seat is out of the round (a turn
     passes on in a few instructions instead of a call)."""
     if G[L.R_ELIMINATION] == 0:
-        return _wrap(p + G[L.S_DIR], G[L.R_PLAYERS])
+        return _SEAT_AFTER[at(64 * G[L.R_PLAYERS] + 16 * G[L.S_DIR] + 16 + p)]
     return next_seat(G, p, _ONE)
 
 
@@ -411,7 +425,8 @@ def count_playable(G, p, bluff):
     engine some 8% of its instructions); plug-ins get ``count_allowed``.
     """
     c = G[L.S_COLOUR]
-    total = G[hu(p, L.HC_COLOUR + c)]
+    cc = G[hu(p, L.HC_COLOUR + c)]
+    total = cc
     top = G[L.S_TOP]
     if top < C.WILD:
         # the top's rank in the other colours: all four less colour c's, without a
@@ -420,9 +435,14 @@ def count_playable(G, p, bluff):
         total += (G[hu(p, r)] + G[hu(p, C.N_RANKS + r)] + G[hu(p, 2 * C.N_RANKS + r)]
                   + G[hu(p, 3 * C.N_RANKS + r)] - G[hu(p, c * C.N_RANKS + r)])
     total += G[hu(p, L.HC_WILDS)]
-    if not _wd4_allowed(G, p, bluff):
-        total -= G[hu(p, C.WILD_DRAW_FOUR)]
-    return total
+    # less the Wild Draw Fours that may not be played (``_wd4_allowed``), without a
+    # branch on the hand: whether it holds the colour is a coin flip to the
+    # processor, and that branch was the engine's most mispredicted (the count is
+    # read whether or not it is needed, so that the compiler need not branch)
+    wd4 = G[hu(p, C.WILD_DRAW_FOUR)]
+    if bluff and G[L.R_WD4_BLUFF] != 0:
+        return total
+    return total - (wd4 & -np.int64(cc != 0))
 
 
 @kernel
@@ -612,22 +632,27 @@ def apply_move(G, RNG, move):
         # a card from the hand; all card plays share one _play below, so the big
         # pipeline is compiled once (it is inlined into the game loop)
         emit(G, Event.play, p, move, ph)
-        if ph == L.PH_TURN or ph == L.PH_SKIP or ph == L.PH_JUMP or ph == L.PH_PENALTY:
-            _turn_starts(G)  # a drawn card played (PH_DRAWN) is part of the draw's turn
-        if ph == L.PH_SKIP:
-            G[L.S_DEFLECTS] += 1
-        elif ph == L.PH_JUMP:
-            G[L.S_JUMP_INS] += 1
-            if rank_of(G[L.S_TOP]) == C.RANK_REVERSE and not two_left(G):
-                # Reverses add up: the one jumped upon flips the direction too (where a
-                # Reverse is a Skip, two players left, it flips nothing)
-                G[L.S_DIR] = -G[L.S_DIR]
-        elif ph == L.PH_PENALTY:
-            if rank_of(type_of(move)) == C.RANK_REVERSE:
-                _reverse_deflect(G, RNG, p, type_of(move))
-                return
-            if G[L.R_STACKING] == Stacking.deflect:
+        # the phases where a play starts a turn, one bit each (a drawn card played,
+        # PH_DRAWN, is part of the draw's turn), then one test leaves a turn's play
+        # (the other two are later phases): not four equality tests, which the
+        # compiler made a switch that tested the turn last
+        if (_TURN_PHASES >> ph) & 1:
+            _turn_starts(G)
+        if ph > L.PH_CHALLENGE:
+            if ph == L.PH_SKIP:
                 G[L.S_DEFLECTS] += 1
+            elif ph == L.PH_JUMP:
+                G[L.S_JUMP_INS] += 1
+                if rank_of(G[L.S_TOP]) == C.RANK_REVERSE and not two_left(G):
+                    # Reverses add up: the one jumped upon flips the direction too
+                    # (where a Reverse is a Skip, two players left, it flips nothing)
+                    G[L.S_DIR] = -G[L.S_DIR]
+            elif ph == L.PH_PENALTY:
+                if rank_of(type_of(move)) == C.RANK_REVERSE:
+                    _reverse_deflect(G, RNG, p, type_of(move))
+                    return
+                if G[L.R_STACKING] == Stacking.deflect:
+                    G[L.S_DEFLECTS] += 1
         _play(G, RNG, p, move)
     elif ph == L.PH_TURN:
         _turn_starts(G)
@@ -805,7 +830,7 @@ def _play(G, RNG, p, move):
         else:
             emit(G, Event.uno, p, 1, 0)
     if G[L.OFF_HOUSE] == 0 or not _house_decisions(G, RNG, p, t):
-        _resolve(G, RNG)
+        _resolve_card(G, RNG, p, t, amount)
 
 
 @kernel(share="steps", kinds="GRii")
@@ -958,22 +983,33 @@ def _offer_jump(G, RNG):
 @kernel_inline
 def _resolve(G, RNG):
     """Apply the effect of the card on top, played from seat S_EFF_SEAT."""
-    p = G[L.S_EFF_SEAT]
     t = G[L.S_EFF_CARD]
+    _resolve_card(G, RNG, G[L.S_EFF_SEAT], t, penalty_of(G, t))
+
+
+@kernel_inline
+def _resolve_card(G, RNG, p, t, amount):
+    """``_resolve`` of card ``t`` played from seat ``p``, its ``penalty_of`` known
+    (``_play`` has it). A number card, most plays, passes the turn after three tests
+    (no penalty, not a Skip or Reverse, not a wild); the tests are not a switch on
+    the rank, which compiled to a jump through a table, an indirect branch that the
+    processor mispredicted about one play in three."""
     r = rank_of(t)
-    if penalty_of(G, t) > 0:
+    if amount > 0:
         victim = seat_after(G, p)
         if t == C.WILD_DRAW_FOUR and G[L.R_WD4_CHALLENGE] != 0:
             G[L.S_ACTOR] = victim
             G[L.S_PHASE] = L.PH_CHALLENGE
         else:
             _face_penalty_inline(G, RNG, victim)
-    elif t == C.DOWNPOUR_ONE or t == C.DOWNPOUR_TWO:
-        k = 1 if t == C.DOWNPOUR_ONE else 2
-        q = seat_after(G, p)
-        while q != p:
-            _draw_penalty(G, RNG, q, k, _OTHER)
-            q = next_seat(G, q, _ONE)
+    elif r < C.RANK_SKIP:
+        # a number (a 0 is one here: a Draw Ten 0 has a penalty) or a wild (rank -1)
+        if r < 0 and (t == C.DOWNPOUR_ONE or t == C.DOWNPOUR_TWO):
+            k = 1 if t == C.DOWNPOUR_ONE else 2
+            q = seat_after(G, p)
+            while q != p:
+                _draw_penalty(G, RNG, q, k, _OTHER)
+                q = next_seat(G, q, _ONE)
         _next_turn(G, p)
     elif r == C.RANK_SKIP:
         victim = seat_after(G, p)

@@ -381,12 +381,20 @@ def choose_plain(sid, G, rng):
     ph = G[L.S_PHASE]
     p = G[L.S_ACTOR]
     if sid == RANDOM:
-        # the hot path: pick a physical card in O(1), no move list needed
-        if ph == L.PH_TURN:
+        # the hot path: pick a physical card in O(1), no move list needed. ``< 1``,
+        # not ``== PH_TURN`` (phases are never negative): the compiler made the
+        # equality tests one switch, which tested the two rarer phases first
+        if ph < 1:
             bluff_ok = chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
             total = count_playable(G, p, bluff_ok)
-            if total == 0 or (total == 1 and last_card_barred(G, p)):
+            if total == 0:
                 return L.MV_DRAW
+            # the rule first: under finish_on_action (the default) a lone playable
+            # card is never barred, and the branch on the count (a coin flip to the
+            # processor) is not reached
+            if G[L.R_FINISH_ON_ACTION] == 0:
+                if total == 1 and last_card_barred(G, p):
+                    return L.MV_DRAW
             t = nth_playable_inline(G, p, bluff_ok, rand_below(rng, 1, total))
             if t < C.WILD:  # _with_colour, with the colour picked inline
                 return t
