@@ -36,6 +36,7 @@ def check_state(g: Any, deck_size: int) -> None:
     (colour and wild counts, size, points) agree with its cards, the O(1)
     playable count agrees with the legal-move list (tests/simulate/test_playouts.py
     runs the same checks)."""
+    from unosim.simulate.feel_nb import feel_word
     from unosim.simulate.step_nb import count_allowed, legal_moves, wd4_is_legal
 
     G = g.G
@@ -55,6 +56,8 @@ def check_state(g: Any, deck_size: int) -> None:
         raise CheckFailure("a hand's wild-card column disagrees with its cards")
     if not np.array_equal(counts @ POINTS[: L.HC_COLOUR], hands[:, L.HC_POINTS]):
         raise CheckFailure("a hand's points column disagrees with its cards")
+    if G[L.OFF_FEEL_SIZES] != feel_word(G):
+        raise CheckFailure("the packed hand sizes (game-feel samples) disagree with the hands")
     if G[L.S_PENDING] < 0:
         raise CheckFailure(f"negative pending penalty {G[L.S_PENDING]}")
     if not 0 <= g.actor < n:

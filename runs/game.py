@@ -28,6 +28,7 @@ from unosim.runs.compile_notice import first_use
 from unosim.runs.runner import base_seed, game_template
 from unosim.simulate import layout as L
 from unosim.simulate.cards import COLOURS, N_RANKS, POINTS, WILD, card_name, parse_card
+from unosim.simulate.feel_nb import feel_word
 from unosim.simulate.moves import PHASES, move_name, parse_move, with_colour
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import Rules, resolve
@@ -192,6 +193,7 @@ class Game:
             self.G[self._h(p, L.HC_COLOUR + t // N_RANKS)] += 1  # wilds: HC_WILDS
             self.G[self._h(p, L.HC_SIZE)] += 1
             self.G[self._h(p, L.HC_POINTS)] += int(POINTS[t])
+        self.G[L.OFF_FEEL_SIZES] = feel_word(self.G)  # the sizes a turn's sample reads
         return self
 
     def set_piles(self, draw: Iterable[str] = (), discard: Iterable[str] = ("r0",)) -> Game:

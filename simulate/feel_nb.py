@@ -54,6 +54,24 @@ def feel_reset(G):
         G[L.OFF_FEEL_MODE] = -1
 
 
+@kernel_inline
+def feel_pack(G):
+    """Set the packed hand sizes (layout.OFF_FEEL_SIZES) from the hands: after the
+    deal, and wherever hands change other than card by card (a swap of hands)."""
+    h = L.OFF_H + L.HC_SIZE
+    G[L.OFF_FEEL_SIZES] = (G[h] | (G[h + L.HW] << 16) | (G[h + 2 * L.HW] << 32)
+                           | (G[h + 3 * L.HW] << 48))
+
+
+def feel_word(G) -> int:
+    """``feel_pack``'s word, from Python (a crafted position sets hands itself)."""
+    h = L.OFF_H + L.HC_SIZE
+    word = 0
+    for q in range(4):
+        word |= int(G[h + q * L.HW]) << (16 * q)
+    return word - (1 << 64) if word >= 1 << 63 else word
+
+
 @kernel
 def feel_stop(G):
     """The winner went out, and its sample was the last: no more samples this round.
@@ -102,10 +120,9 @@ def feel_sample_at(G, turns):
     mode = G[L.OFF_FEEL_MODE]
     if mode > 0:
         b = turns - G[L.S_FEEL_AT]
-        h = L.OFF_H + L.HC_SIZE
-        # an unsigned index: no wraparound test for negative ones (b >= 0)
-        G[np.uint64(L.OFF_FEEL_BUF + b)] = (G[h] | (G[h + L.HW] << 16)
-                                          | (G[h + 2 * L.HW] << 32) | (G[h + 3 * L.HW] << 48))
+        # an unsigned index: no wraparound test for negative ones (b >= 0); the word
+        # is kept packed as cards come and go (layout.OFF_FEEL_SIZES)
+        G[np.uint64(L.OFF_FEEL_BUF + b)] = G[L.OFF_FEEL_SIZES]
         if b + 1 + PAD > L.FEEL_BUF:  # full: b + 1 samples, and room for the padding
             _fold_full(G, b + 1)
     elif mode < 0:
@@ -428,6 +445,7 @@ def feel_of_distances(D, winner, out, seven=0):
     for t in range(D.shape[0]):
         for q in range(D.shape[1]):
             G[L.OFF_H + q * L.HW + L.HC_SIZE] = D[t, q]
+        feel_pack(G)
         feel_sample(G)
         if t + 1 < D.shape[0]:
             G[L.S_TURNS] += 1  # a turn's sample, as the step contract takes it

@@ -249,6 +249,11 @@ PUB_RANK = 8
 OFF_SPARAM = _G.add("strategy parameters", MAX_PLAYERS * N_SPARAM)
 OFF_FEEL = _G.add("feel accumulators", MAX_PLAYERS * N_FEELF)
 OFF_FEEL_MODE = _G.add("feel mode", 1)  # 0 off, 1 one word a sample, 2 any
+# the hand sizes of seats 0-3, 16 bits a seat: the sample of a table of up to 4 players,
+# kept up to date card by card (step_nb._hand_add, _hand_remove) and set by the deal, so
+# that a turn's sample is one load and one store (feel_nb.feel_pack sets it anew where
+# hands are changed otherwise)
+OFF_FEEL_SIZES = _G.add("feel hand sizes", 1)
 OFF_FEEL_BUF = _G.add("feel samples", FEEL_BUF)
 # a code per buffered sample, written by the first pass of the fold (feel_nb)
 OFF_FEEL_SCRATCH = _G.add("feel scratch", FEEL_BUF)

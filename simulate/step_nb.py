@@ -21,7 +21,13 @@ import numpy as np
 from unosim.simulate import cards as C
 from unosim.simulate import layout as L
 from unosim.simulate.events_nb import emit
-from unosim.simulate.feel_nb import feel_reset, feel_sample, feel_sample_at, feel_stop
+from unosim.simulate.feel_nb import (
+    feel_pack,
+    feel_reset,
+    feel_sample,
+    feel_sample_at,
+    feel_stop,
+)
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.layout import (
     DrawReason,
@@ -121,6 +127,10 @@ def next_seat(G, p, k):
     return q
 
 
+#: one card in seat p's lane of the packed hand sizes (layout.OFF_FEEL_SIZES): seats
+#: 0-3, 16 bits each (the word is read only at tables of up to 4 players)
+_LANE = np.array([1 << (16 * p) if p < 4 else 0 for p in range(L.MAX_PLAYERS)], np.int64)
+
 #: the phases in which a card played starts a turn (a bit each)
 _TURN_PHASES = np.int64((1 << L.PH_TURN) | (1 << L.PH_SKIP) | (1 << L.PH_JUMP)
                         | (1 << L.PH_PENALTY))
@@ -151,11 +161,19 @@ def two_left(G):
 
 
 @kernel_inline
-def _hand_add(G, p, t):
+def _hand_dealt(G, p, t):
+    """Seat ``p`` gets card ``t`` (the deal: it packs the sizes once, at its end)."""
     G[hu(p, t)] += 1
     G[hu(p, L.HC_COLOUR + colour_of(t))] += 1  # a wild counts in HC_WILDS
     G[hu(p, L.HC_SIZE)] += 1
     G[hu(p, L.HC_POINTS)] += _POINTS[at(t)]
+
+
+@kernel_inline
+def _hand_add(G, p, t):
+    """Seat ``p`` gets card ``t``; its packed size too (layout.OFF_FEEL_SIZES)."""
+    _hand_dealt(G, p, t)
+    G[L.OFF_FEEL_SIZES] += _LANE[at(p)]
 
 
 @kernel_inline
@@ -164,6 +182,7 @@ def _hand_remove(G, p, t):
     G[hu(p, L.HC_COLOUR + colour_of(t))] -= 1  # a wild counts in HC_WILDS
     G[hu(p, L.HC_SIZE)] -= 1
     G[hu(p, L.HC_POINTS)] -= _POINTS[at(t)]
+    G[L.OFF_FEEL_SIZES] -= _LANE[at(p)]
 
 
 @kernel
@@ -367,7 +386,8 @@ def deal(G, RNG):
             n -= 1
             t = G[j]
             G[j] = G[at(L.OFF_DRAW + n)]
-            _hand_add(G, p, t)
+            _hand_dealt(G, p, t)
+    feel_pack(G)
     RNG[0] = s0
     RNG[1] = s1
     RNG[2] = s2
@@ -874,6 +894,7 @@ def _swap_rows(G, a, b):
     x = G[L.OFF_PUB + a]
     G[L.OFF_PUB + a] = G[L.OFF_PUB + b]
     G[L.OFF_PUB + b] = x
+    feel_pack(G)
 
 
 @kernel
