@@ -42,8 +42,11 @@ def feel_reset(G):
     state), put this turn's sample first in the buffer and set the sampling mode:
     0 off (R_FEEL_OFF), 1 one word of four hand sizes (up to 4 players, no
     seven_rounds), -1 any table (by its sign: one compare tells the three apart)."""
+    # stores of a zero the compiler cannot prove zero (players >> 62 is 0): a known
+    # zero made the loop a call to memset, which costs more than its few stores
+    zero = G[L.R_PLAYERS] >> 62
     for i in range(L.OFF_FEEL, L.OFF_FEEL + G[L.R_PLAYERS] * L.N_FEELF):
-        G[np.uint64(i)] = 0
+        G[np.uint64(i)] = zero
     G[L.S_FEEL_AT] = G[L.S_TURNS]
     if G[L.R_FEEL_OFF] != 0:
         G[L.OFF_FEEL_MODE] = 0
@@ -406,9 +409,12 @@ def _rival_on_uno(G, w):
 @kernel
 def feel_record(G, out, row, col):
     """The round's metrics into ``out[row, col .. col + 9]`` (one call per round,
-    not nine), after ``feel_finish``."""
+    not nine), after ``feel_finish``. Row and columns are never negative: unsigned
+    indices spare each store a wraparound test."""
+    r = np.uint64(row)
+    c = np.uint64(col)
     for k in range(9):
-        out[row, col + k] = 0
+        out[r, c + np.uint64(k)] = 0
     w = G[L.S_WINNER]
     samples = G[L.S_FEEL_N]
     if w < 0 or G[L.S_CAPPED] != 0 or samples == 0:
@@ -416,20 +422,20 @@ def feel_record(G, out, row, col):
     f = L.OFF_FEEL + w * L.N_FEELF
     last = samples - 1
     dmax = G[f + L.FE_DEF_MAX]
-    out[row, col] = G[L.S_FEEL_CHANGES]
-    out[row, col + 1] = dmax
-    out[row, col + 2] = 1 if dmax >= 3 else 0
+    out[r, c] = G[L.S_FEEL_CHANGES]
+    out[r, c + np.uint64(1)] = dmax
+    out[r, c + np.uint64(2)] = 1 if dmax >= 3 else 0
     inv = 0.5 / samples
-    out[row, col + 3] = _fixed_by(G[f + L.FE_DEF_SUM], samples, inv)
-    out[row, col + 4] = _fixed_by(G[f + L.FE_BEHIND], samples, inv)
+    out[r, c + np.uint64(3)] = _fixed_by(G[f + L.FE_DEF_SUM], samples, inv)
+    out[r, c + np.uint64(4)] = _fixed_by(G[f + L.FE_BEHIND], samples, inv)
     if last == 0:
-        out[row, col + 5] = L.FEEL_SCALE
+        out[r, c + np.uint64(5)] = L.FEEL_SCALE
     else:
         s = G[L.S_FEEL_RUN] if G[L.S_FEEL_PREV] == w + 1 else last
-        out[row, col + 5] = _fixed_by(last - s, last, 0.5 / last)
-    out[row, col + 6] = 1 if G[f + L.FE_UNO] & 2 else 0
-    out[row, col + 7] = _rival_on_uno(G, w)
-    out[row, col + 8] = _fixed_by(G[L.S_FEEL_GAP], samples, inv)
+        out[r, c + np.uint64(5)] = _fixed_by(last - s, last, 0.5 / last)
+    out[r, c + np.uint64(6)] = 1 if G[f + L.FE_UNO] & 2 else 0
+    out[r, c + np.uint64(7)] = _rival_on_uno(G, w)
+    out[r, c + np.uint64(8)] = _fixed_by(G[L.S_FEEL_GAP], samples, inv)
 
 
 @njit(cache=True)

@@ -36,6 +36,12 @@ def seed_game(base, game_index, s):
     Stream 0 shuffles the cards, stream 1 feeds strategies and table randomness, so
     two variants run with the same seed see the same deals (common random numbers).
     """
+    seed_game_inline(base, game_index, s)
+
+
+@kernel_inline
+def seed_game_inline(base, game_index, s):
+    """``seed_game`` inlined (the rows loop seeds a game without a call)."""
     for stream in range(2):
         x = splitmix64(base ^ (np.uint64(game_index) * _GOLDEN))
         x = splitmix64(x + np.uint64(stream + 1))

@@ -27,7 +27,7 @@ from numba import njit
 from unosim.simulate import layout as L
 from unosim.simulate.feel_nb import feel_finish, feel_record
 from unosim.simulate.jit import kernel, kernel_inline
-from unosim.simulate.rng_nb import seed_game
+from unosim.simulate.rng_nb import seed_game, seed_game_inline
 from unosim.simulate.step_nb import (  # noqa: F401 - move_is_legal: tests import it here
     apply_called,
     at,
@@ -79,7 +79,7 @@ def rows_loop(play_one, template, base_seed, start, max_rounds, out, lo, hi, G, 
     for k in range(L.G_SIZE):
         G[k] = template[k]
     for i in range(lo, hi):
-        seed_game(base_seed, start + i, RNG)
+        seed_game_inline(base_seed, start + i, RNG)
         play_one(G, template, RNG, max_rounds, out, i)
 
 

@@ -359,7 +359,7 @@ def deal(G, RNG):
         G[at(i)] = zero
     feel_reset(G)
     for p in range(n_players):
-        G[at(L.OFF_PUB + p)] = 0
+        G[at(L.OFF_PUB + p)] = zero  # (a known zero: a call to memset)
     G[L.OFF_HOUSE] = int((G[L.R_SEVEN_O] | G[L.R_SWAP_ON_FIVE] | G[L.R_SWAP_HANDS_WILD]
                           | G[L.R_JUMP_IN]) != 0 or G[L.RF_SILENT_TWOS] > 0)
     G[L.S_DIR] = 1
@@ -400,7 +400,7 @@ def deal(G, RNG):
         t = _take_random(G, RNG)
         emit(G, Event.flip, -1, t, 0)
         back = t > C.WILD or (G[L.R_FIRST_CARD] == L.FirstCard.number_only
-                              and (t >= C.WILD or t % C.N_RANKS > 9))
+                              and (t >= C.WILD or rank_of(t) > 9))
         if not back:
             break
         G[L.OFF_DRAW + G[L.S_DRAW_LEN]] = t
@@ -413,8 +413,8 @@ def deal(G, RNG):
     if t == C.WILD:
         G[L.S_PHASE] = L.PH_COLOUR
         return
-    G[L.S_COLOUR] = t // C.N_RANKS
-    rank = t % C.N_RANKS
+    G[L.S_COLOUR] = colour_of(t)  # a coloured card here: tables, not two divisions
+    rank = rank_of(t)
     first_penalty = penalty_of(G, t)
     if rank == C.RANK_SKIP:
         G[L.S_ACTOR] = 1 % n_players
