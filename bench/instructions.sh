@@ -8,6 +8,10 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 export NUMBA_CPU_NAME=haswell NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1
+# a fixed string hash seed: with a random one the import's work differs from run to
+# run, and the difference of the two counts moved by up to 200 a game; fixed, it
+# repeats to the instruction
+export PYTHONHASHSEED=${PYTHONHASHSEED:-0}
 # the features too: else Numba takes the host's, which differ under valgrind (its
 # virtual CPU), so the compile cache would miss there and compile under valgrind
 export NUMBA_CPU_FEATURES=${NUMBA_CPU_FEATURES:-+64bit,+avx,+avx2,+bmi,+bmi2,+cmov,+crc32,+cx16,+cx8,+f16c,+fma,+fsgsbase,+fxsr,+lzcnt,+mmx,+movbe,+pclmul,+popcnt,+rdrnd,+sahf,+sse,+sse2,+sse3,+sse4.1,+sse4.2,+ssse3,+xsave,+xsaveopt}
