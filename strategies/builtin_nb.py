@@ -389,12 +389,12 @@ def choose_plain(sid, G, rng):
             total = count_playable(G, p, bluff_ok)
             if total == 0:
                 return L.MV_DRAW
-            # the rule first: under finish_on_action (the default) a lone playable
-            # card is never barred, and the branch on the count (a coin flip to the
-            # processor) is not reached
-            if G[L.R_FINISH_ON_ACTION] == 0:
-                if total == 1 and last_card_barred(G, p):
-                    return L.MV_DRAW
+            # a lone playable card may be barred only without finish_on_action (the
+            # rule is 0 or 1, the count below 256): one test of both, never true under
+            # the default rules, where the compiler put a test of the count alone (a
+            # coin flip to the processor) before the rule's
+            if total + (G[L.R_FINISH_ON_ACTION] << 8) == 1 and last_card_barred(G, p):
+                return L.MV_DRAW
             t = nth_playable_inline(G, p, bluff_ok, rand_below(rng, 1, total))
             if t < C.WILD:  # _with_colour, with the colour picked inline
                 return t
