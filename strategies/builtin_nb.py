@@ -389,11 +389,11 @@ def choose_plain(sid, G, rng):
             total = count_playable(G, p, bluff_ok)
             if total == 0:
                 return L.MV_DRAW
-            # a lone playable card may be barred only without finish_on_action (the
-            # rule is 0 or 1, the count below 256): one test of both, never true under
-            # the default rules, where the compiler put a test of the count alone (a
-            # coin flip to the processor) before the rule's
-            if total + (G[L.R_FINISH_ON_ACTION] << 8) == 1 and last_card_barred(G, p):
+            # a lone playable card may be barred only without finish_on_action: one
+            # test of both (zero only for a count of 1 and the rule off), never true
+            # under the default rules, where the compiler put a test of the count alone
+            # (a coin flip to the processor) before the rule's
+            if ((total - 1) | G[L.R_FINISH_ON_ACTION]) == 0 and last_card_barred(G, p):
                 return L.MV_DRAW
             t = nth_playable_inline(G, p, bluff_ok, rand_below(rng, 1, total))
             if t < C.WILD:  # _with_colour, with the colour picked inline
