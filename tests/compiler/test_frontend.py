@@ -205,3 +205,30 @@ def test_inlined_copies_share_source_locations():
     assert copy.deepcopy(loc) is loc
     block = ir.Block(ir.Scope(None, loc), loc)
     assert copy.deepcopy(block).loc is loc
+
+
+def test_a_builtin_call_is_typed_once_per_argument_types():
+    """The typing of a builtin (an operator, a numpy function) is kept per function
+    and argument types: the second call site with the same types gets the same
+    signature without trying the templates again, and what it compiles computes
+    the same."""
+    import operator
+
+    from numba import types
+    from numba.core.registry import cpu_target
+
+    frontend.clear()
+    assert frontend.install()
+    ctx = cpu_target.typing_context
+    ctx.refresh()
+    fnty = ctx.resolve_value_type(operator.add)
+    first = fnty.get_call_type(ctx, (types.int64, types.int64), {})
+    assert first is not None and first.return_type == types.int64
+    assert fnty.get_call_type(ctx, (types.int64, types.int64), {}) is first
+    assert fnty.get_call_type(ctx, (types.float64, types.int64), {}).return_type == \
+        types.float64
+    assert fnty.get_impl_key(first) is not None  # what lowering asks for
+    compiled = njit(_reassigned_py)
+    assert [compiled(n, True) for n in range(9)] == [_reassigned_py(n, True) for n in range(9)]
+    frontend.clear()
+    assert not frontend._call_types
