@@ -142,3 +142,93 @@ def test_the_flags_of_the_caller_are_set_as_a_fresh_run_sets_them():
     assert a is not b and a.func_id.unique_name != b.func_id.unique_name
     assert sorted(a.blocks) == sorted(b.blocks)
     frontend.clear()
+
+
+def _reassigned_py(n, flag):
+    # variables defined more than once, in branches and loops: SSA violators whose
+    # uses need phi nodes, beside blocks that never name them
+    x = 0
+    y = n
+    for i in range(n):
+        if i % 3 == 0:
+            x = x + i
+        elif flag:
+            x = y - i
+        else:
+            y = y + 1
+        z = i * 2
+        if z > 7:
+            x += z
+    while y > 0:
+        y -= 4
+        x -= 1
+    return x + y
+
+
+def _untyped_ir(fn):
+    from numba.core.compiler import run_frontend
+
+    return run_frontend(fn)  # the IR as read from the bytecode, before SSA
+
+
+def test_ssa_comes_out_as_numbas_own_does(capsys):
+    """The SSA shortcut rewrites only the blocks that name each variable; the IR it
+    gives is Numba's statement for statement (the same dump), and the compiled
+    function computes the same."""
+    from numba.core import ssa
+
+    assert frontend.install()
+    fast = ssa._run_ssa
+    slow = fast.__wrapped__
+    dumps = []
+    for run in (slow, fast):
+        func_ir = _untyped_ir(_reassigned_py)
+        func_ir.blocks = run(func_ir.blocks)
+        capsys.readouterr()
+        func_ir.dump()
+        dumps.append(capsys.readouterr().out)
+    assert "phi" in dumps[0] and dumps[0] == dumps[1]
+    compiled = njit(_reassigned_py)
+    assert [compiled(n, f) for n in range(12) for f in (True, False)] == \
+        [_reassigned_py(n, f) for n in range(12) for f in (True, False)]
+
+
+def test_inlined_copies_share_source_locations():
+    import copy
+
+    from numba.core import ir
+
+    from unosim.compiler import inlining
+
+    assert inlining.install()
+    loc = ir.Loc("f.py", 3, 1)
+    assert copy.deepcopy(loc) is loc
+    block = ir.Block(ir.Scope(None, loc), loc)
+    assert copy.deepcopy(block).loc is loc
+
+
+def test_a_builtin_call_is_typed_once_per_argument_types():
+    """The typing of a builtin (an operator, a numpy function) is kept per function
+    and argument types: the second call site with the same types gets the same
+    signature without trying the templates again, and what it compiles computes
+    the same."""
+    import operator
+
+    from numba import types
+    from numba.core.registry import cpu_target
+
+    frontend.clear()
+    assert frontend.install()
+    ctx = cpu_target.typing_context
+    ctx.refresh()
+    fnty = ctx.resolve_value_type(operator.add)
+    first = fnty.get_call_type(ctx, (types.int64, types.int64), {})
+    assert first is not None and first.return_type == types.int64
+    assert fnty.get_call_type(ctx, (types.int64, types.int64), {}) is first
+    assert fnty.get_call_type(ctx, (types.float64, types.int64), {}).return_type == \
+        types.float64
+    assert fnty.get_impl_key(first) is not None  # what lowering asks for
+    compiled = njit(_reassigned_py)
+    assert [compiled(n, True) for n in range(9)] == [_reassigned_py(n, True) for n in range(9)]
+    frontend.clear()
+    assert not frontend._call_types
