@@ -51,31 +51,24 @@ def seed_game_inline(base, game_index, s):
 
 
 @kernel_inline
-def next_u64(s, k):
-    """Next output of stream ``k`` (state words ``4k .. 4k+3`` of ``s``)."""
-    o = 4 * k
-    s0 = s[o]
-    s1 = s[o + 1]
-    s2 = s[o + 2] ^ s0
-    s3 = s[o + 3] ^ s1
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    s[o + 1] = s1 ^ s2
-    s[o] = s0 ^ s3
-    s[o + 2] = s2 ^ (s1 << np.uint64(17))
-    s[o + 3] = _rotl(s3, 45)
-    return result
-
-
-@kernel_inline
 def next_u64_held(s0, s1, s2, s3):
-    """``next_u64`` on a state held in four locals: (output, s0, s1, s2, s3). A loop
-    that draws many numbers (the deal) keeps the state in registers this way; drawn
-    from the array, every number loads and stores it again, as the compiler cannot
-    tell the array from the game's (the next one may be written by a card)."""
+    """One step of xoshiro256** on a state held in four locals: (output, s0, s1, s2,
+    s3). A loop that draws many numbers (the deal) keeps the state in registers this
+    way; drawn from the array, every number loads and stores it again, as the compiler
+    cannot tell the array from the game's (the next one may be written by a card)."""
     s2 = s2 ^ s0
     s3 = s3 ^ s1
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     return result, s0 ^ s3, s1 ^ s2, s2 ^ (s1 << np.uint64(17)), _rotl(s3, 45)
+
+
+@kernel_inline
+def next_u64(s, k):
+    """Next output of stream ``k`` (state words ``4k .. 4k+3`` of ``s``)."""
+    o = 4 * k
+    x, s[o], s[o + 1], s[o + 2], s[o + 3] = next_u64_held(s[o], s[o + 1], s[o + 2],
+                                                          s[o + 3])
+    return x
 
 
 @kernel_inline
@@ -87,7 +80,7 @@ def below(x, n):
 @kernel_inline
 def rand_below(s, k, n):
     """Uniform integer in [0, n) (Lemire's multiply-shift on 32 bits; n < 2**31)."""
-    return np.int64(((next_u64(s, k) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    return below(next_u64(s, k), n)
 
 
 @kernel_inline
