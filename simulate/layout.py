@@ -295,6 +295,18 @@ OFF_MEM = _G.add("strategy memory", MAX_PLAYERS * MEM_WORDS)
 #: the rollouts each search candidate had (sequential halving gives the candidates it
 #: drops fewer): what a hint's interval is counted over (search_nb.search_figures)
 OFF_TRIED = _G.add("search: rollouts per candidate", MAX_MOVES)
+# the card counter as a rollout seat (search ``policy=card-counter`` or
+# ``model=card-counter``, strategies/counter_nb.py ``counter_world_move``) counts the
+# cards from what the world shows: per type, the copies in the deck (CW_DECK), those
+# not on the discard pile when the search's decision began (CW_LEFT, with that pile's
+# length and the reshuffles so far), and those not on the world's discard pile now
+# (CW_NOW, worked out from the others at each of its decisions that needs them)
+CW_DECK = 0
+CW_LEFT = TYPE_SLOTS
+CW_NOW = 2 * TYPE_SLOTS
+CW_DISC = 3 * TYPE_SLOTS
+CW_RESHUFFLES = CW_DISC + 1
+OFF_CW = _G.add("search: the card counter's counts in worlds", CW_RESHUFFLES + 1)
 G_SIZE = _G.size
 #: every block of G as (name, offset, size)
 BLOCKS = tuple(_G.blocks)

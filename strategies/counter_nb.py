@@ -21,6 +21,16 @@ house rules' phases) are ``offensive``'s.
 Where nobody may challenge a Wild Draw Four and the table allows bluffing, it treats
 a Wild Draw Four as always playable, as its authors' engine does; elsewhere a bluff
 is left to the seat's ``bluff`` parameter, as for every strategy.
+
+In a search's rollouts (``counter_world_move``: ``policy=card-counter`` or
+``model=card-counter``) no events are recorded, and the world it plays in was dealt
+from the search seat's observation, so it keeps no memory there: it plays from what
+the world shows its seat, at each decision anew. The copies of each type it has not
+seen are those not on the world's discard pile (since the last reshuffle) and not in
+its own world hand (``layout.OFF_CW``); another seat's bound ``K`` on a type is that
+many, or 0 where the table's public inference (``layout.OFF_PUB``, which the engine
+keeps up to date in the rollout as in the real game) says the seat holds none: a
+draw turn showed it held nothing that fit, a Wild Draw Four none of the colour.
 """
 
 from __future__ import annotations
@@ -112,6 +122,47 @@ def _set_bound(G, q, p, k, v):
     w = _base(q) + M_K + p * K_WORDS + k // K_PER_WORD
     s = (k % K_PER_WORD) * 8
     G[w] = (G[w] & ~(255 << s)) | (v << s)
+
+
+@kernel_inline
+def pub_forbids(pub, t):
+    """Whether the public inference bits ``pub`` (``layout.OFF_PUB``) say the seat
+    holds no card of type ``t``."""
+    if pub == 0:
+        return False
+    if t < C.WILD:
+        return ((pub >> (t // C.N_RANKS)) & 1 != 0
+                or (pub >> (L.PUB_RANK + t % C.N_RANKS)) & 1 != 0)
+    return (t == C.WILD or t == C.WILD_DRAW_FOUR) and (pub >> L.PUB_WILD) & 1 != 0
+
+
+@kernel
+def world_counts(W, CW):
+    """The copies of each type not on world ``W``'s discard pile, at CW[CW_NOW ..]:
+    those not on it when the decision began, less the cards played on it since (the
+    whole pile against the deck after a reshuffle, or a pile shorter than it was)."""
+    start = CW[L.CW_DISC]
+    src = L.CW_LEFT
+    if W[L.S_RESHUFFLES] != CW[L.CW_RESHUFFLES] or W[L.S_DISC_LEN] < start:
+        start = 0
+        src = L.CW_DECK
+    for t in range(C.N_TYPES):
+        CW[L.CW_NOW + t] = CW[src + t]
+    for i in range(start, W[L.S_DISC_LEN]):
+        CW[L.CW_NOW + W[L.OFF_DISC + i]] -= 1
+
+
+@kernel_inline
+def _bound(G, q, v, k, CW, world):
+    """K[v][k] as seat ``q`` keeps it: from its memory, or in a rollout world
+    (``world``) from what the world shows it: the copies of ``k`` it has not seen,
+    none where the public inference rules ``k`` out for ``v``."""
+    if not world:
+        return get_bound(G, q, v, k)
+    if pub_forbids(G[L.OFF_PUB + v], k):
+        return 0
+    u = CW[L.CW_NOW + k] - G[hu(q, k)]
+    return u if u > 0 else 0
 
 
 @kernel_inline
@@ -334,14 +385,15 @@ def _seat_after_play(G, p, t):
 
 
 @kernel
-def no_follow_chance(G, q, v, t, colour):
+def no_follow_chance(G, q, v, t, colour, CW, world):
     """The chance that seat ``v`` holds nothing it can play on ``t`` naming
     ``colour``, by ``q``'s counts: a hand of ``v``'s size drawn from the cards ``v``
-    may hold (the sum of its bounds, N), none of them among the M that fit."""
+    may hold (the sum of its bounds, N), none of them among the M that fit. In a
+    rollout world (``world``) the bounds are what the world shows (``_bound``)."""
     n = 0
     m = 0
     for k in range(C.N_TYPES):
-        x = get_bound(G, q, v, k)
+        x = _bound(G, q, v, k, CW, world)
         if x > 0:
             n += x
             if _fits(k, t, colour):
@@ -360,7 +412,7 @@ def no_follow_chance(G, q, v, t, colour):
 
 
 @kernel
-def follow_score(G, p, t, colour):
+def follow_score(G, p, t, colour, CW, world):
     """The last tie-break: how unlikely the seat to act next is to follow ``t``
     (naming ``colour``). When that seat is ``p`` itself (a Skip heads-up), 1 if ``p``
     holds nothing else that fits it, else 0, as in the original."""
@@ -371,7 +423,7 @@ def follow_score(G, p, t, colour):
             if held > 0 and _fits(k, t, colour):
                 return 0.0
         return 1.0
-    return no_follow_chance(G, p, v, t, colour)
+    return no_follow_chance(G, p, v, t, colour, CW, world)
 
 
 @kernel_inline
@@ -397,10 +449,11 @@ def _colour_rank(G, p, t, c, most):
 
 
 @kernel
-def counter_play(G, p, rng, anything, bluff_ok):
+def counter_play(G, p, rng, anything, bluff_ok, CW, world):
     """The counter's play on its turn (a wild's with its colour), or -1 to draw.
     ``anything``: the top card names no colour, so every card may be played (but a
-    last card that finish_on_action bars, never)."""
+    last card that finish_on_action bars, never). ``world``: a rollout's, its
+    counts in ``CW`` (``_bound``)."""
     if last_card_barred(G, p):
         return -1
     endgame = G[hu(next_seat(G, p, _ONE), L.HC_SIZE)] == 1
@@ -435,6 +488,7 @@ def counter_play(G, p, rng, anything, bluff_ok):
         return -1
     # then the colour, then the counts; ties at random among the options
     best_colour = 0
+    options = 0
     for t in range(C.N_TYPES):
         if G[hu(p, t)] == 0 or not _can_play(G, p, t, anything, bluff_ok):
             continue
@@ -443,7 +497,16 @@ def counter_play(G, p, rng, anything, bluff_ok):
             continue
         for c in range(4 if t >= C.WILD else 1):
             cc = c if t >= C.WILD else colour_of(t)
-            best_colour = max(best_colour, _colour_rank(G, p, t, cc, most))
+            r = _colour_rank(G, p, t, cc, most)
+            if r > best_colour:
+                best_colour = r
+                options = 1
+            elif r == best_colour:
+                options += 1
+    # one option left: it is played, with no tie-break to compute (nor a draw)
+    counts = options > 1
+    if counts and world:
+        world_counts(G, CW)
     best_follow = -1.0
     ties = 0
     for t in range(C.N_TYPES):
@@ -456,7 +519,7 @@ def counter_play(G, p, rng, anything, bluff_ok):
             cc = c if t >= C.WILD else colour_of(t)
             if _colour_rank(G, p, t, cc, most) != best_colour:
                 continue
-            f = follow_score(G, p, t, cc)
+            f = follow_score(G, p, t, cc, CW, world) if counts else 0.0
             if f > best_follow:
                 best_follow = f
                 ties = 1
@@ -473,7 +536,7 @@ def counter_play(G, p, rng, anything, bluff_ok):
             cc = c if t >= C.WILD else colour_of(t)
             if _colour_rank(G, p, t, cc, most) != best_colour:
                 continue
-            if follow_score(G, p, t, cc) == best_follow:
+            if not counts or follow_score(G, p, t, cc, CW, world) == best_follow:
                 if pick == 0:
                     return with_colour(t, cc)
                 pick -= 1
@@ -499,20 +562,36 @@ def counter_drawn(G, p, rng, bluff_ok):
 @kernel
 def counter_move(G, rng):
     """The counter's move for the seat to act."""
-    ph = G[L.S_PHASE]
     p = G[L.S_ACTOR]
     if G[_base(p) + M_READY] == 0:
         _set_up(G, p)  # a table that recorded no deal (a crafted state)
+    return _decide(G, rng, G, False)
+
+
+@kernel
+def counter_world_move(W, rng, CW):
+    """The counter's move for the seat to act in a search's rollout world ``W``,
+    from what that world shows the seat (its counts in ``CW``, no memory: see the
+    module's docstring)."""
+    return _decide(W, rng, CW, True)
+
+
+@kernel_inline
+def _decide(G, rng, CW, world):
+    """The counter's decision, its bounds from its memory or (``world``) from the
+    rollout world and ``CW``."""
+    ph = G[L.S_PHASE]
+    p = G[L.S_ACTOR]
     if ph == L.PH_TURN or ph == L.PH_DRAWN:
         bluff_ok = free_bluff(G) or chance(rng, 1, seat_param(G, p, L.SF_BLUFF))
         if ph == L.PH_DRAWN:
             return counter_drawn(G, p, rng, bluff_ok)
-        m = counter_play(G, p, rng, False, bluff_ok)
+        m = counter_play(G, p, rng, False, bluff_ok, CW, world)
         return L.MV_DRAW if m < 0 else m
     if ph == L.PH_COLOUR:
         # a first flipped Wild: its authors' engine leaves it naming no colour, so the
         # first player may play anything; name the colour of the card it would play
-        m = counter_play(G, p, rng, True, True)
+        m = counter_play(G, p, rng, True, True, CW, world)
         if m < 0:
             return L.MV_COLOUR + most_held_colour(G, p, rng)
         t = type_of(m)

@@ -132,7 +132,8 @@ BUILTINS: dict[str, tuple[int, str]] = {
         f"rollouts=N per decision (default {_SD['rollouts']}); policy=NAME, the built-in "
         f"that plays its own seat in the rollouts (default {_SD['policy']}), and "
         f"model=NAME, the one that plays every other seat (default {_SD['model']}): any "
-        "built-in but search, a parametric one with its defaults; depth=N, the turns a "
+        "built-in but search, a parametric one with its defaults, the card counter "
+        "counting from what the rollout's world shows its seat; depth=N, the turns a "
         "rollout plays before it is valued by the cards each player has left (default "
         f"{_SD['depth']}; 0 plays to the end); halving=1 spends the rollouts by sequential "
         "halving, the worse half of the candidates dropped after each round (default "
@@ -352,8 +353,9 @@ def kind_of(name: str, plugin: Any = None) -> str:
 
 
 #: the built-ins a search may roll out with (``policy=``, ``model=``): all but the
-#: search itself and the observers, which hear no events in a rollout
-ROLLOUT_POLICIES = tuple(n for n in BUILTINS if kind_of(n) in (PLAIN, PARAM))
+#: search itself; the card counter, which hears no events in a rollout, plays there
+#: from what the world shows its seat (strategies/counter_nb.py)
+ROLLOUT_POLICIES = tuple(n for n in BUILTINS if kind_of(n) in (PLAIN, PARAM, OBSERVER))
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,9 @@ At a decision with more than one candidate move, the seat samples worlds that
 agree with what it has seen (``_sample_world``), plays each candidate in each
 world and rolls the round out with a rollout policy (a non-search built-in, for
 every seat), through the same step contract as the real game; it plays the
-candidate that won the most rollouts.
+candidate that won the most rollouts. A card counter in the rollouts
+(``policy=card-counter``, ``model=card-counter``) plays from what its world shows
+it, with no memory of events (``counter_nb.counter_world_move``).
 
 Where it sits. The search must call the play loop, and the play loop must call
 the search: a call-graph cycle, which Numba compiles badly. So the arrows are
@@ -53,6 +55,10 @@ import numpy as np
 from unosim.simulate.cards import N_RANKS, N_TYPES, POINTS, WILD, WILD_DRAW_FOUR
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.layout import (
+    CW_DECK,
+    CW_DISC,
+    CW_LEFT,
+    CW_RESHUFFLES,
     HC_COLOUR,
     HC_LACKS,
     HC_PLACE,
@@ -71,6 +77,7 @@ from unosim.simulate.layout import (
     N_SPARAM,
     OFF_ALIVE,
     OFF_CAND,
+    OFF_CW,
     OFF_DECK,
     OFF_DISC,
     OFF_DRAW,
@@ -99,8 +106,6 @@ from unosim.simulate.layout import (
     PH_OVER,
     PH_PENALTY,
     PH_TURN,
-    PUB_RANK,
-    PUB_WILD,
     R_COLOR_ROTATION,
     R_DECK_SIZE,
     R_PLAYERS,
@@ -118,6 +123,7 @@ from unosim.simulate.layout import (
     S_PEND_KIND,
     S_PHASE,
     S_PREV_COLOUR,
+    S_RESHUFFLES,
     S_TURNS,
     S_WINNER,
     SF_BLUFF,
@@ -149,7 +155,12 @@ from unosim.strategies.builtin_nb import (
     most_held_colour,
     param_base,
 )
-from unosim.strategies.counter_nb import counter_move, hear_events
+from unosim.strategies.counter_nb import (
+    counter_move,
+    counter_world_move,
+    hear_events,
+    pub_forbids,
+)
 
 _POINTS = POINTS
 #: rollout turns after the decision before a rollout is scored by the lead in cards
@@ -293,31 +304,26 @@ def candidates(G, rng):
 # ------------------------------------------------------------------ worlds
 
 
-@kernel_inline
-def _forbidden(pub, t):
-    """Whether OFF_PUB bits ``pub`` say the seat holds no card of type ``t``."""
-    if pub == 0:
-        return False
-    if t < WILD:
-        return (pub >> (t // N_RANKS)) & 1 != 0 or (pub >> (PUB_RANK + t % N_RANKS)) & 1 != 0
-    return (t == WILD or t == WILD_DRAW_FOUR) and (pub >> PUB_WILD) & 1 != 0
-
-
 @kernel(share="search-beside", kinds="Gi")
 def _unseen_pool(G, p):
     """List the cards ``p`` has not seen (the deck less its hand and the discard
-    pile) at G[OFF_POOL ..]; return how many."""
-    # count per type in the first N_TYPES pool slots, then expand in place from the end
+    pile) at G[OFF_POOL ..]; return how many. The counts per type behind it go to
+    OFF_CW for a card counter in the rollouts (layout.CW_DECK, CW_LEFT): the deck's
+    and those not on the discard pile, both public."""
     base = OFF_POOL
     for t in range(N_TYPES):
-        G[OFF_SCORE + t] = 0  # OFF_SCORE is free until the rollouts start
+        G[OFF_CW + CW_DECK + t] = 0
     for i in range(G[R_DECK_SIZE]):
-        G[OFF_SCORE + G[OFF_DECK + i]] += 1
+        G[OFF_CW + CW_DECK + G[OFF_DECK + i]] += 1
+    for t in range(N_TYPES):
+        G[OFF_CW + CW_LEFT + t] = G[OFF_CW + CW_DECK + t]
     for i in range(G[S_DISC_LEN]):
-        G[OFF_SCORE + G[OFF_DISC + i]] -= 1
+        G[OFF_CW + CW_LEFT + G[OFF_DISC + i]] -= 1
+    G[OFF_CW + CW_DISC] = G[S_DISC_LEN]
+    G[OFF_CW + CW_RESHUFFLES] = G[S_RESHUFFLES]
     m = 0
     for t in range(N_TYPES):
-        c = G[OFF_SCORE + t] - G[hx(p, t)]
+        c = G[OFF_CW + CW_LEFT + t] - G[hx(p, t)]
         for _ in range(c):
             G[base + m] = t
             m += 1
@@ -350,7 +356,7 @@ def _deal_hand(G, W, R, q, pos, m, pub):
         allowed = 0
         if pub != 0:
             for i in range(pos, m):
-                if not _forbidden(pub, G[OFF_POOL + i]):
+                if not pub_forbids(pub, G[OFF_POOL + i]):
                     allowed += 1
         if allowed == 0:
             j = pos + rand_below(R, 0, m - pos)
@@ -358,7 +364,7 @@ def _deal_hand(G, W, R, q, pos, m, pub):
             r = rand_below(R, 0, allowed)
             j = pos
             for i in range(pos, m):
-                if not _forbidden(pub, G[OFF_POOL + i]):
+                if not pub_forbids(pub, G[OFF_POOL + i]):
                     if r == 0:
                         j = i
                         break
@@ -470,8 +476,19 @@ def _value(W, p):
     return int(VALUE_UNIT * mine / total)
 
 
-@kernel(share="search", kinds="GRiibi")
-def _rollout(W, R, move, p, placing, depth):
+@kernel_inline
+def _rollout_move(W, CW, R):
+    """The move of the rollout seat to act: its built-in, the card counter from
+    what the world shows it (``counter_nb.counter_world_move``, its counts in
+    ``CW``)."""
+    sid = W[OFF_STRAT + W[S_ACTOR]]
+    if sid == COUNTER:
+        return counter_world_move(W, R, CW)
+    return _choose(sid, W, R)
+
+
+@kernel(share="search", kinds="GGRiibi")
+def _rollout(W, CW, R, move, p, placing, depth):
     """Play ``move`` in world ``W``, then the rollout policies to the first seat
     out: VALUE_UNIT if ``p`` went out first, else 0. With ``depth`` > 0 a rollout
     still going ``depth`` turns after ``move`` is valued by ``_value`` instead.
@@ -490,7 +507,7 @@ def _rollout(W, R, move, p, placing, depth):
                     return _value(W, p)
                 return _lead(W, p, placing) * VALUE_UNIT
             break
-        apply_called(W, R, _choose(W[OFF_STRAT + W[S_ACTOR]], W, R))
+        apply_called(W, R, _rollout_move(W, CW, R))
     if placing:
         place = W[hx(p, HC_PLACE)]
         return (W[R_PLAYERS] - place) * VALUE_UNIT if place > 0 else 0
@@ -498,7 +515,7 @@ def _rollout(W, R, move, p, placing, depth):
 
 
 @kernel
-def _play_worlds(G, W0, W, R, SAVE, p, m, k, worlds, placing, depth):
+def _play_worlds(G, W0, W, CW, R, SAVE, p, m, k, worlds, placing, depth):
     """Sample ``worlds`` worlds and roll each candidate still in (OFF_ALIVE) out in
     each, adding to its score; return the rollouts played."""
     played = 0
@@ -513,7 +530,7 @@ def _play_worlds(G, W0, W, R, SAVE, p, m, k, worlds, placing, depth):
             _copy_world(G, _AT_W0, _AT_W, n)
             for j in range(8):
                 R[j] = SAVE[j]  # common random numbers: every candidate sees the same future
-            G[OFF_SCORE + i] += _rollout(W, R, G[OFF_CAND + i], p, placing, depth)
+            G[OFF_SCORE + i] += _rollout(W, CW, R, G[OFF_CAND + i], p, placing, depth)
             played += 1
     return played
 
@@ -535,12 +552,13 @@ def _seat_rollout_policies(G, W0, W, p, n):
     """The seats of the rollouts: ``p`` plays its policy, every other seat the
     opponent model; a parametric one reads its parameters from the world's slot of
     the seat it plays (so the policy and the model never share a slot, in matches
-    too, where players change seats)."""
+    too, where players change seats); the card counter keeps no memory in a world
+    (``_rollout_move``)."""
     policy = G[OFF_SP + p * N_SP + SP_POLICY]
     model = G[OFF_SP + p * N_SP + SP_MODEL]
     for q in range(MAX_PLAYERS):
         sid = policy if q == p else model
-        if sid >= PARAM_SID:
+        if sid >= PARAM_SID and sid != COUNTER:
             src = param_base(policy) if q == p else OFF_MPARAM + (model // SLOT_STRIDE) * N_SPARAM
             dst = OFF_SPARAM + q * N_SPARAM
             if q < n:
@@ -589,7 +607,8 @@ def _worlds(G, p, m, k, worlds, placing, depth):
     for i in range(k):
         if G[OFF_ALIVE + i] != 0:
             G[OFF_TRIED + i] += worlds
-    return _play_worlds(G, W0, W, R, SAVE, p, m, k, worlds, placing, depth)
+    CW = G[OFF_CW:OFF_CW + CW_RESHUFFLES + 1]
+    return _play_worlds(G, W0, W, CW, R, SAVE, p, m, k, worlds, placing, depth)
 
 
 @kernel

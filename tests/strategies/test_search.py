@@ -6,9 +6,11 @@ tell apart (same own hand, piles' public part, sizes, public inference) but with
 every hidden thing changed (the opponents' cards and the draw pile dealt anew
 from the same cards, the card stream of the generator, the hand-derived
 ``HC_LACKS`` bits, a stale drawn card, the bluff flag, the card a trading
-partner chose); the search must make the same decision and leave its generator
-in the same state. Every kind of decision the rules leave to a player
-(docs/rules.md#the-game-in-brief, "Decisions") must come up.
+partner chose, and at a table that records events the other seats' private
+events and the card counters' bounds kept from their own hands); the search must
+make the same decision and leave its generator in the same state. Every kind of
+decision the rules leave to a player (docs/rules.md#the-game-in-brief, "Decisions")
+must come up.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from unosim.simulate.cards import N_RANKS, N_TYPES, POINTS
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import resolve
 from unosim.simulate.step_nb import apply_move, cap_round, deal, is_legal
+from unosim.strategies import counter_nb as C
 from unosim.strategies import search_nb as S
 from unosim.strategies.registry import parse_strategy
 from unosim.studies.run.play import run
@@ -65,6 +68,8 @@ def twin(G: np.ndarray, RNG: np.ndarray, rnd: random.Random):
             pos += k
             G2[hx(q, L.HC_LACKS)] = rnd.randrange(16)
     G2[L.OFF_DRAW: L.OFF_DRAW + d] = hidden[pos:]
+    if G[L.RF_EVENTS] != 0:
+        _scramble_memories(G2, p, n, rnd)
     R2[0:4] = [rnd.getrandbits(64) for _ in range(4)]
     G2[L.S_BLUFF] = rnd.randrange(2)
     if G[L.S_PHASE] != L.PH_DRAWN:
@@ -74,6 +79,21 @@ def twin(G: np.ndarray, RNG: np.ndarray, rnd: random.Random):
         held = [t for t in range(N_TYPES) if G2[hx(giver, t)] > 0]
         G2[L.S_GIVE] = rnd.choice(held)
     return G2, R2
+
+
+def _scramble_memories(G2: np.ndarray, p: int, n: int, rnd: random.Random) -> None:
+    """What the events tell the other seats alone: their private events (the card each
+    got) and a card counter's bounds, which it clamps by its own hand (any byte of
+    0-15, so that the counter plays on)."""
+    for i in range(min(int(G2[L.OFF_EV_N]), L.EV_CAP)):
+        e = L.OFF_EV + i * L.EV_WIDTH
+        if G2[e] == L.Event.got and G2[e + 1] != p:
+            G2[e + 2] = rnd.randrange(N_TYPES)
+    for q in range(n):
+        if q != p:
+            at = L.OFF_MEM + q * L.MEM_WORDS + C.M_K
+            for w in range(L.MAX_PLAYERS * C.K_WORDS):
+                G2[at + w] = sum(rnd.randrange(16) << (8 * j) for j in range(C.K_PER_WORD))
 
 
 PHASE_TABLES = [
@@ -92,15 +112,15 @@ PHASE_TABLES = [
 ]
 
 
-def _play_twinned(spec, variants, players, games, rnd, seen, came) -> int:
-    """Play ``games`` rounds with one ``spec`` seat against random; at each of its
-    decisions a twin with other hidden cards must give the same move and generator
-    state. Returns the decisions checked."""
+def _play_twinned(spec, variants, players, games, rnd, seen, came, opponent="random") -> int:
+    """Play ``games`` rounds with one ``spec`` seat against ``opponent``; at each of
+    its decisions a twin with other hidden cards must give the same move and
+    generator state. Returns the decisions checked."""
     rules = resolve(variants, [("players", players)])
     searched = 0
     for game in range(games):
         seat = game % players
-        seats = [parse_strategy("random")] * players
+        seats = [parse_strategy(opponent)] * players
         seats[seat] = parse_strategy(spec)
         G = game_template(rules, seats)
         RNG = np.zeros(8, np.uint64)

@@ -61,7 +61,8 @@ def test_a_rollout_stops_exactly_depth_turns_after_the_decision():
         W = G.copy()
         R = RNG.copy()
         move = int(S.choose_move(G.copy(), RNG.copy()))
-        got = S._rollout(W, R, move, 0, False, depth)
+        CW = np.zeros(L.CW_RESHUFFLES + 1, np.int64)  # no card counter: unused
+        got = S._rollout(W, CW, R, move, 0, False, depth)
         V = G.copy()
         Q = RNG.copy()
         S.apply_called(V, Q, move)
