@@ -19,7 +19,9 @@ Usage (from the repository root):
 
 ``--levers`` measures search variants at one budget (``--rollouts`` gives it, first
 value): the defaults first (the reference of the paired differences), then each
-variant as ``key=value[,key=value]``. ``--json PATH`` writes every figure.
+variant as ``key=value[,key=value]``; a variant that names its own ``rollouts=``
+plays that budget instead (a slower lever at the defaults' time). ``--json PATH``
+writes every figure.
 """
 
 from __future__ import annotations
@@ -119,7 +121,10 @@ def main() -> None:
     extra = [a.params] if a.params else []
     if a.levers is not None:
         base = f"rollouts={budgets[0]}"
-        points = [(p, ",".join([base, *extra, *([p] if p else [])]))
+        # a lever that sets its own budget (``rollouts=400,policy=...``: the same
+        # time as the defaults for a slower variant) replaces the common one
+        points = [(p, ",".join([*([] if "rollouts=" in p else [base]), *extra,
+                                *([p] if p else [])]))
                   for p in ["", *a.levers]]
         reference_label = ""
     else:
