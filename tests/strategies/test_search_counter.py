@@ -153,7 +153,7 @@ def test_search_with_the_counter_in_its_rollouts_never_peeks(lever):
     tell the twins apart at most searched decisions."""
     rnd = random.Random(31)
     spec = f"search:rollouts=6,{lever}"
-    checked = searched = told = 0
+    checked = searched = told = scrambled = 0
     for variants, players in (((), 2), ((), 4), (("stacking",), 3), (("seven-o",), 4)):
         rules = resolve(list(variants), [("players", players)])
         for game in range(3):
@@ -173,6 +173,8 @@ def test_search_with_the_counter_in_its_rollouts_never_peeks(lever):
                     apply_move(G, RNG, S.choose_move(G, RNG))
                     continue
                 G2, R2 = twin(G, RNG, rnd)
+                mem = slice(L.OFF_MEM, L.OFF_MEM + players * L.MEM_WORDS)
+                scrambled += int((G[mem] != G2[mem]).any())
                 before = int(G[L.OFF_SCOUNT])
                 peek = (_peeking_values(G, RNG, 4), _peeking_values(G2, R2, 4))
                 m = int(S.choose_move(G, RNG))
@@ -187,7 +189,7 @@ def test_search_with_the_counter_in_its_rollouts_never_peeks(lever):
                 assert is_legal(G, m)
                 checked += 1
                 apply_move(G, RNG, m)
-    assert checked > 60 and searched > 20
+    assert checked > 60 and searched > 20 and scrambled == checked
     assert told > searched // 2, (told, searched)
 
 
