@@ -33,11 +33,11 @@ class CheckFailure(AssertionError):
 
 def check_state(g: Any, deck_size: int) -> None:
     """The per-move invariants: cards conserved, each hand's derived columns
-    (colour and wild counts, size, points) agree with its cards, the O(1)
-    playable count agrees with the legal-move list (tests/simulate/test_playouts.py
-    runs the same checks)."""
+    (colour and wild counts, packed colour columns, size, points) agree with its
+    cards, the O(1) playable count and the k-th playable card agree with the
+    legal-move list (tests/simulate/test_playouts.py runs the same checks)."""
     from unosim.simulate.feel_nb import feel_word
-    from unosim.simulate.step_nb import count_allowed, legal_moves, wd4_is_legal
+    from unosim.simulate.step_nb import count_allowed, legal_moves, nth_playable, wd4_is_legal
 
     G = g.G
     n = g.players
@@ -54,6 +54,11 @@ def check_state(g: Any, deck_size: int) -> None:
         raise CheckFailure("a hand's colour columns disagree with its cards")
     if not np.array_equal(counts[:, WILD:].sum(1), hands[:, L.HC_WILDS]):
         raise CheckFailure("a hand's wild-card column disagrees with its cards")
+    packed = (counts[:, : 4 * N_RANKS].reshape(n, 4, N_RANKS)
+              << (4 * np.arange(N_RANKS))).sum(2)
+    if (not np.array_equal(packed, hands[:, L.HC_NIBS : L.HC_NIBS + 4])
+            or hands[:, L.HC_NIBS + 4].any()):
+        raise CheckFailure("a hand's packed colour columns disagree with its cards")
     if not np.array_equal(counts @ POINTS[: L.HC_COLOUR], hands[:, L.HC_POINTS]):
         raise CheckFailure("a hand's points column disagrees with its cards")
     if G[L.OFF_FEEL_SIZES] != feel_word(G):
@@ -73,6 +78,13 @@ def check_state(g: Any, deck_size: int) -> None:
         # built-ins read the same as count_playable plus last_card_barred at a count of 1)
         if count_allowed(G, p, True) != with_bluff or count_allowed(G, p, False) != without:
             raise CheckFailure("the O(1) playable count disagrees with the legal moves")
+        # nth_playable (random's pick, from the packed colour columns) walks the cards
+        # in the legal moves' order, each physical card once
+        cards = [t for t, w in plays for _ in range(w)]
+        for bluff in (True, False):
+            seq = [t for t in cards if bluff or t != WILD_DRAW_FOUR or wd4_is_legal(G, p)]
+            if [nth_playable(G, p, bluff, k) for k in range(len(seq))] != seq:
+                raise CheckFailure("the k-th playable card disagrees with the legal moves")
 
 
 def check_end(g: Any, rules: Any) -> None:

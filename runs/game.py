@@ -33,6 +33,7 @@ from unosim.simulate.moves import PHASES, move_name, parse_move, with_colour
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import Rules, resolve
 from unosim.simulate.step_nb import (
+    RANK_NIB,
     apply_move,
     cap_round,
     deal,
@@ -191,6 +192,7 @@ class Game:
             t = parse_card(name)
             self.G[self._h(p, t)] += 1
             self.G[self._h(p, L.HC_COLOUR + t // N_RANKS)] += 1  # wilds: HC_WILDS
+            self.G[self._h(p, L.HC_NIBS + t // N_RANKS)] += int(RANK_NIB[t])
             self.G[self._h(p, L.HC_SIZE)] += 1
             self.G[self._h(p, L.HC_POINTS)] += int(POINTS[t])
         self.G[L.OFF_FEEL_SIZES] = feel_word(self.G)  # the sizes a turn's sample reads

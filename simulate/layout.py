@@ -147,6 +147,10 @@ S_FEEL_RUN = _state()  # first t of that sole leader's current unbroken run
 # buffered at S_TURNS - S_FEEL_AT, so a sample keeps no counter of its own); once the
 # winner is out (feel_stop): how many samples the buffer holds, not folded yet
 S_FEEL_AT = _state()
+# 64 * players + 16 when a turn simply passes to the next seat (no elimination, no
+# Wild Draw Four takeback), else 0: set by ``deal``; step_nb._next_turn passes the turn
+# with one test and one table read
+S_TURN_BASE = _state()
 # a per-round counter declared in round_metrics.py whose slot is not laid out above
 # takes the next state slot (its kernel counts in G[L.S_...]; deal zeroes it)
 for _field in ROUND_FIELDS:
@@ -166,6 +170,11 @@ N_STATE = _state.count
 _hand = Fields("hand columns", start=TYPE_SLOTS)
 HC_COLOUR = _hand(N_COLOURS)
 HC_WILDS = _hand()
+# the cards of colour c packed 4 bits a rank (rank r at bit 4 r) at HC_NIBS + c, kept
+# up to date card by card with the counts above (a wild adds 0 to the fifth, unused
+# slot): ``random`` finds its k-th card of the colour in a few instructions without a
+# branch (step_nb.nth_playable_inline)
+HC_NIBS = _hand(N_COLOURS + 1)
 HC_SIZE = _hand()
 HC_POINTS = _hand()
 HC_PLACE = _hand()
@@ -261,6 +270,18 @@ OFF_FEEL_SCRATCH = _G.add("feel scratch", FEEL_BUF)
 # seven_o, swap_on_five, swap_hands_wild, jump_in): set by ``deal`` from the rules,
 # so under other rules a played card makes one test for them all
 OFF_HOUSE = _G.add("house decisions on", 1)
+# per card type (TYPE_SLOTS each): its colour (4 for a wild), its rank (-1 for a
+# wild), its lane in the packed colour word (HC_NIBS) and its points; then per seat its
+# lane in the packed hand sizes (OFF_FEEL_SIZES). Constant tables, written into the
+# template by rules.lower (card_tables), here and in the search's worlds (OFF_W0, OFF_W),
+# which copy only a game's changing parts: the engine's hot paths read them at a fixed
+# offset from G, where a table of the module costs one more instruction a read (its
+# address, a 64-bit constant, taken anew at each use)
+OFF_CARD_COLOUR = _G.add("card colours", TYPE_SLOTS)
+OFF_CARD_RANK = _G.add("card ranks", TYPE_SLOTS)
+OFF_CARD_NIB = _G.add("card lanes", TYPE_SLOTS)
+OFF_CARD_POINTS = _G.add("card points", TYPE_SLOTS)
+OFF_SEAT_LANE = _G.add("seat lanes", MAX_PLAYERS)
 # a game: the span a search world occupies (the feel region inside it, so a step in a
 # world never reaches past it; the search keeps the world's feel sampling off)
 G_CORE = _G.size

@@ -24,6 +24,9 @@ from unosim.simulate import layout as L
 from unosim.simulate.cards import (
     DOWNPOUR_ONE,
     DOWNPOUR_TWO,
+    N_RANKS,
+    POINTS,
+    TYPE_SLOTS,
     WILD,
     WILD_DRAW_FOUR,
     deck_cards,
@@ -425,6 +428,17 @@ _PROB_SLOTS = {
 }
 
 
+def card_tables() -> np.ndarray:
+    """The constant tables the template carries at layout.OFF_CARD_COLOUR ..
+    OFF_SEAT_LANE (see there), laid end to end."""
+    t = np.arange(TYPE_SLOTS)
+    colour = t // N_RANKS  # 4 for every wild type
+    rank = np.where(t < WILD, t % N_RANKS, -1)
+    nib = np.where(t < WILD, 1 << (4 * (t % N_RANKS)), 0)
+    lane = np.array([1 << (16 * p) if p < 4 else 0 for p in range(L.MAX_PLAYERS)])
+    return np.concatenate([colour, rank, nib, POINTS[:TYPE_SLOTS], lane]).astype(np.int64)
+
+
 def lower(rules: Rules) -> np.ndarray:
     """The game array ``G`` with the rules, the table probabilities and the deck
     filled in (state, hands and piles zero; seats are added by the runner)."""
@@ -437,4 +451,7 @@ def lower(rules: Rules) -> np.ndarray:
     deck = deck_cards(deck_counts_for(rules))
     G[L.R_DECK_SIZE] = deck.shape[0]
     G[L.OFF_DECK : L.OFF_DECK + deck.shape[0]] = deck
+    tables = card_tables()
+    for world in (0, L.OFF_W0, L.OFF_W):  # the game's and the search's worlds'
+        G[world + L.OFF_CARD_COLOUR : world + L.OFF_SEAT_LANE + L.MAX_PLAYERS] = tables
     return G

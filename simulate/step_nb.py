@@ -17,6 +17,8 @@ jump-in window, then its effect (``_resolve``: skip, reverse, penalty, ...).
 from __future__ import annotations
 
 import numpy as np
+from numba.core.extending import overload
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from unosim.simulate import cards as C
 from unosim.simulate import layout as L
@@ -41,10 +43,30 @@ from unosim.simulate.layout import (
 from unosim.simulate.moves import is_play, named_colour, type_of
 from unosim.simulate.rng_nb import below, chance, next_u64_held, rand_below
 
-_POINTS = C.POINTS  # a global array is frozen into the compiled code as a constant
 _COLOUR_OF = np.array([t // C.N_RANKS for t in range(C.TYPE_SLOTS)], np.int64)
 _RANK_OF = np.array([t % C.N_RANKS if t < C.WILD else -1 for t in range(C.TYPE_SLOTS)],
                     np.int64)
+#: a card's 4-bit lane in its colour's packed word (layout.HC_NIBS); 0 for a wild
+RANK_NIB = np.array([1 << (4 * (t % C.N_RANKS)) if t < C.WILD else 0
+                     for t in range(C.TYPE_SLOTS)], np.int64)
+#: one in each of the 13 rank lanes, bit 3 of each, and their difference
+_NIB_ONES = np.int64(0x1111111111111)
+_NIB_HIGH = np.int64(0x8888888888888)
+_NIB_SEVENS = np.int64(0x7777777777777)
+
+
+def lowest_bit(x):
+    """The index of the lowest set bit of ``x`` (never 0): one instruction compiled
+    (below), plain Python with the JIT off."""
+    x = int(x)
+    return (x & -x).bit_length() - 1
+
+
+@overload(lowest_bit)
+def _lowest_bit_nb(x):
+    return lambda x: trailing_zeros(x)
+
+
 # constant arguments of called kernels as plain int64, not literals: Numba compiles
 # a called kernel once per constant argument value (a "literal" type), so
 # ``next_seat(G, p, _ONE)`` beside ``next_seat(G, p, k)`` compiled it twice, and
@@ -103,6 +125,20 @@ def rank_of(t):
 
 
 @kernel_inline
+def g_colour(G, t):
+    """``colour_of``, from the template's copy of the table in G (layout.OFF_CARD_COLOUR):
+    one load at a fixed offset from G, where a module table costs one instruction
+    more (its address) at each use in the hot paths."""
+    return G[at(L.OFF_CARD_COLOUR + t)]
+
+
+@kernel_inline
+def g_rank(G, t):
+    """``rank_of`` from G (as ``g_colour``)."""
+    return G[at(L.OFF_CARD_RANK + t)]
+
+
+@kernel_inline
 def _wrap(q, n):
     while q >= n:
         q -= n
@@ -126,10 +162,6 @@ def next_seat(G, p, k):
             q = _wrap(q + d, n)
     return q
 
-
-#: one card in seat p's lane of the packed hand sizes (layout.OFF_FEEL_SIZES): seats
-#: 0-3, 16 bits each (the word is read only at tables of up to 4 players)
-_LANE = np.array([1 << (16 * p) if p < 4 else 0 for p in range(L.MAX_PLAYERS)], np.int64)
 
 #: the phases in which a card played starts a turn (a bit each)
 _TURN_PHASES = np.int64((1 << L.PH_TURN) | (1 << L.PH_SKIP) | (1 << L.PH_JUMP)
@@ -164,25 +196,29 @@ def two_left(G):
 def _hand_dealt(G, p, t):
     """Seat ``p`` gets card ``t`` (the deal: it packs the sizes once, at its end)."""
     G[hu(p, t)] += 1
-    G[hu(p, L.HC_COLOUR + colour_of(t))] += 1  # a wild counts in HC_WILDS
+    c = g_colour(G, t)
+    G[hu(p, L.HC_COLOUR + c)] += 1  # a wild counts in HC_WILDS
+    G[hu(p, L.HC_NIBS + c)] += G[at(L.OFF_CARD_NIB + t)]
     G[hu(p, L.HC_SIZE)] += 1
-    G[hu(p, L.HC_POINTS)] += _POINTS[at(t)]
+    G[hu(p, L.HC_POINTS)] += G[at(L.OFF_CARD_POINTS + t)]
 
 
 @kernel_inline
 def _hand_add(G, p, t):
     """Seat ``p`` gets card ``t``; its packed size too (layout.OFF_FEEL_SIZES)."""
     _hand_dealt(G, p, t)
-    G[L.OFF_FEEL_SIZES] += _LANE[at(p)]
+    G[L.OFF_FEEL_SIZES] += G[at(L.OFF_SEAT_LANE + p)]
 
 
 @kernel_inline
 def _hand_remove(G, p, t):
     G[hu(p, t)] -= 1
-    G[hu(p, L.HC_COLOUR + colour_of(t))] -= 1  # a wild counts in HC_WILDS
+    c = g_colour(G, t)
+    G[hu(p, L.HC_COLOUR + c)] -= 1  # a wild counts in HC_WILDS
+    G[hu(p, L.HC_NIBS + c)] -= G[at(L.OFF_CARD_NIB + t)]
     G[hu(p, L.HC_SIZE)] -= 1
-    G[hu(p, L.HC_POINTS)] -= _POINTS[at(t)]
-    G[L.OFF_FEEL_SIZES] -= _LANE[at(p)]
+    G[hu(p, L.HC_POINTS)] -= G[at(L.OFF_CARD_POINTS + t)]
+    G[L.OFF_FEEL_SIZES] -= G[at(L.OFF_SEAT_LANE + p)]
 
 
 @kernel
@@ -262,10 +298,10 @@ def is_match(G, t):
     """Colour, number or symbol match with the top card, or any wild."""
     if t >= C.WILD:
         return True
-    if colour_of(t) == G[L.S_COLOUR]:
+    if g_colour(G, t) == G[L.S_COLOUR]:
         return True
     top = G[L.S_TOP]
-    return top < C.WILD and _RANK_OF[at(t)] == _RANK_OF[at(top)]
+    return top < C.WILD and g_rank(G, t) == g_rank(G, top)
 
 
 @kernel_inline
@@ -294,7 +330,7 @@ def penalty_of(G, t):
     if t == C.WILD_DRAW_FOUR:
         return Penalty.wild_draw_four
     if t < C.WILD:
-        r = _RANK_OF[at(t)]
+        r = g_rank(G, t)
         if r == C.RANK_DRAW_TWO:
             return Penalty.draw_two
         if r == 0 and G[L.R_DRAW_TEN] == DrawTen.zeros:
@@ -363,6 +399,10 @@ def deal(G, RNG):
     G[L.OFF_HOUSE] = int((G[L.R_SEVEN_O] | G[L.R_SWAP_ON_FIVE] | G[L.R_SWAP_HANDS_WILD]
                           | G[L.R_JUMP_IN]) != 0 or G[L.RF_SILENT_TWOS] > 0)
     G[L.S_DIR] = 1
+    # _next_turn's table row (``seat_after``'s index less the direction and seat)
+    # where no seat is out and no takeback is pending, else 0
+    G[L.S_TURN_BASE] = (64 * n_players + 16) * int(
+        (G[L.R_ELIMINATION] | G[L.R_WD4_TAKEBACK]) == 0)
     G[L.S_WINNER] = -1
     G[L.S_ACTIVE] = n_players
     if G[L.RF_EVENTS] != 0:
@@ -451,7 +491,7 @@ def count_playable(G, p, bluff):
     if top < C.WILD:
         # the top's rank in the other colours: all four less colour c's, without a
         # branch on which colour is skipped
-        r = rank_of(top)
+        r = g_rank(G, top)
         total += (G[hu(p, r)] + G[hu(p, C.N_RANKS + r)] + G[hu(p, 2 * C.N_RANKS + r)]
                   + G[hu(p, 3 * C.N_RANKS + r)] - G[hu(p, c * C.N_RANKS + r)])
     total += G[hu(p, L.HC_WILDS)]
@@ -490,6 +530,15 @@ def nth_playable_inline(G, p, bluff, k):
     c = G[L.S_COLOUR]
     cc = G[hu(p, L.HC_COLOUR + c)]
     if k < cc:
+        if cc < 8:
+            # without a branch on the hand (where the scan below stops is a coin flip
+            # to the processor): the colour's packed counts times the lane ones put in
+            # lane i the cards of ranks 0..i (at most 7: no carry); with 7 - k added
+            # to each lane (k < 7: no borrow, no carry), bit 3 is set exactly in the
+            # lanes past k, and the first of them is the card's rank (bit 4 i + 3:
+            # with 4 * 13 c added, a quarter of it is the card's type)
+            over = ((G[hu(p, L.HC_NIBS + c)] - k) * _NIB_ONES + _NIB_SEVENS) & _NIB_HIGH
+            return (lowest_bit(over) + 4 * C.N_RANKS * c) >> 2
         for t in range(c * C.N_RANKS, c * C.N_RANKS + C.N_RANKS):
             k -= G[hu(p, t)]
             if k < 0:
@@ -497,7 +546,7 @@ def nth_playable_inline(G, p, bluff, k):
     k -= cc
     top = G[L.S_TOP]
     if top < C.WILD:
-        r = rank_of(top)
+        r = g_rank(G, top)
         for oc in range(4):
             if oc != c:
                 t = oc * C.N_RANKS + r
@@ -743,12 +792,17 @@ def _pass_turn(G, p):
 def _next_turn(G, p):
     """The turn passes to the seat after ``p`` (``_pass_turn``): inlined, and
     without a takeback pending the seat after ``p`` simply plays."""
-    q = seat_after(G, p)
-    if G[L.R_WD4_TAKEBACK] != 0:
-        _pass_turn(G, q)
-    else:
-        G[L.S_ACTOR] = q
+    base = G[L.S_TURN_BASE]
+    if base != 0:
+        G[L.S_ACTOR] = _SEAT_AFTER[at(base + 16 * G[L.S_DIR] + p)]
         G[L.S_PHASE] = L.PH_TURN
+    else:
+        q = seat_after(G, p)
+        if G[L.R_WD4_TAKEBACK] != 0:
+            _pass_turn(G, q)
+        else:
+            G[L.S_ACTOR] = q
+            G[L.S_PHASE] = L.PH_TURN
 
 
 @kernel_inline
@@ -822,7 +876,7 @@ def _play(G, RNG, p, move):
     G[L.S_DISC_LEN] = nd + 1
     G[L.S_TOP] = t
     if t < C.WILD:
-        G[L.S_COLOUR] = colour_of(t)
+        G[L.S_COLOUR] = g_colour(G, t)
     elif G[L.R_COLOR_ROTATION] != 0 and (t == C.WILD or t == C.WILD_DRAW_FOUR):
         # red -> blue -> green -> yellow -> red clockwise (colour ids r0 y1 g2 b3)
         G[L.S_COLOUR] = (G[L.S_COLOUR] + (3 if G[L.S_DIR] > 0 else 1)) % 4

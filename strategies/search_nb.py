@@ -61,6 +61,7 @@ from unosim.simulate.layout import (
     CW_RESHUFFLES,
     HC_COLOUR,
     HC_LACKS,
+    HC_NIBS,
     HC_PLACE,
     HC_POINTS,
     HC_SIZE,
@@ -139,6 +140,7 @@ from unosim.simulate.layout import (
 from unosim.simulate.moves import with_colour
 from unosim.simulate.rng_nb import chance, next_u64, rand_below, seed_game, splitmix64
 from unosim.simulate.step_nb import (
+    RANK_NIB,
     apply_called,
     hx,
     legal_moves,
@@ -334,6 +336,7 @@ def _unseen_pool(G, p):
 def _give_card(W, q, t):
     W[hx(q, t)] += 1
     W[hx(q, HC_COLOUR + t // N_RANKS)] += 1
+    W[hx(q, HC_NIBS + t // N_RANKS)] += RANK_NIB[t]
     W[hx(q, HC_SIZE)] += 1
     W[hx(q, HC_POINTS)] += _POINTS[t]
 
@@ -348,6 +351,7 @@ def _deal_hand(G, W, R, q, pos, m, pub):
         W[hx(q, t)] = 0
     for c in range(5):
         W[hx(q, HC_COLOUR + c)] = 0
+        W[hx(q, HC_NIBS + c)] = 0
     W[hx(q, HC_SIZE)] = 0
     W[hx(q, HC_POINTS)] = 0
     for _ in range(h):
