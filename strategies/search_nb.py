@@ -86,6 +86,7 @@ from unosim.simulate.layout import (
     OFF_EV_READ,
     OFF_FEEL_MODE,
     OFF_H,
+    OFF_HOUSE,
     OFF_MOVES,
     OFF_MPARAM,
     OFF_POOL,
@@ -383,8 +384,9 @@ def _deal_hand(G, W, R, q, pos, m, pub):
 
 @kernel(share="search-beside", kinds="Giii")
 def _copy_world(G, src, dst, n_players):
-    """Copy a world (state, rules, seats, hands, piles, inference) ``src`` -> ``dst``
-    (offsets into G); the deck is copied once per decision."""
+    """Copy a world (state, rules, seats, hands, piles, inference, whether the
+    house rules act on played cards) ``src`` -> ``dst`` (offsets into G); the deck
+    is copied once per decision."""
     for i in range(OFF_H + n_players * HW):
         G[dst + i] = G[src + i]
     for i in range(G[src + S_DRAW_LEN]):
@@ -393,6 +395,9 @@ def _copy_world(G, src, dst, n_players):
         G[dst + OFF_DISC + i] = G[src + OFF_DISC + i]
     for i in range(MAX_PLAYERS):
         G[dst + OFF_PUB + i] = G[src + OFF_PUB + i]
+    # set by the deal beyond the hands: without it a rollout skips Seven-O's and
+    # swap on five's swaps, jump-ins and silent twos
+    G[dst + OFF_HOUSE] = G[src + OFF_HOUSE]
 
 
 @kernel(share="search-beside", kinds="GGRii")

@@ -261,6 +261,26 @@ def test_search_deals_worlds_that_keep_every_card_and_size(variants):
         assert list(W0[own]) == list(G[own])
 
 
+@pytest.mark.parametrize("variants", [["seven-o"], ["jump-in"], ["swap-on-five"]])
+def test_rollouts_play_the_house_rules_of_the_table(variants):
+    """The worlds a search rolls out in act on played cards as the table does: the
+    deal's flag that a house rule takes a played card's decisions (Seven-O's swap,
+    a jump-in window) is in both world blocks after a searched decision, so a
+    rollout plays the swaps and jump-ins (without it, it played the official game)."""
+    rules = resolve(variants, [("players", 3)])
+    seats = [parse_strategy("search:rollouts=8")] + [parse_strategy("random")] * 2
+    G = game_template(rules, seats)
+    RNG = np.zeros(8, np.uint64)
+    seed_game(base_seed(5), 0, RNG)
+    deal(G, RNG)
+    assert G[L.OFF_HOUSE] == 1
+    while G[L.OFF_SCOUNT] == 0 and G[L.S_PHASE] != L.PH_OVER:
+        apply_move(G, RNG, S.choose_move(G, RNG))
+    assert G[L.OFF_SCOUNT] > 0
+    assert G[L.OFF_W0 + L.OFF_HOUSE] == 1
+    assert G[L.OFF_W + L.OFF_HOUSE] == 1
+
+
 def test_worlds_respect_what_a_draw_showed():
     """A seat whose draw turn showed it had no red, no 3 and no wild is never dealt one
     (while the unseen cards allow it)."""
