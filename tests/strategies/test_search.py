@@ -46,6 +46,16 @@ def _fill_hand(G: np.ndarray, q: int, cards: list[int]) -> None:
         G[hx(q, L.HC_POINTS)] += int(POINTS[t])
 
 
+def deal_table(rules, seats, seed: int, game: int):
+    """Game ``game`` of a run with base seed ``seed`` at a table of ``seats``, dealt:
+    the game array and its generators."""
+    G = game_template(rules, seats)
+    RNG = np.zeros(8, np.uint64)
+    seed_game(base_seed(seed), game, RNG)
+    deal(G, RNG)
+    return G, RNG
+
+
 def twin(G: np.ndarray, RNG: np.ndarray, rnd: random.Random):
     """A game the seat to act cannot tell from ``G``, with every hidden thing changed."""
     G2 = G.copy()
@@ -122,10 +132,7 @@ def _play_twinned(spec, variants, players, games, rnd, seen, came, opponent="ran
         seat = game % players
         seats = [parse_strategy(opponent)] * players
         seats[seat] = parse_strategy(spec)
-        G = game_template(rules, seats)
-        RNG = np.zeros(8, np.uint64)
-        seed_game(base_seed(1), game, RNG)
-        deal(G, RNG)
+        G, RNG = deal_table(rules, seats, 1, game)
         while G[L.S_PHASE] != L.PH_OVER:
             if G[L.S_TURNS] >= rules["turn_cap"]:
                 cap_round(G)
@@ -185,10 +192,7 @@ def test_search_never_peeks_at_a_first_wild_colour():
     rules = resolve([], [("players", 3)])
     seats = [parse_strategy("search:rollouts=12")] + [parse_strategy("random")] * 2
     for game in range(10):
-        G = game_template(rules, seats)
-        RNG = np.zeros(8, np.uint64)
-        seed_game(base_seed(2), game, RNG)
-        deal(G, RNG)
+        G, RNG = deal_table(rules, seats, 2, game)
         # the top card becomes a Wild, as if it had been flipped first
         top = int(G[L.S_TOP])
         G[L.OFF_DISC] = 52
@@ -233,10 +237,7 @@ def test_search_deals_worlds_that_keep_every_card_and_size(variants):
     the seat's own hand untouched."""
     rules = resolve(variants, [("players", 3)])
     seats = [parse_strategy("search:rollouts=4")] + [parse_strategy("random")] * 2
-    G = game_template(rules, seats)
-    RNG = np.zeros(8, np.uint64)
-    seed_game(base_seed(4), 1, RNG)
-    deal(G, RNG)
+    G, RNG = deal_table(rules, seats, 4, 1)
     n = 3
     S._copy_world(G, 0, L.OFF_W0, n)
     m = S._unseen_pool(G, 0)
@@ -269,10 +270,7 @@ def test_rollouts_play_the_house_rules_of_the_table(variants):
     rollout plays the swaps and jump-ins (without it, it played the official game)."""
     rules = resolve(variants, [("players", 3)])
     seats = [parse_strategy("search:rollouts=8")] + [parse_strategy("random")] * 2
-    G = game_template(rules, seats)
-    RNG = np.zeros(8, np.uint64)
-    seed_game(base_seed(5), 0, RNG)
-    deal(G, RNG)
+    G, RNG = deal_table(rules, seats, 5, 0)
     assert G[L.OFF_HOUSE] == 1
     while G[L.OFF_SCOUNT] == 0 and G[L.S_PHASE] != L.PH_OVER:
         apply_move(G, RNG, S.choose_move(G, RNG))
@@ -286,10 +284,7 @@ def test_worlds_respect_what_a_draw_showed():
     (while the unseen cards allow it)."""
     rules = resolve([], [("players", 2)])
     seats = [parse_strategy("search:rollouts=4"), parse_strategy("random")]
-    G = game_template(rules, seats)
-    RNG = np.zeros(8, np.uint64)
-    seed_game(base_seed(4), 2, RNG)
-    deal(G, RNG)
+    G, RNG = deal_table(rules, seats, 4, 2)
     G[L.OFF_PUB + 1] = 1 | (1 << L.PUB_WILD) | (1 << (L.PUB_RANK + 3))
     S._copy_world(G, 0, L.OFF_W0, 2)
     m = S._unseen_pool(G, 0)
@@ -369,10 +364,7 @@ def test_search_beats_random_heads_up():
 def test_infer_0_deals_worlds_without_the_inference():
     rules = resolve([], [("players", 2)])
     seats = [parse_strategy("search:rollouts=4,infer=0"), parse_strategy("random")]
-    G = game_template(rules, seats)
-    RNG = np.zeros(8, np.uint64)
-    seed_game(base_seed(4), 2, RNG)
-    deal(G, RNG)
+    G, RNG = deal_table(rules, seats, 4, 2)
     G[L.OFF_PUB + 1] = 15 | (1 << L.PUB_WILD)  # "holds nothing": impossible to honour
     S._copy_world(G, 0, L.OFF_W0, 2)
     m = S._unseen_pool(G, 0)

@@ -15,14 +15,14 @@ import random
 import numpy as np
 import pytest
 from test_counter import craft
-from test_search import PHASE_TABLES, _play_twinned, twin
+from test_search import PHASE_TABLES, _play_twinned, deal_table, twin
 
 from unosim.runs.runner import base_seed, game_template
 from unosim.simulate import layout as L
 from unosim.simulate.cards import N_TYPES, parse_card
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import resolve
-from unosim.simulate.step_nb import apply_move, cap_round, deal, is_legal
+from unosim.simulate.step_nb import apply_move, cap_round, is_legal
 from unosim.strategies import builtin_nb as B
 from unosim.strategies import counter_nb as C
 from unosim.strategies import search_nb as S
@@ -58,10 +58,7 @@ def test_at_the_deal_it_plays_as_the_counter_does_from_its_memory(variants, play
     rules = resolve(list(variants), [("players", players)])
     seats = [parse_strategy("card-counter")] * players
     for game in range(150):
-        G = game_template(rules, seats)
-        RNG = np.zeros(8, np.uint64)
-        seed_game(base_seed(8), game, RNG)
-        deal(G, RNG)
+        G, RNG = deal_table(rules, seats, 8, game)
         W, RW = G.copy(), RNG.copy()
         m = int(S.choose_move(G, RNG))  # hears the deal, then decides from its memory
         CW = _counts(W, 0)
@@ -94,10 +91,7 @@ def test_its_counts_follow_the_world_s_discard_pile():
     """The copies not on the discard pile: those at the decision less the cards
     played since, or the deck less the whole pile after a reshuffle."""
     rules = resolve([], [("players", 2)])
-    G = game_template(rules, [parse_strategy("search:model=card-counter")] * 2)
-    RNG = np.zeros(8, np.uint64)
-    seed_game(base_seed(4), 0, RNG)
-    deal(G, RNG)
+    G, RNG = deal_table(rules, [parse_strategy("search:model=card-counter")] * 2, 4, 0)
     CW = _counts(G, 0).copy()
     W = G.copy()
     d = int(W[L.S_DISC_LEN])
@@ -160,11 +154,8 @@ def test_search_with_the_counter_in_its_rollouts_never_peeks(lever):
             seat = game % players
             seats = [parse_strategy("card-counter")] * players
             seats[seat] = parse_strategy(spec)
-            G = game_template(rules, seats)
+            G, RNG = deal_table(rules, seats, 6, game)
             assert G[L.RF_EVENTS] == 1
-            RNG = np.zeros(8, np.uint64)
-            seed_game(base_seed(6), game, RNG)
-            deal(G, RNG)
             while G[L.S_PHASE] != L.PH_OVER:
                 if G[L.S_TURNS] >= rules["turn_cap"]:
                     cap_round(G)

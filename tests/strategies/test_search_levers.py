@@ -8,14 +8,12 @@ import random
 
 import numpy as np
 import pytest
-from test_search import PHASE_TABLES, _fill_hand, _play_twinned, hx
+from test_search import PHASE_TABLES, _fill_hand, _play_twinned, deal_table, hx
 
 from unosim.errors import UnosimError
-from unosim.runs.runner import base_seed, game_template
+from unosim.runs.runner import game_template
 from unosim.simulate import layout as L
-from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import resolve
-from unosim.simulate.step_nb import deal
 from unosim.strategies import builtin_nb as B
 from unosim.strategies import search_nb as S
 from unosim.strategies.registry import STRATEGY_PARAMS, parse_strategy, tuned_weights
@@ -26,11 +24,7 @@ ALL_ON = "search:rollouts=8,model=tuned,depth=6,halving=1"
 def _dealt(spec: str, players: int, game: int = 0, variants=()):
     rules = resolve(list(variants), [("players", players)])
     seats = [parse_strategy(spec)] + [parse_strategy("random")] * (players - 1)
-    G = game_template(rules, seats)
-    RNG = np.zeros(8, np.uint64)
-    seed_game(base_seed(21), game, RNG)
-    deal(G, RNG)
-    return G, RNG
+    return deal_table(rules, seats, 21, game)
 
 
 def test_a_cut_rollout_is_worth_the_share_of_one_over_distance_squared():
