@@ -27,13 +27,12 @@ from unosim.runs import tiers
 from unosim.runs.compile_notice import first_use
 from unosim.runs.runner import base_seed, game_template
 from unosim.simulate import layout as L
-from unosim.simulate.cards import COLOURS, N_RANKS, POINTS, WILD, card_name, parse_card
+from unosim.simulate.cards import COLOURS, N_RANKS, POINTS, RANK_NIB, WILD, card_name, parse_card
 from unosim.simulate.feel_nb import feel_word
 from unosim.simulate.moves import PHASES, move_name, parse_move, with_colour
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import Rules, resolve
 from unosim.simulate.step_nb import (
-    RANK_NIB,
     apply_move,
     cap_round,
     deal,

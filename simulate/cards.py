@@ -55,6 +55,15 @@ def _points_table() -> np.ndarray:
 
 
 POINTS = _points_table()
+#: per type slot, the tables the engine reads (simulate/step_nb.py; each game array
+#: carries a copy too, rules.card_tables): the colour (4 for every wild, whose count
+#: a hand keeps in its wild column), the rank (-1 for a wild), and a coloured card's
+#: 4-bit lane in its colour's packed word (layout.HC_NIBS; 0 for a wild)
+COLOUR_TABLE = np.array([t // N_RANKS for t in range(TYPE_SLOTS)], np.int64)
+RANK_TABLE = np.array([t % N_RANKS if t < WILD else NO_RANK for t in range(TYPE_SLOTS)],
+                      np.int64)
+RANK_NIB = np.array([1 << (4 * (t % N_RANKS)) if t < WILD else 0 for t in range(TYPE_SLOTS)],
+                    np.int64)
 
 _RANK_NAMES = [str(i) for i in range(10)] + ["skip", "reverse", "draw2"]
 _WILD_NAMES = {

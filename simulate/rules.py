@@ -22,11 +22,12 @@ import numpy as np
 from unosim.errors import UnosimError, did_you_mean
 from unosim.simulate import layout as L
 from unosim.simulate.cards import (
+    COLOUR_TABLE,
     DOWNPOUR_ONE,
     DOWNPOUR_TWO,
-    N_RANKS,
     POINTS,
-    TYPE_SLOTS,
+    RANK_NIB,
+    RANK_TABLE,
     WILD,
     WILD_DRAW_FOUR,
     deck_cards,
@@ -431,12 +432,8 @@ _PROB_SLOTS = {
 def card_tables() -> np.ndarray:
     """The constant tables the template carries at layout.OFF_CARD_COLOUR ..
     OFF_SEAT_LANE (see there), laid end to end."""
-    t = np.arange(TYPE_SLOTS)
-    colour = t // N_RANKS  # 4 for every wild type
-    rank = np.where(t < WILD, t % N_RANKS, -1)
-    nib = np.where(t < WILD, 1 << (4 * (t % N_RANKS)), 0)
     lane = np.array([1 << (16 * p) if p < 4 else 0 for p in range(L.MAX_PLAYERS)])
-    return np.concatenate([colour, rank, nib, POINTS[:TYPE_SLOTS], lane]).astype(np.int64)
+    return np.concatenate([COLOUR_TABLE, RANK_TABLE, RANK_NIB, POINTS, lane]).astype(np.int64)
 
 
 def lower(rules: Rules) -> np.ndarray:

@@ -43,12 +43,8 @@ from unosim.simulate.layout import (
 from unosim.simulate.moves import is_play, named_colour, type_of
 from unosim.simulate.rng_nb import below, chance, next_u64_held, rand_below
 
-_COLOUR_OF = np.array([t // C.N_RANKS for t in range(C.TYPE_SLOTS)], np.int64)
-_RANK_OF = np.array([t % C.N_RANKS if t < C.WILD else -1 for t in range(C.TYPE_SLOTS)],
-                    np.int64)
-#: a card's 4-bit lane in its colour's packed word (layout.HC_NIBS); 0 for a wild
-RANK_NIB = np.array([1 << (4 * (t % C.N_RANKS)) if t < C.WILD else 0
-                     for t in range(C.TYPE_SLOTS)], np.int64)
+_COLOUR_OF = C.COLOUR_TABLE
+_RANK_OF = C.RANK_TABLE
 #: one in each of the 13 rank lanes, bit 3 of each, and their difference
 _NIB_ONES = np.int64(0x1111111111111)
 _NIB_HIGH = np.int64(0x8888888888888)

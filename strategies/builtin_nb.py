@@ -54,8 +54,8 @@ SEARCH = 6  # dispatched by search_nb.choose_move, never by ``_choose``
 RANDOM_COLOUR = 7
 PLUGIN_BASE = 100  # plug-in k of a run has id PLUGIN_BASE + k
 #: the card counter (strategies/counter_nb.py): it observes the table's events, so it
-#: plays where they are recorded (search_nb's dispatch of every built-in plays it), never
-#: in a search's rollouts
+#: plays where they are recorded (search_nb's dispatch of every built-in plays it); in a
+#: search's rollouts, which record none, it plays from what the world shows it
 COUNTER = 20
 #: built-ins that observe the table's public events
 OBSERVERS = frozenset({COUNTER})

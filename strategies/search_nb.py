@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from unosim.simulate.cards import N_RANKS, N_TYPES, POINTS, WILD, WILD_DRAW_FOUR
+from unosim.simulate.cards import N_RANKS, N_TYPES, POINTS, RANK_NIB, WILD, WILD_DRAW_FOUR
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.layout import (
     CW_DECK,
@@ -141,7 +141,6 @@ from unosim.simulate.layout import (
 from unosim.simulate.moves import with_colour
 from unosim.simulate.rng_nb import chance, next_u64, rand_below, seed_game, splitmix64
 from unosim.simulate.step_nb import (
-    RANK_NIB,
     apply_called,
     hx,
     legal_moves,
