@@ -199,6 +199,7 @@ SP_MODEL = _sp()  # built-in id of the rollout policy for every other seat (the 
 SP_INFER = _sp()  # 1: deal worlds under the inference from draws (OFF_PUB); 0: ignore it
 SP_DEPTH = _sp()  # turns a rollout plays before a heuristic value ends it; 0: to the end
 SP_HALVING = _sp()  # 1: sequential halving over the candidates; 0: an even split
+SP_TREE = _sp()  # 1: a tree over the seat's own decisions (search_nb's tree); 0: flat
 N_SP = _sp.count
 
 # ---- per seat p: OFF_FEEL + p * N_FEELF + FE_*, game-feel accumulators
@@ -328,6 +329,15 @@ CW_NOW = 2 * TYPE_SLOTS
 CW_DISC = 3 * TYPE_SLOTS
 CW_RESHUFFLES = CW_DISC + 1
 OFF_CW = _G.add("search: the card counter's counts in worlds", CW_RESHUFFLES + 1)
+# the search's tree over its own decisions (``tree=1``, search_nb): TREE_NODES nodes of
+# TREE_W words (TN_*), the nodes one rollout passed through, and a world's candidates
+TN_MOVE, TN_N, TN_V, TN_A, TN_CHILD, TN_NEXT = range(6)
+TREE_W = 6
+TREE_NODES = 1024
+TREE_PATH = 64
+OFF_TREE = _G.add("search: tree nodes", TREE_NODES * TREE_W)
+OFF_TPATH = _G.add("search: a rollout's path in the tree", TREE_PATH)
+OFF_TCAND = _G.add("search: candidates in a world", MAX_MOVES)
 G_SIZE = _G.size
 #: every block of G as (name, offset, size)
 BLOCKS = tuple(_G.blocks)

@@ -25,7 +25,8 @@ from unosim.strategies import builtin_nb as B
 #: the search's own parameters and their defaults (the best measured against random,
 #: tuned and mixed fields within 50 games a second on one core: docs/findings-search.md)
 SEARCH_DEFAULTS: dict[str, Any] = {"rollouts": 800, "policy": "random", "model": "random",
-                                   "infer": 1, "depth": 16, "halving": 1}
+                                   "infer": 1, "depth": 16, "halving": 1,
+                                   "tree": 0}
 _SD = SEARCH_DEFAULTS
 
 BUILTINS: dict[str, tuple[int, str]] = {
@@ -137,7 +138,9 @@ BUILTINS: dict[str, tuple[int, str]] = {
         "rollout plays before it is valued by the cards each player has left (default "
         f"{_SD['depth']}; 0 plays to the end); halving=1 spends the rollouts by sequential "
         "halving, the worse half of the candidates dropped after each round (default "
-        f"{_SD['halving']}; 0 splits them evenly); infer=0 deals its worlds without the "
+        f"{_SD['halving']}; 0 splits them evenly); tree=1 spends them on a tree over its "
+        "own decisions, one sampled world a rollout, the moves picked by upper confidence "
+        f"bounds (default {_SD['tree']}: flat); infer=0 deals its worlds without the "
         "inference from draws (to measure what it is worth); bluff and forget as for "
         "every strategy; challenge=P or always challenges by chance, never (the default) or "
         "informed leave it to the search, which assumes players do not bluff and so accepts.",
@@ -268,7 +271,7 @@ MAX_DEPTH = 10_000
 
 
 def _search_param(key: str, raw: str) -> Any:
-    if key in ("infer", "halving"):
+    if key in ("infer", "halving", "tree"):
         if raw not in ("0", "1"):
             raise UnosimError(f"strategy search: {key} must be 0 or 1, got {raw!r}")
         return int(raw)
@@ -294,7 +297,8 @@ def _search_param(key: str, raw: str) -> Any:
     return raw
 
 
-SEARCH_PARAMS_SHORT = "rollouts=N, policy=NAME, model=NAME, depth=N, halving=0|1, infer=0|1"
+SEARCH_PARAMS_SHORT = ("rollouts=N, policy=NAME, model=NAME, depth=N, halving=0|1, infer=0|1, "
+                       "tree=0|1")
 
 #: the values ``challenge=`` takes besides a probability
 CHALLENGE_WORDS = {"never": 0.0, "always": 1.0}
@@ -538,6 +542,7 @@ def seat_template(template: np.ndarray, seats: list[SeatStrategy], uno_forget_pr
         G[at + L.SP_INFER] = sp["infer"]
         G[at + L.SP_DEPTH] = sp["depth"]
         G[at + L.SP_HALVING] = sp["halving"]
+        G[at + L.SP_TREE] = sp["tree"]
     return G
 
 

@@ -4,7 +4,9 @@ At a decision with more than one candidate move, the seat samples worlds that
 agree with what it has seen (``_sample_world``), plays each candidate in each
 world and rolls the round out with a rollout policy (a non-search built-in, for
 every seat), through the same step contract as the real game; it plays the
-candidate that won the most rollouts. A card counter in the rollouts
+candidate that won the most rollouts. With ``tree=1`` the same rollouts go to a
+tree over the seat's own decisions instead (information-set Monte Carlo tree
+search, ``_tree_search``). A card counter in the rollouts
 (``policy=card-counter``, ``model=card-counter``) plays from what its world shows
 it, with no memory of events (``counter_nb.counter_world_move``).
 
@@ -67,6 +69,7 @@ from unosim.simulate.layout import (
     HC_SIZE,
     HC_STAGE,
     HW,
+    MAX_MOVES,
     MAX_PLAYERS,
     MV_ACCEPT,
     MV_CHALLENGE,
@@ -96,6 +99,9 @@ from unosim.simulate.layout import (
     OFF_SP,
     OFF_SPARAM,
     OFF_STRAT,
+    OFF_TCAND,
+    OFF_TPATH,
+    OFF_TREE,
     OFF_TRIED,
     OFF_W,
     OFF_W0,
@@ -136,6 +142,16 @@ from unosim.simulate.layout import (
     SP_MODEL,
     SP_POLICY,
     SP_ROLLOUTS,
+    SP_TREE,
+    TN_A,
+    TN_CHILD,
+    TN_MOVE,
+    TN_N,
+    TN_NEXT,
+    TN_V,
+    TREE_NODES,
+    TREE_PATH,
+    TREE_W,
     Penalty,
 )
 from unosim.simulate.moves import with_colour
@@ -216,34 +232,41 @@ def strategy_move(sid, G, rng):
 
 
 @kernel_inline
-def _add(G, k, m):
-    G[OFF_CAND + k] = m
+def _add(C, k, m):
+    C[k] = m
     return k + 1
 
 
 @kernel
-def _add_play(G, k, p, t):
+def _add_play(G, C, k, p, t):
     """Candidates for playing type ``t``: a coloured card once; a wild once per
     colour ``p`` holds (every colour if it holds none; once when the colour is
     set by ``color_rotation``)."""
     if t < WILD:
-        return _add(G, k, t)
+        return _add(C, k, t)
     if G[R_COLOR_ROTATION] != 0 and (t == WILD or t == WILD_DRAW_FOUR):
-        return _add(G, k, t)
+        return _add(C, k, t)
     held = False
     for c in range(4):
         if G[hx(p, HC_COLOUR + c)] > 0:
-            k = _add(G, k, with_colour(t, c))
+            k = _add(C, k, with_colour(t, c))
             held = True
     if not held:
         for c in range(4):
-            k = _add(G, k, with_colour(t, c))
+            k = _add(C, k, with_colour(t, c))
     return k
 
 
 @kernel(share="search-beside", kinds="GR")
 def candidates(G, rng):
     """Write the moves worth searching to G[OFF_CAND ..]; return how many."""
+    return candidates_in(G, rng, G[OFF_CAND:OFF_CAND + MAX_MOVES])
+
+
+@kernel(share="search-beside", kinds="GRG")
+def candidates_in(G, rng, C):
+    """Write the moves worth searching, for the seat to act in ``G`` (the game or a
+    world), to ``C``; return how many."""
     ph = G[S_PHASE]
     p = G[S_ACTOR]
     n = legal_moves(G)
@@ -258,48 +281,48 @@ def candidates(G, rng):
             m = G[OFF_MOVES + i]
             if m >= MV_PLAY_END:
                 if ph == PH_PENALTY:
-                    k = _add(G, k, m)  # take the penalty
+                    k = _add(C, k, m)  # take the penalty
                 continue
             if m == WILD and coloured and ph == PH_TURN:
                 continue
             if m == WILD_DRAW_FOUR and not bluff_ok and not wd4_is_legal(G, p):
                 continue
-            k = _add_play(G, k, p, m)
+            k = _add_play(G, C, k, p, m)
         if k == 0:
-            k = _add(G, k, MV_DRAW)
+            k = _add(C, k, MV_DRAW)
         return k
     if ph == PH_DRAWN:
         t = G[S_DRAWN]
         if t == WILD_DRAW_FOUR and not wd4_is_legal(G, p):
             if not chance(rng, 1, seat_param(G, p, SF_BLUFF)):
-                return _add(G, k, MV_PASS)
-        return _add_play(G, k, p, t)
+                return _add(C, k, MV_PASS)
+        return _add_play(G, C, k, p, t)
     if ph == PH_COLOUR:
         for c in range(4):
             if G[hx(p, HC_COLOUR + c)] > 0:
-                k = _add(G, k, MV_COLOUR + c)
+                k = _add(C, k, MV_COLOUR + c)
         if k == 0:
             for c in range(4):
-                k = _add(G, k, MV_COLOUR + c)
+                k = _add(C, k, MV_COLOUR + c)
         return k
     if ph == PH_CHALLENGE:
         th = seat_param(G, p, SF_CHALLENGE)
         if th > 0:  # challenge=P or always: by chance, as every strategy
-            return _add(G, k, MV_CHALLENGE if chance(rng, 1, th) else MV_ACCEPT)
+            return _add(C, k, MV_CHALLENGE if chance(rng, 1, th) else MV_ACCEPT)
         if G[OFF_PUB + G[S_LAST]] & (1 << G[S_PREV_COLOUR]):
             # the table infers (assuming no bluff) that it held none of the colour: in
             # every world a challenge fails and costs 2 more cards
-            return _add(G, k, MV_ACCEPT)
+            return _add(C, k, MV_ACCEPT)
     if ph == PH_JUMP:
         t = G[OFF_MOVES]
         if t < WILD:
-            return _add(G, k, t)
+            return _add(C, k, t)
         if t < MV_PLAY_END:
-            return _add(G, k, with_colour(t, most_held_colour(G, p, rng)))
-        return _add(G, k, t)
+            return _add(C, k, with_colour(t, most_held_colour(G, p, rng)))
+        return _add(C, k, t)
     # challenge, skip pass-on, swap or trade target, card to give: every legal move
     for i in range(n):
-        k = _add(G, k, G[OFF_MOVES + i])
+        k = _add(C, k, G[OFF_MOVES + i])
     return k
 
 
@@ -505,17 +528,41 @@ def _rollout(W, CW, R, move, p, placing, depth):
     after the decision (very long rounds: seven_rounds, big hands) is scored by the
     lead in cards; one that reaches the turn cap scores 0."""
     apply_called(W, R, move)
-    cap = W[R_TURN_CAP]
-    cut = depth > 0 and not placing
-    limit = min(cap, W[S_TURNS] + (depth if cut else HORIZON))
-    while W[S_PHASE] != PH_OVER and (placing or W[S_WINNER] < 0):
+    limit = _limit(W, placing, depth)
+    while _going(W, placing):
         if W[S_TURNS] >= limit:
-            if limit < cap:
-                if cut:
-                    return _value(W, p)
-                return _lead(W, p, placing) * VALUE_UNIT
-            break
+            return _cut_value(W, p, placing, depth, limit)
         apply_called(W, R, _rollout_move(W, CW, R))
+    return _end_value(W, p, placing)
+
+
+@kernel_inline
+def _limit(W, placing, depth):
+    """The turn at which a rollout just past its first move stops."""
+    cut = depth > 0 and not placing
+    return min(W[R_TURN_CAP], W[S_TURNS] + (depth if cut else HORIZON))
+
+
+@kernel_inline
+def _going(W, placing):
+    return W[S_PHASE] != PH_OVER and (placing or W[S_WINNER] < 0)
+
+
+@kernel_inline
+def _cut_value(W, p, placing, depth, limit):
+    """A rollout stopped at ``limit``: valued by the cards left, scored by the lead
+    past the horizon, 0 at the turn cap."""
+    if limit < W[R_TURN_CAP]:
+        if depth > 0 and not placing:
+            return _value(W, p)
+        return _lead(W, p, placing) * VALUE_UNIT
+    return _end_value(W, p, placing)
+
+
+@kernel_inline
+def _end_value(W, p, placing):
+    """A rollout played out: VALUE_UNIT if ``p`` went out first (``placing``: per
+    seat it finished ahead of)."""
     if placing:
         place = W[hx(p, HC_PLACE)]
         return (W[R_PLAYERS] - place) * VALUE_UNIT if place > 0 else 0
@@ -619,6 +666,157 @@ def _worlds(G, p, m, k, worlds, placing, depth):
     return _play_worlds(G, W0, W, CW, R, SAVE, p, m, k, worlds, placing, depth)
 
 
+# ------------------------------------------------------------------ the tree
+
+#: the exploration constant of the tree's upper confidence bounds, on values in [0, 1]
+TREE_C = 0.7
+
+
+@kernel_inline
+def _tchild(T, node, move):
+    """The child of ``node`` reached by ``move``; -1 if none yet."""
+    c = T[node * TREE_W + TN_CHILD]
+    while c >= 0 and T[c * TREE_W + TN_MOVE] != move:
+        c = T[c * TREE_W + TN_NEXT]
+    return c
+
+
+@kernel_inline
+def _tnew(T, node, n, move):
+    """Make node ``n``, reached from ``node`` by ``move``."""
+    b = n * TREE_W
+    T[b + TN_MOVE] = move
+    T[b + TN_N] = 0
+    T[b + TN_V] = 0
+    T[b + TN_A] = 1
+    T[b + TN_CHILD] = -1
+    T[b + TN_NEXT] = T[node * TREE_W + TN_CHILD]
+    T[node * TREE_W + TN_CHILD] = n
+
+
+@kernel
+def _tree_pick(T, node, C, k, used, R):
+    """The move at tree ``node`` among the ``k`` moves ``C`` open in this world (the
+    seat's own decision): a move not tried here yet (at random) grows the node
+    ``used``; else the child with the highest upper confidence bound, its
+    availability (how often it was open when its parent was passed) in place of
+    the parent's visits. Returns (move, its node or -1 with the tree full, whether
+    it is new)."""
+    untried = 0
+    for i in range(k):
+        c = _tchild(T, node, C[i])
+        if c >= 0:
+            T[c * TREE_W + TN_A] += 1
+        else:
+            untried += 1
+    if untried > 0 and used < TREE_NODES:
+        r = rand_below(R, 1, untried)
+        for i in range(k):
+            if _tchild(T, node, C[i]) < 0:
+                if r == 0:
+                    _tnew(T, node, used, C[i])
+                    return C[i], used, True
+                r -= 1
+    best = -1
+    best_u = -1.0
+    for i in range(k):
+        c = _tchild(T, node, C[i])
+        if c >= 0:
+            n = T[c * TREE_W + TN_N]
+            u = 1e9
+            if n > 0:
+                u = (T[c * TREE_W + TN_V] / (n * VALUE_UNIT)
+                     + TREE_C * np.sqrt(np.log(T[c * TREE_W + TN_A]) / n))
+            if u > best_u:
+                best = i
+                best_u = u
+    if best < 0:  # the tree is full: a move at random, out of the tree
+        return C[rand_below(R, 1, k)], -1, False
+    return C[best], _tchild(T, node, C[best]), False
+
+
+@kernel
+def _tree_rollout(G, W, CW, R, p, k, used, placing, depth):
+    """One rollout of the tree search in world ``W``: down the tree over ``p``'s own
+    decisions from the root's ``k`` candidates (OFF_CAND), growing it by one node,
+    then the rollout policies; its value added to every node it passed. Returns the
+    nodes used."""
+    T = G[OFF_TREE:OFF_TREE + TREE_NODES * TREE_W]
+    P = G[OFF_TPATH:OFF_TPATH + TREE_PATH]
+    TC = G[OFF_TCAND:OFF_TCAND + MAX_MOVES]
+    move, c, new = _tree_pick(T, 0, G[OFF_CAND:OFF_CAND + MAX_MOVES], k, used, R)
+    P[0] = 0
+    n_path = 1
+    if c >= 0:
+        P[1] = c
+        n_path = 2
+    if new:
+        used += 1
+    down = c >= 0 and not new
+    apply_called(W, R, move)
+    limit = _limit(W, placing, depth)
+    v = -1
+    while _going(W, placing):
+        if W[S_TURNS] >= limit:
+            v = _cut_value(W, p, placing, depth, limit)
+            break
+        if down and W[S_ACTOR] == p:
+            kk = candidates_in(W, R, TC)
+            move = TC[0]
+            if kk > 1:
+                move, c, new = _tree_pick(T, P[n_path - 1], TC, kk, used, R)
+                if new:
+                    used += 1
+                if c >= 0 and n_path < TREE_PATH:
+                    P[n_path] = c
+                    n_path += 1
+                down = c >= 0 and not new and n_path < TREE_PATH
+        else:
+            move = _rollout_move(W, CW, R)
+        apply_called(W, R, move)
+    if v < 0:
+        v = _end_value(W, p, placing)
+    for i in range(n_path):
+        T[P[i] * TREE_W + TN_N] += 1
+        T[P[i] * TREE_W + TN_V] += v
+    return used
+
+
+@kernel
+def _tree_search(G, p, m, k, rollouts, placing, depth):
+    """Spend ``rollouts`` rollouts on the tree over ``p``'s own decisions (``tree=1``:
+    information-set Monte Carlo tree search, one world sampled a rollout, the
+    opponents played by the model), then give each root candidate its value sum in
+    OFF_SCORE and its rollouts in OFF_TRIED, and keep in (OFF_ALIVE) the one most
+    tried. Returns the rollouts played."""
+    n = G[R_PLAYERS]
+    W0 = G[OFF_W0:OFF_W]
+    W = G[OFF_W:OFF_WRNG]
+    R = G[OFF_WRNG:OFF_WRNG + 8].view(np.uint64)
+    CW = G[OFF_CW:OFF_CW + CW_RESHUFFLES + 1]
+    T = G[OFF_TREE:OFF_TREE + TREE_NODES * TREE_W]
+    for i in range(TREE_W):
+        T[i] = 0
+    T[TN_CHILD] = -1
+    T[TN_NEXT] = -1
+    used = 1
+    for _ in range(rollouts):
+        _sample_world(G, W0, R, p, m)
+        _copy_world(G, _AT_W0, _AT_W, n)
+        used = _tree_rollout(G, W, CW, R, p, k, used, placing, depth)
+    most = -1
+    for i in range(k):
+        c = _tchild(T, 0, G[OFF_CAND + i])
+        tried = T[c * TREE_W + TN_N] if c >= 0 else 0
+        G[OFF_TRIED + i] = tried
+        G[OFF_SCORE + i] = T[c * TREE_W + TN_V] if c >= 0 else 0
+        G[OFF_ALIVE + i] = 0
+        if most < 0 or tried > G[OFF_TRIED + most]:
+            most = i
+    G[OFF_ALIVE + most] = 1
+    return rollouts
+
+
 @kernel
 def _evaluate(G, rng, p, k):
     """Score the ``k`` candidates at G[OFF_CAND ..] for the seat ``p`` to act: their
@@ -632,6 +830,8 @@ def _evaluate(G, rng, p, k):
         G[OFF_SCORE + i] = 0
         G[OFF_ALIVE + i] = 1
         G[OFF_TRIED + i] = 0
+    if G[OFF_SP + p * N_SP + SP_TREE] != 0:
+        return _tree_search(G, p, m, k, rollouts, placing, depth)
     played = 0
     if G[OFF_SP + p * N_SP + SP_HALVING] != 0 and k > 2:
         # sequential halving: the budget split evenly over ceil(log2 k) rounds, each

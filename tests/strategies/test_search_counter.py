@@ -29,7 +29,8 @@ from unosim.strategies import search_nb as S
 from unosim.strategies.registry import ROLLOUT_POLICIES, parse_strategy
 
 CW_WORDS = L.CW_RESHUFFLES + 1
-LEVERS = ("model=card-counter", "policy=card-counter", "model=card-counter,policy=card-counter")
+LEVERS = ("model=card-counter", "policy=card-counter", "model=card-counter,policy=card-counter",
+          "model=card-counter,tree=1")
 
 
 def _counts(G: np.ndarray, p: int) -> np.ndarray:

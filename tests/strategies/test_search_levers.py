@@ -1,6 +1,7 @@
 """The search's levers: the opponent model in the rollouts, rollouts cut after
-``depth`` turns and valued by the cards left, sequential halving at the root.
-Each is pinned on a crafted case, and the no-peeking twin test runs with all on."""
+``depth`` turns and valued by the cards left, sequential halving at the root, the
+tree over the seat's own decisions. Each is pinned on a crafted case, and the
+no-peeking twin test runs with all on."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from test_search import PHASE_TABLES, _fill_hand, _play_twinned, deal_table, hx
 from unosim.errors import UnosimError
 from unosim.runs.runner import game_template
 from unosim.simulate import layout as L
+from unosim.simulate.cards import N_RANKS
 from unosim.simulate.rules import resolve
 from unosim.strategies import builtin_nb as B
 from unosim.strategies import search_nb as S
 from unosim.strategies.registry import STRATEGY_PARAMS, parse_strategy, tuned_weights
 
 ALL_ON = "search:rollouts=8,model=tuned,depth=6,halving=1"
+TREE_ON = "search:rollouts=12,model=tuned,depth=6,tree=1"
 
 
 def _dealt(spec: str, players: int, game: int = 0, variants=()):
@@ -156,14 +159,83 @@ def test_the_lever_parameters_are_checked_and_labelled():
     assert s.label() == "search:depth=12,halving=1,model=tuned"
     assert parse_strategy("search:depth=0").params["depth"] == 0
     for bad in ("search:depth=-1", "search:depth=x", "search:depth=2.5", "search:halving=2",
-                "search:model=search", "search:model=nobody", "random:depth=3"):
+                "search:tree=2", "search:model=search", "search:model=nobody", "random:depth=3"):
         with pytest.raises(UnosimError):
             parse_strategy(bad)
 
 
-def test_search_never_peeks_with_every_lever_on():
+@pytest.mark.parametrize("spec", [ALL_ON, TREE_ON])
+def test_search_never_peeks_with_every_lever_on(spec):
     rnd = random.Random(17)
     seen: dict[int, int] = {}
     came: set[int] = set()
-    searched = sum(_play_twinned(ALL_ON, v, n, 3, rnd, seen, came) for v, n in PHASE_TABLES)
+    searched = sum(_play_twinned(spec, v, n, 3, rnd, seen, came) for v, n in PHASE_TABLES)
     assert searched > 80 and sum(seen.values()) > 30
+
+
+def _tree(nodes):
+    """A tree of (parent, move, visits, value in wins, availability) nodes after
+    the root (node 0)."""
+    T = np.zeros(L.TREE_NODES * L.TREE_W, np.int64)
+    T[L.TN_CHILD] = -1
+    T[L.TN_NEXT] = -1
+    for n, (parent, move, visits, wins, avail) in enumerate(nodes, start=1):
+        S._tnew(T, parent, n, move)
+        T[n * L.TREE_W + L.TN_N] = visits
+        T[n * L.TREE_W + L.TN_V] = int(wins * S.VALUE_UNIT)
+        T[n * L.TREE_W + L.TN_A] = avail
+    return T
+
+
+def test_the_tree_tries_every_open_move_before_it_compares_them():
+    """Move 7 has a node, move 9 none: 9 is grown (node 2), and 7's availability
+    counts this pass."""
+    T = _tree([(0, 7, 5, 4.0, 5)])
+    R = np.arange(1, 9, dtype=np.uint64)
+    move, node, new = S._tree_pick(T, 0, np.array([7, 9], np.int64), 2, 2, R)
+    assert (move, node, new) == (9, 2, True)
+    assert T[1 * L.TREE_W + L.TN_A] == 6
+    assert T[2 * L.TREE_W + L.TN_MOVE] == 9 and T[2 * L.TREE_W + L.TN_A] == 1
+    assert S._tchild(T, 0, 9) == 2 and S._tchild(T, 0, 7) == 1 and S._tchild(T, 0, 8) == -1
+
+
+def test_the_tree_picks_the_highest_upper_confidence_bound():
+    """Mean 0.5 after 100 visits against 0.4 after 4, both open 104 times: the bound
+    is mean + 0.7 * sqrt(ln(availability) / visits), so the rarely tried move wins
+    (0.4 + 0.7 * sqrt(ln 105 / 4) = 1.17 against 0.65); a move not open in this world
+    is not picked, however good, and its availability stays."""
+    T = _tree([(0, 3, 100, 50.0, 104), (0, 4, 4, 1.6, 104), (0, 5, 10, 10.0, 10)])
+    R = np.arange(1, 9, dtype=np.uint64)
+    move, node, new = S._tree_pick(T, 0, np.array([3, 4], np.int64), 2, 4, R)
+    assert (move, node, new) == (4, 2, False)
+    assert T[3 * L.TREE_W + L.TN_A] == 10
+    # the tree full: an untried move is not grown
+    full = _tree([(0, 3, 100, 50.0, 104)])
+    move, node, new = S._tree_pick(full, 0, np.array([3, 6], np.int64), 2, L.TREE_NODES, R)
+    assert (move, node, new) == (3, 1, False)
+
+
+def test_the_tree_search_spends_its_budget_and_plays_its_most_tried_move():
+    """Every rollout passes the root and one candidate: the candidates' rollouts add
+    up to the budget, each was tried, and the move played is the most tried one.
+    Heads-up on a red 3, the opponent on one card: the red Draw Two makes it draw and
+    skips it, and the search goes out with its red 5 in every world; the red 5 first
+    lets the opponent go out whenever its card fits."""
+    G, RNG = _dealt("search:rollouts=300,tree=1", 2)
+    draw_two, five = N_RANKS - 1, 5  # red (colour 0): type = colour * N_RANKS + rank
+    _fill_hand(G, 0, [draw_two, five])
+    _fill_hand(G, 1, [40])
+    G[L.S_TOP] = 3
+    G[L.S_COLOUR] = 0
+    G[L.S_ACTOR] = 0
+    G[L.S_PHASE] = L.PH_TURN
+    k = S.candidates(G, RNG.copy())
+    assert sorted(int(G[L.OFF_CAND + i]) for i in range(k)) == [five, draw_two]
+    played = S._evaluate(G, RNG.copy(), 0, k)
+    tried = [int(G[L.OFF_TRIED + i]) for i in range(k)]
+    assert played == 300 and sum(tried) == 300 and min(tried) >= 1
+    best = S._best(G, k)
+    assert tried[best] == max(tried) and G[L.OFF_CAND + best] == draw_two
+    # the bounds send most rollouts to the better move (the flat search splits 150/150)
+    assert tried[best] > 2 * min(tried)
+    assert G[L.OFF_SCORE + best] == tried[best] * S.VALUE_UNIT  # won every rollout
