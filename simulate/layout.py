@@ -200,6 +200,7 @@ SP_INFER = _sp()  # 1: deal worlds under the inference from draws (OFF_PUB); 0: 
 SP_DEPTH = _sp()  # turns a rollout plays before a heuristic value ends it; 0: to the end
 SP_HALVING = _sp()  # 1: sequential halving over the candidates; 0: an even split
 SP_TREE = _sp()  # 1: a tree over the seat's own decisions (search_nb's tree); 0: flat
+SP_VALUE = _sp()  # 1: cut rollouts valued by the learned weights (value=learned); 0: cards
 N_SP = _sp.count
 
 # ---- per seat p: OFF_FEEL + p * N_FEELF + FE_*, game-feel accumulators

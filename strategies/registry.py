@@ -26,7 +26,7 @@ from unosim.strategies import builtin_nb as B
 #: tuned and mixed fields within 50 games a second on one core: docs/findings-search.md)
 SEARCH_DEFAULTS: dict[str, Any] = {"rollouts": 800, "policy": "random", "model": "random",
                                    "infer": 1, "depth": 16, "halving": 1,
-                                   "tree": 0}
+                                   "tree": 0, "value": "cards"}
 _SD = SEARCH_DEFAULTS
 
 BUILTINS: dict[str, tuple[int, str]] = {
@@ -136,7 +136,9 @@ BUILTINS: dict[str, tuple[int, str]] = {
         "built-in but search, a parametric one with its defaults, the card counter "
         "counting from what the rollout's world shows its seat; depth=N, the turns a "
         "rollout plays before it is valued by the cards each player has left (default "
-        f"{_SD['depth']}; 0 plays to the end); halving=1 spends the rollouts by sequential "
+        f"{_SD['depth']}; 0 plays to the end); value=learned values it by weights fitted to "
+        f"how rounds ended instead of by the cards left alone (default {_SD['value']}); "
+        "halving=1 spends the rollouts by sequential "
         "halving, the worse half of the candidates dropped after each round (default "
         f"{_SD['halving']}; 0 splits them evenly); tree=1 spends them on a tree over its "
         "own decisions, one sampled world a rollout, the moves picked by upper confidence "
@@ -267,10 +269,17 @@ def _numeric_param(name: str, key: str, raw: str) -> float:
 
 
 MAX_ROLLOUTS = 1_000_000
+#: how the search values a rollout cut after ``depth`` turns (SP_VALUE is the index)
+VALUES = ("cards", "learned")
 MAX_DEPTH = 10_000
 
 
 def _search_param(key: str, raw: str) -> Any:
+    if key == "value":
+        if raw not in VALUES:
+            raise UnosimError(f"strategy search: value must be one of {', '.join(VALUES)}, "
+                              f"got {raw!r}")
+        return raw
     if key in ("infer", "halving", "tree"):
         if raw not in ("0", "1"):
             raise UnosimError(f"strategy search: {key} must be 0 or 1, got {raw!r}")
@@ -298,7 +307,7 @@ def _search_param(key: str, raw: str) -> Any:
 
 
 SEARCH_PARAMS_SHORT = ("rollouts=N, policy=NAME, model=NAME, depth=N, halving=0|1, infer=0|1, "
-                       "tree=0|1")
+                       "tree=0|1, value=cards|learned")
 
 #: the values ``challenge=`` takes besides a probability
 CHALLENGE_WORDS = {"never": 0.0, "always": 1.0}
@@ -543,6 +552,7 @@ def seat_template(template: np.ndarray, seats: list[SeatStrategy], uno_forget_pr
         G[at + L.SP_DEPTH] = sp["depth"]
         G[at + L.SP_HALVING] = sp["halving"]
         G[at + L.SP_TREE] = sp["tree"]
+        G[at + L.SP_VALUE] = VALUES.index(sp["value"])
     return G
 
 

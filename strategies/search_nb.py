@@ -122,6 +122,8 @@ from unosim.simulate.layout import (
     RF_EVENTS,
     S_ACTOR,
     S_BLUFF,
+    S_COLOUR,
+    S_DIR,
     S_DISC_LEN,
     S_DRAW_LEN,
     S_DRAWN,
@@ -143,6 +145,7 @@ from unosim.simulate.layout import (
     SP_POLICY,
     SP_ROLLOUTS,
     SP_TREE,
+    SP_VALUE,
     TN_A,
     TN_CHILD,
     TN_MOVE,
@@ -486,6 +489,57 @@ def _lead(W, p, placing):
     return ahead if placing else 1
 
 
+#: ``value=learned``: the weights of each seat's score (bench/leaf_value.py fits them,
+#: by maximum likelihood, to who won rounds of ``random`` players, official rules, from a
+#: state at a random turn; a row for 2, 3 and 4 or more players), over: the log of its
+#: cards to play (the seat to act half a card closer), whether it is to act, its wild
+#: cards, Draw Twos, Skips and Reverses, whether it holds the current colour, how many
+#: colours it holds, whether it acts next
+LEARNED_WEIGHTS = np.array([[-0.66, -0.015, 0.711, 0.355, 0.155, 0.491, -0.356, 0.015],
+                            [-0.964, -0.029, 0.806, 0.187, 0.034, 0.481, -0.262, 0.0],
+                            [-1.295, -0.026, 0.776, 0.16, 0.027, 0.413, -0.12, 0.055]])
+
+
+@kernel
+def _value_learned(W, p):
+    """``_value`` under ``value=learned``: ``p``'s share of the sum over the seats
+    still playing of exp(score), each seat's score the weighted sum of its
+    features (LEARNED_WEIGHTS), in VALUE_UNITs."""
+    n = W[R_PLAYERS]
+    row = min(n, 4) - 2
+    a = W[S_ACTOR]
+    col = W[S_COLOUR]
+    mine = 0.0
+    total = 0.0
+    for q in range(n):
+        if W[hx(q, HC_PLACE)] == 0:
+            act = 1.0 if q == a else 0.0
+            d = max(1.0, _distance(W, q) - 0.5 * act)
+            wild = 0
+            d2 = 0
+            sk = 0
+            nc = 0
+            for c in range(4):
+                d2 += W[hx(q, c * N_RANKS + 12)]
+                sk += W[hx(q, c * N_RANKS + 10)] + W[hx(q, c * N_RANKS + 11)]
+                if W[hx(q, HC_COLOUR + c)] > 0:
+                    nc += 1
+            for t in range(WILD, N_TYPES):
+                wild += W[hx(q, t)]
+            has = 1.0 if W[hx(q, HC_COLOUR + col)] > 0 else 0.0
+            nxt = 1.0 if q == (a + W[S_DIR] + n) % n else 0.0
+            w = LEARNED_WEIGHTS[row]
+            sc = (w[0] * np.log(d) + w[1] * act + w[2] * wild + w[3] * d2 + w[4] * sk
+                  + w[5] * has + w[6] * nc + w[7] * nxt)
+            v = np.exp(sc)
+            total += v
+            if q == p:
+                mine = v
+    if total <= 0.0:
+        return 0
+    return int(VALUE_UNIT * mine / total)
+
+
 @kernel
 def _value(W, p):
     """What a rollout cut after its ``depth`` turns is worth to ``p``, in VALUE_UNITs:
@@ -518,8 +572,8 @@ def _rollout_move(W, CW, R):
     return _choose(sid, W, R)
 
 
-@kernel(share="search", kinds="GGRiibi")
-def _rollout(W, CW, R, move, p, placing, depth):
+@kernel(share="search", kinds="GGRiibib")
+def _rollout(W, CW, R, move, p, placing, depth, learned):
     """Play ``move`` in world ``W``, then the rollout policies to the first seat
     out: VALUE_UNIT if ``p`` went out first, else 0. With ``depth`` > 0 a rollout
     still going ``depth`` turns after ``move`` is valued by ``_value`` instead.
@@ -531,7 +585,7 @@ def _rollout(W, CW, R, move, p, placing, depth):
     limit = _limit(W, placing, depth)
     while _going(W, placing):
         if W[S_TURNS] >= limit:
-            return _cut_value(W, p, placing, depth, limit)
+            return _cut_value(W, p, placing, depth, limit, learned)
         apply_called(W, R, _rollout_move(W, CW, R))
     return _end_value(W, p, placing)
 
@@ -549,12 +603,12 @@ def _going(W, placing):
 
 
 @kernel_inline
-def _cut_value(W, p, placing, depth, limit):
-    """A rollout stopped at ``limit``: valued by the cards left, scored by the lead
-    past the horizon, 0 at the turn cap."""
+def _cut_value(W, p, placing, depth, limit, learned):
+    """A rollout stopped at ``limit``: valued by the cards left (``learned``: by
+    ``_value_learned``), scored by the lead past the horizon, 0 at the turn cap."""
     if limit < W[R_TURN_CAP]:
         if depth > 0 and not placing:
-            return _value(W, p)
+            return _value_learned(W, p) if learned else _value(W, p)
         return _lead(W, p, placing) * VALUE_UNIT
     return _end_value(W, p, placing)
 
@@ -570,7 +624,7 @@ def _end_value(W, p, placing):
 
 
 @kernel
-def _play_worlds(G, W0, W, CW, R, SAVE, p, m, k, worlds, placing, depth):
+def _play_worlds(G, W0, W, CW, R, SAVE, p, m, k, worlds, placing, depth, learned):
     """Sample ``worlds`` worlds and roll each candidate still in (OFF_ALIVE) out in
     each, adding to its score; return the rollouts played."""
     played = 0
@@ -585,7 +639,8 @@ def _play_worlds(G, W0, W, CW, R, SAVE, p, m, k, worlds, placing, depth):
             _copy_world(G, _AT_W0, _AT_W, n)
             for j in range(8):
                 R[j] = SAVE[j]  # common random numbers: every candidate sees the same future
-            G[OFF_SCORE + i] += _rollout(W, CW, R, G[OFF_CAND + i], p, placing, depth)
+            G[OFF_SCORE + i] += _rollout(W, CW, R, G[OFF_CAND + i], p, placing, depth,
+                                          learned)
             played += 1
     return played
 
@@ -663,7 +718,8 @@ def _worlds(G, p, m, k, worlds, placing, depth):
         if G[OFF_ALIVE + i] != 0:
             G[OFF_TRIED + i] += worlds
     CW = G[OFF_CW:OFF_CW + CW_RESHUFFLES + 1]
-    return _play_worlds(G, W0, W, CW, R, SAVE, p, m, k, worlds, placing, depth)
+    learned = G[OFF_SP + p * N_SP + SP_VALUE] != 0
+    return _play_worlds(G, W0, W, CW, R, SAVE, p, m, k, worlds, placing, depth, learned)
 
 
 # ------------------------------------------------------------------ the tree
@@ -736,7 +792,7 @@ def _tree_pick(T, node, C, k, used, R):
 
 
 @kernel
-def _tree_rollout(G, W, CW, R, p, k, used, placing, depth):
+def _tree_rollout(G, W, CW, R, p, k, used, placing, depth, learned):
     """One rollout of the tree search in world ``W``: down the tree over ``p``'s own
     decisions from the root's ``k`` candidates (OFF_CAND), growing it by one node,
     then the rollout policies; its value added to every node it passed. Returns the
@@ -758,7 +814,7 @@ def _tree_rollout(G, W, CW, R, p, k, used, placing, depth):
     v = -1
     while _going(W, placing):
         if W[S_TURNS] >= limit:
-            v = _cut_value(W, p, placing, depth, limit)
+            v = _cut_value(W, p, placing, depth, limit, learned)
             break
         if down and W[S_ACTOR] == p:
             kk = candidates_in(W, R, TC)
@@ -800,10 +856,11 @@ def _tree_search(G, p, m, k, rollouts, placing, depth):
     T[TN_CHILD] = -1
     T[TN_NEXT] = -1
     used = 1
+    learned = G[OFF_SP + p * N_SP + SP_VALUE] != 0
     for _ in range(rollouts):
         _sample_world(G, W0, R, p, m)
         _copy_world(G, _AT_W0, _AT_W, n)
-        used = _tree_rollout(G, W, CW, R, p, k, used, placing, depth)
+        used = _tree_rollout(G, W, CW, R, p, k, used, placing, depth, learned)
     most = -1
     for i in range(k):
         c = _tchild(T, 0, G[OFF_CAND + i])

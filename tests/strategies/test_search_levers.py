@@ -21,7 +21,7 @@ from unosim.strategies import search_nb as S
 from unosim.strategies.registry import STRATEGY_PARAMS, parse_strategy, tuned_weights
 
 ALL_ON = "search:rollouts=8,model=tuned,depth=6,halving=1"
-TREE_ON = "search:rollouts=12,model=tuned,depth=6,tree=1"
+TREE_ON = "search:rollouts=12,model=tuned,depth=6,tree=1,value=learned"
 
 
 def _dealt(spec: str, players: int, game: int = 0, variants=()):
@@ -50,6 +50,43 @@ def test_a_cut_rollout_is_worth_the_share_of_one_over_distance_squared():
     assert S._value(G3, 0) == int(S.VALUE_UNIT * 0.25 / (0.25 + 1.5 ** -2))
 
 
+def test_the_learned_value_is_the_share_of_exp_of_each_seat_s_weighted_features():
+    """Heads-up, seat 1 to act, red the colour. Seat 0: 2 cards to play, a Wild and
+    a blue Skip (no red; the Wild counts in no colour, so 1 colour held).
+    Seat 1: 4 cards, red 3, red Draw Two, green Reverse, yellow 9 (red held, 3
+    colours), to act, so 3.5 to play. Each score is the dot product of the weights
+    for 2 players with (log cards, to act, wilds, Draw Twos, Skips and Reverses,
+    holds the colour, colours held, acts next)."""
+    G, _ = _dealt("search", 2)
+    blue_skip = 3 * N_RANKS + 10
+    _fill_hand(G, 0, [52, blue_skip])
+    _fill_hand(G, 1, [3, N_RANKS - 1, 2 * N_RANKS + 11, N_RANKS + 9])
+    G[L.S_ACTOR] = 1
+    G[L.S_COLOUR] = 0
+    G[L.S_DIR] = 1
+    w = S.LEARNED_WEIGHTS[0]
+    f0 = np.array([np.log(2.0), 0, 1, 0, 1, 0, 1, 1])  # seat 0 acts next
+    f1 = np.array([np.log(3.5), 1, 0, 1, 1, 1, 3, 0])
+    e0, e1 = np.exp(w @ f0), np.exp(w @ f1)
+    assert S._value_learned(G, 0) == int(S.VALUE_UNIT * e0 / (e0 + e1))
+    assert S._value_learned(G, 1) == int(S.VALUE_UNIT * e1 / (e0 + e1))
+
+
+def test_value_learned_values_the_cut_rollouts_and_nothing_else():
+    """The same rollout cut after 5 turns is worth ``_value_learned`` of where it
+    stopped with value=learned and ``_value`` without, from the same generators."""
+    G, RNG = _dealt("search", 2, game=4)
+    move = int(S.choose_move(G.copy(), RNG.copy()))
+    CW = np.zeros(L.CW_RESHUFFLES + 1, np.int64)
+    got = {}
+    for learned in (False, True):
+        W, R = G.copy(), RNG.copy()
+        got[learned] = S._rollout(W, CW, R, move, 0, False, 5, learned)
+        if W[L.S_WINNER] < 0:
+            assert got[learned] == (S._value_learned(W, 0) if learned else S._value(W, 0))
+    assert got[True] != got[False]
+
+
 def test_a_rollout_stops_exactly_depth_turns_after_the_decision():
     """The cut rollout's value is _value of the world `depth` turns after the searched
     move, played with the same generators."""
@@ -59,7 +96,7 @@ def test_a_rollout_stops_exactly_depth_turns_after_the_decision():
         R = RNG.copy()
         move = int(S.choose_move(G.copy(), RNG.copy()))
         CW = np.zeros(L.CW_RESHUFFLES + 1, np.int64)  # no card counter: unused
-        got = S._rollout(W, CW, R, move, 0, False, depth)
+        got = S._rollout(W, CW, R, move, 0, False, depth, False)
         V = G.copy()
         Q = RNG.copy()
         S.apply_called(V, Q, move)
@@ -158,8 +195,10 @@ def test_the_lever_parameters_are_checked_and_labelled():
     s = parse_strategy("search:depth=12,halving=1,model=tuned")
     assert s.label() == "search:depth=12,halving=1,model=tuned"
     assert parse_strategy("search:depth=0").params["depth"] == 0
+    assert parse_strategy("search:value=learned").params["value"] == "learned"
     for bad in ("search:depth=-1", "search:depth=x", "search:depth=2.5", "search:halving=2",
-                "search:tree=2", "search:model=search", "search:model=nobody", "random:depth=3"):
+                "search:tree=2", "search:value=x", "search:model=search", "search:model=nobody",
+                "random:depth=3"):
         with pytest.raises(UnosimError):
             parse_strategy(bad)
 
