@@ -195,6 +195,8 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 # constant arguments of called kernels as plain int64, not literals, so that each
 # compiles once (a literal argument compiles a copy per value; see step_nb._ZERO)
 _ZERO = np.int64(0)
+_ONE = np.int64(1)
+_FALSE = np.bool_(False)
 _AT_W0 = np.int64(OFF_W0)
 _AT_W = np.int64(OFF_W)
 
@@ -572,20 +574,26 @@ def _rollout_move(W, CW, R):
     return _choose(sid, W, R)
 
 
-@kernel(share="search", kinds="GGRiibib")
-def _rollout(W, CW, R, move, p, placing, depth, learned):
+@kernel(share="search", kinds="GGRiibibib")
+def _rollout(W, CW, R, move, p, placing, depth, learned, limit, pause):
     """Play ``move`` in world ``W``, then the rollout policies to the first seat
     out: VALUE_UNIT if ``p`` went out first, else 0. With ``depth`` > 0 a rollout
-    still going ``depth`` turns after ``move`` is valued by ``_value`` instead.
-    With ``placing`` (elimination, once the round has its winner) play to the end:
-    the number of seats ``p`` finished ahead of. A rollout still going HORIZON turns
-    after the decision (very long rounds: seven_rounds, big hands) is scored by the
-    lead in cards; one that reaches the turn cap scores 0."""
+    still going ``depth`` turns after ``move`` is valued by ``_value`` instead
+    (``learned``: ``_value_learned``). With ``placing`` (elimination, once the round
+    has its winner) play to the end: the number of seats ``p`` finished ahead of. A
+    rollout still going HORIZON turns after the decision (very long rounds:
+    seven_rounds, big hands) is scored by the lead in cards; one that reaches the
+    turn cap scores 0. The tree (``pause``) stops it at ``p``'s next decision before
+    the cut and takes the move there itself: it returns -1 - the turn of the cut,
+    which the next call gets as ``limit`` (0: counted from this move)."""
     apply_called(W, R, move)
-    limit = _limit(W, placing, depth)
+    if limit == 0:
+        limit = _limit(W, placing, depth)
     while _going(W, placing):
         if W[S_TURNS] >= limit:
             return _cut_value(W, p, placing, depth, limit, learned)
+        if pause and W[S_ACTOR] == p:
+            return -1 - limit
         apply_called(W, R, _rollout_move(W, CW, R))
     return _end_value(W, p, placing)
 
@@ -640,7 +648,7 @@ def _play_worlds(G, W0, W, CW, R, SAVE, p, m, k, worlds, placing, depth, learned
             for j in range(8):
                 R[j] = SAVE[j]  # common random numbers: every candidate sees the same future
             G[OFF_SCORE + i] += _rollout(W, CW, R, G[OFF_CAND + i], p, placing, depth,
-                                          learned)
+                                          learned, _ZERO, _FALSE)
             played += 1
     return played
 
@@ -795,12 +803,13 @@ def _tree_pick(T, node, C, k, used, R):
 def _tree_rollout(G, W, CW, R, p, k, used, placing, depth, learned):
     """One rollout of the tree search in world ``W``: down the tree over ``p``'s own
     decisions from the root's ``k`` candidates (OFF_CAND), growing it by one node,
-    then the rollout policies; its value added to every node it passed. Returns the
-    nodes used."""
+    then the rollout policies (``_rollout``, paused at each of ``p``'s decisions
+    while in the tree); its value added to every node it passed. Returns the nodes
+    used."""
     T = G[OFF_TREE:OFF_TREE + TREE_NODES * TREE_W]
     P = G[OFF_TPATH:OFF_TPATH + TREE_PATH]
     TC = G[OFF_TCAND:OFF_TCAND + MAX_MOVES]
-    move, c, new = _tree_pick(T, 0, G[OFF_CAND:OFF_CAND + MAX_MOVES], k, used, R)
+    move, c, new = _tree_pick(T, _ZERO, G[OFF_CAND:OFF_CAND + MAX_MOVES], k, used, R)
     P[0] = 0
     n_path = 1
     if c >= 0:
@@ -809,29 +818,21 @@ def _tree_rollout(G, W, CW, R, p, k, used, placing, depth, learned):
     if new:
         used += 1
     down = c >= 0 and not new
-    apply_called(W, R, move)
-    limit = _limit(W, placing, depth)
-    v = -1
-    while _going(W, placing):
-        if W[S_TURNS] >= limit:
-            v = _cut_value(W, p, placing, depth, limit, learned)
-            break
-        if down and W[S_ACTOR] == p:
-            kk = candidates_in(W, R, TC)
-            move = TC[0]
-            if kk > 1:
-                move, c, new = _tree_pick(T, P[n_path - 1], TC, kk, used, R)
-                if new:
-                    used += 1
-                if c >= 0 and n_path < TREE_PATH:
-                    P[n_path] = c
-                    n_path += 1
-                down = c >= 0 and not new and n_path < TREE_PATH
-        else:
-            move = _rollout_move(W, CW, R)
-        apply_called(W, R, move)
-    if v < 0:
-        v = _end_value(W, p, placing)
+    limit = _ZERO
+    v = _rollout(W, CW, R, move, p, placing, depth, learned, limit, down)
+    while v < 0:  # paused at p's decision, in the tree
+        limit = -1 - v
+        kk = candidates_in(W, R, TC)
+        move = TC[0]
+        if kk > 1:
+            move, c, new = _tree_pick(T, P[n_path - 1], TC, kk, used, R)
+            if new:
+                used += 1
+            if c >= 0 and n_path < TREE_PATH:
+                P[n_path] = c
+                n_path += 1
+            down = c >= 0 and not new and n_path < TREE_PATH
+        v = _rollout(W, CW, R, move, p, placing, depth, learned, limit, down)
     for i in range(n_path):
         T[P[i] * TREE_W + TN_N] += 1
         T[P[i] * TREE_W + TN_V] += v
@@ -855,7 +856,7 @@ def _tree_search(G, p, m, k, rollouts, placing, depth):
         T[i] = 0
     T[TN_CHILD] = -1
     T[TN_NEXT] = -1
-    used = 1
+    used = _ONE
     learned = G[OFF_SP + p * N_SP + SP_VALUE] != 0
     for _ in range(rollouts):
         _sample_world(G, W0, R, p, m)
@@ -863,7 +864,7 @@ def _tree_search(G, p, m, k, rollouts, placing, depth):
         used = _tree_rollout(G, W, CW, R, p, k, used, placing, depth, learned)
     most = -1
     for i in range(k):
-        c = _tchild(T, 0, G[OFF_CAND + i])
+        c = _tchild(T, _ZERO, G[OFF_CAND + i])
         tried = T[c * TREE_W + TN_N] if c >= 0 else 0
         G[OFF_TRIED + i] = tried
         G[OFF_SCORE + i] = T[c * TREE_W + TN_V] if c >= 0 else 0

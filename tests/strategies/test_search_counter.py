@@ -134,7 +134,8 @@ def _peeking_values(G: np.ndarray, RNG: np.ndarray, spec_rollouts: int) -> list[
             V = W.copy()
             R = np.zeros(8, np.uint64)
             seed_game(base_seed(5), r, R)
-            total += int(S._rollout(V, CW, R, int(G[L.OFF_CAND + i]), p, False, 16, False))
+            total += int(S._rollout(V, CW, R, int(G[L.OFF_CAND + i]), p, False, 16, False, 0,
+                                        False))
         out.append(total)
     return out
 

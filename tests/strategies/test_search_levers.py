@@ -81,7 +81,7 @@ def test_value_learned_values_the_cut_rollouts_and_nothing_else():
     got = {}
     for learned in (False, True):
         W, R = G.copy(), RNG.copy()
-        got[learned] = S._rollout(W, CW, R, move, 0, False, 5, learned)
+        got[learned] = S._rollout(W, CW, R, move, 0, False, 5, learned, 0, False)
         if W[L.S_WINNER] < 0:
             assert got[learned] == (S._value_learned(W, 0) if learned else S._value(W, 0))
     assert got[True] != got[False]
@@ -96,7 +96,7 @@ def test_a_rollout_stops_exactly_depth_turns_after_the_decision():
         R = RNG.copy()
         move = int(S.choose_move(G.copy(), RNG.copy()))
         CW = np.zeros(L.CW_RESHUFFLES + 1, np.int64)  # no card counter: unused
-        got = S._rollout(W, CW, R, move, 0, False, depth, False)
+        got = S._rollout(W, CW, R, move, 0, False, depth, False, 0, False)
         V = G.copy()
         Q = RNG.copy()
         S.apply_called(V, Q, move)
