@@ -4,7 +4,7 @@
 
 For 2, 3 and 4 players, plays ``--rounds`` rounds of ``random`` players under the
 official rules; in each, at the first turn from a turn between 16 and 55 (the round's
-index picks it), it notes every seat's features (those of ``_value_learned``: the log
+index picks it), it notes every seat's features (the search's ``leaf_features``: the log
 of its cards to play, the seat to act half a card closer; to act; wilds; Draw Twos;
 Skips and Reverses; holds the current colour; colours held; acts next), then plays
 on and notes who won. A round over before its turn is left out. The weights are
@@ -24,34 +24,24 @@ from numba import njit
 from unosim.runs.runner import game_template
 from unosim.runs.tables import base_seed
 from unosim.simulate import layout as L
-from unosim.simulate.cards import N_RANKS, N_TYPES, WILD
 from unosim.simulate.rng_nb import seed_game
 from unosim.simulate.rules import resolve
-from unosim.simulate.step_nb import apply_called, deal, hx
+from unosim.simulate.step_nb import apply_called, deal
 from unosim.strategies.builtin_nb import _choose
 from unosim.strategies.registry import parse_strategy
-from unosim.strategies.search_nb import _distance
+from unosim.strategies.search_nb import leaf_features
 
 N_FEATURES = 8
 
 
 @njit
 def _features(G, F, a):
-    """Every seat's features into ``F`` (players x N_FEATURES), ``a`` to act."""
-    n = G[L.R_PLAYERS]
-    col = G[L.S_COLOUR]
-    for q in range(n):
-        act = 1.0 if q == a else 0.0
-        F[q, 0] = np.log(max(1.0, _distance(G, q) - 0.5 * act))
-        F[q, 1] = act
-        for t in range(WILD, N_TYPES):
-            F[q, 2] += G[hx(q, t)]
-        for c in range(4):
-            F[q, 3] += G[hx(q, c * N_RANKS + 12)]
-            F[q, 4] += G[hx(q, c * N_RANKS + 10)] + G[hx(q, c * N_RANKS + 11)]
-            F[q, 6] += 1.0 if G[hx(q, L.HC_COLOUR + c)] > 0 else 0.0
-        F[q, 5] = 1.0 if G[hx(q, L.HC_COLOUR + col)] > 0 else 0.0
-        F[q, 7] = 1.0 if q == (a + G[L.S_DIR] + n) % n else 0.0
+    """Every seat's features (the search's ``leaf_features``) into ``F`` (players x
+    N_FEATURES), ``a`` to act."""
+    for q in range(G[L.R_PLAYERS]):
+        f = leaf_features(G, q, a)
+        for i in range(N_FEATURES):
+            F[q, i] = f[i]
 
 
 @njit

@@ -54,7 +54,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from unosim.simulate.cards import N_RANKS, N_TYPES, POINTS, RANK_NIB, WILD, WILD_DRAW_FOUR
+from unosim.simulate.cards import (
+    N_RANKS,
+    N_TYPES,
+    POINTS,
+    RANK_DRAW_TWO,
+    RANK_NIB,
+    RANK_REVERSE,
+    RANK_SKIP,
+    WILD,
+    WILD_DRAW_FOUR,
+)
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.layout import (
     CW_DECK,
@@ -197,6 +207,7 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _ZERO = np.int64(0)
 _ONE = np.int64(1)
 _FALSE = np.bool_(False)
+_TRUE = np.bool_(True)
 _AT_W0 = np.int64(OFF_W0)
 _AT_W = np.int64(OFF_W)
 
@@ -502,38 +513,50 @@ LEARNED_WEIGHTS = np.array([[-0.66, -0.015, 0.711, 0.355, 0.155, 0.491, -0.356, 
                             [-1.295, -0.026, 0.776, 0.16, 0.027, 0.413, -0.12, 0.055]])
 
 
-@kernel
-def _value_learned(W, p):
-    """``_value`` under ``value=learned``: ``p``'s share of the sum over the seats
-    still playing of exp(score), each seat's score the weighted sum of its
-    features (LEARNED_WEIGHTS), in VALUE_UNITs."""
+@kernel_inline
+def leaf_features(W, q, a):
+    """Seat ``q``'s features for ``value=learned`` (``a`` the seat to act), in the
+    order of LEARNED_WEIGHTS' columns (bench/leaf_value.py fits on the same)."""
+    act = 1.0 if q == a else 0.0
+    wild = 0
+    draw_twos = 0
+    skips = 0
+    colours = 0
+    for c in range(4):
+        draw_twos += W[hx(q, c * N_RANKS + RANK_DRAW_TWO)]
+        skips += W[hx(q, c * N_RANKS + RANK_SKIP)] + W[hx(q, c * N_RANKS + RANK_REVERSE)]
+        if W[hx(q, HC_COLOUR + c)] > 0:
+            colours += 1
+    for t in range(WILD, N_TYPES):
+        wild += W[hx(q, t)]
     n = W[R_PLAYERS]
-    row = min(n, 4) - 2
-    a = W[S_ACTOR]
-    col = W[S_COLOUR]
+    return (np.log(max(1.0, _distance(W, q) - 0.5 * act)), act, float(wild),
+            float(draw_twos), float(skips),
+            1.0 if W[hx(q, HC_COLOUR + W[S_COLOUR])] > 0 else 0.0, float(colours),
+            1.0 if q == (a + W[S_DIR] + n) % n else 0.0)
+
+
+@kernel
+def _share(W, p, learned):
+    """What a rollout cut after its ``depth`` turns is worth to ``p``, in VALUE_UNITs:
+    an estimate of its chance to go out first, p's share over the seats still playing
+    of a weight each. By the cards each has still to play (the seat to act one half
+    closer), 1 / d**LEAF_POWER; ``learned`` (``value=learned``): exp of the weighted
+    sum of its ``leaf_features`` (LEARNED_WEIGHTS)."""
+    n = W[R_PLAYERS]
+    actor = W[S_ACTOR]
+    w = LEARNED_WEIGHTS[min(n, 4) - 2]
     mine = 0.0
     total = 0.0
     for q in range(n):
         if W[hx(q, HC_PLACE)] == 0:
-            act = 1.0 if q == a else 0.0
-            d = max(1.0, _distance(W, q) - 0.5 * act)
-            wild = 0
-            d2 = 0
-            sk = 0
-            nc = 0
-            for c in range(4):
-                d2 += W[hx(q, c * N_RANKS + 12)]
-                sk += W[hx(q, c * N_RANKS + 10)] + W[hx(q, c * N_RANKS + 11)]
-                if W[hx(q, HC_COLOUR + c)] > 0:
-                    nc += 1
-            for t in range(WILD, N_TYPES):
-                wild += W[hx(q, t)]
-            has = 1.0 if W[hx(q, HC_COLOUR + col)] > 0 else 0.0
-            nxt = 1.0 if q == (a + W[S_DIR] + n) % n else 0.0
-            w = LEARNED_WEIGHTS[row]
-            sc = (w[0] * np.log(d) + w[1] * act + w[2] * wild + w[3] * d2 + w[4] * sk
-                  + w[5] * has + w[6] * nc + w[7] * nxt)
-            v = np.exp(sc)
+            if learned:
+                f = leaf_features(W, q, actor)
+                v = np.exp(w[0] * f[0] + w[1] * f[1] + w[2] * f[2] + w[3] * f[3]
+                           + w[4] * f[4] + w[5] * f[5] + w[6] * f[6] + w[7] * f[7])
+            else:
+                d = max(1.0, _distance(W, q) - (0.5 if q == actor else 0.0))
+                v = d ** -LEAF_POWER
             total += v
             if q == p:
                 mine = v
@@ -542,25 +565,16 @@ def _value_learned(W, p):
     return int(VALUE_UNIT * mine / total)
 
 
-@kernel
+@kernel_inline
 def _value(W, p):
-    """What a rollout cut after its ``depth`` turns is worth to ``p``, in VALUE_UNITs:
-    an estimate of its chance to go out first from the cards each seat still has to
-    play, p's share of sum(1 / d**LEAF_POWER) over the seats still playing (the seat
-    to act counts as one card closer)."""
-    actor = W[S_ACTOR]
-    mine = 0.0
-    total = 0.0
-    for q in range(W[R_PLAYERS]):
-        if W[hx(q, HC_PLACE)] == 0:
-            d = max(1.0, _distance(W, q) - (0.5 if q == actor else 0.0))
-            v = d ** -LEAF_POWER
-            total += v
-            if q == p:
-                mine = v
-    if total <= 0.0:
-        return 0
-    return int(VALUE_UNIT * mine / total)
+    """``_share`` by the cards left (the default, ``value=cards``)."""
+    return _share(W, p, _FALSE)
+
+
+@kernel_inline
+def _value_learned(W, p):
+    """``_share`` under ``value=learned``."""
+    return _share(W, p, _TRUE)
 
 
 @kernel_inline
@@ -579,7 +593,7 @@ def _rollout(W, CW, R, move, p, placing, depth, learned, limit, pause):
     """Play ``move`` in world ``W``, then the rollout policies to the first seat
     out: VALUE_UNIT if ``p`` went out first, else 0. With ``depth`` > 0 a rollout
     still going ``depth`` turns after ``move`` is valued by ``_value`` instead
-    (``learned``: ``_value_learned``). With ``placing`` (elimination, once the round
+    (``learned``: the learned weights, ``_share``). With ``placing`` (elimination, once the round
     has its winner) play to the end: the number of seats ``p`` finished ahead of. A
     rollout still going HORIZON turns after the decision (very long rounds:
     seven_rounds, big hands) is scored by the lead in cards; one that reaches the
@@ -612,11 +626,11 @@ def _going(W, placing):
 
 @kernel_inline
 def _cut_value(W, p, placing, depth, limit, learned):
-    """A rollout stopped at ``limit``: valued by the cards left (``learned``: by
-    ``_value_learned``), scored by the lead past the horizon, 0 at the turn cap."""
+    """A rollout stopped at ``limit``: valued by ``_share`` (the cards left, or the
+    learned weights), scored by the lead past the horizon, 0 at the turn cap."""
     if limit < W[R_TURN_CAP]:
         if depth > 0 and not placing:
-            return _value_learned(W, p) if learned else _value(W, p)
+            return _share(W, p, learned)
         return _lead(W, p, placing) * VALUE_UNIT
     return _end_value(W, p, placing)
 
@@ -782,6 +796,7 @@ def _tree_pick(T, node, C, k, used, R):
                     return C[i], used, True
                 r -= 1
     best = -1
+    best_c = -1
     best_u = -1.0
     for i in range(k):
         c = _tchild(T, node, C[i])
@@ -793,10 +808,11 @@ def _tree_pick(T, node, C, k, used, R):
                      + TREE_C * np.sqrt(np.log(T[c * TREE_W + TN_A]) / n))
             if u > best_u:
                 best = i
+                best_c = c
                 best_u = u
     if best < 0:  # the tree is full: a move at random, out of the tree
         return C[rand_below(R, 1, k)], -1, False
-    return C[best], _tchild(T, node, C[best]), False
+    return C[best], best_c, False
 
 
 @kernel
