@@ -16,8 +16,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from unosim.runs import tiers
-from unosim.runs.compile_notice import first_use
+from unosim.runs import quick, tiers
+from unosim.runs.compile_notice import first_use, is_compiled
 from unosim.simulate import layout as L
 
 
@@ -55,13 +55,22 @@ def builtin_batch(mode: str, tier: str) -> Callable[..., None]:
     """The batch of a table of built-ins: ``(template, key, start, out, chunks)`` for
     rounds, ``(template, key, start, max_rounds, out, chunks)`` for matches: the
     arguments of the mode's rows kernel between ``start`` and ``out`` (a match's
-    ``max_rounds``) pass through."""
+    ``max_rounds``) pass through. Rounds of plain built-ins play on the quick kernel
+    (runs/quick.py) while the plain round path is not compiled."""
     t = tiers.BY_NAME[tier]
     rows = tiers.rows_kernel(mode, t)
     path = t.entries[mode].path.name
+    quick_path = t.entries[mode] is tiers.QUICK_FOR
 
     def batch(template: np.ndarray, key: Any, start: int, *rest: Any) -> None:
         *extra, out, chunks = rest
+        if quick_path and quick.plays(template, len(out), is_compiled(path)):
+            lean_rows = quick.rows_kernel()
+            with first_use(tiers.QUICK.name):
+                run_rows(lambda lo, hi, c, G, RNG: lean_rows(template, key, start, out, lo, hi,
+                                                             G, RNG), len(out), chunks)
+            quick.check(out)
+            return
         with first_use(path):
             run_rows(lambda lo, hi, c, G, RNG: rows(template, key, start, *extra, out, lo, hi,
                                                     G, RNG), len(out), chunks)

@@ -24,7 +24,8 @@ PATHS: dict[str, str] = {name: p.serves for name, p in tiers.PATHS.items()}
 #: about how long each path takes to compile, in seconds, on 2 cores: a recent
 #: desktop processor to a slow shared virtual machine (``unosim bench`` measures it)
 ESTIMATE_S: dict[str, tuple[int, int]] = {
-    name: p.estimate_s for name, p in {**tiers.PATHS, **tiers.ENV_PATHS}.items()}
+    name: p.estimate_s
+    for name, p in {**tiers.PATHS, **tiers.LEAN_PATHS, **tiers.ENV_PATHS}.items()}
 
 
 def path_of(mode: str, tier: str) -> str:
@@ -82,7 +83,7 @@ def _start_prime(path: str) -> subprocess.Popen[bytes] | None:
     """On a machine with a second core, compile the path's helper share (runs/tiers.py:
     the rule steps of the plain round path) in a helper process (runs/prime.py)
     while this one compiles the rest."""
-    declared = tiers.PATHS.get(path)
+    declared = tiers.PATHS.get(path) or tiers.LEAN_PATHS.get(path)
     if declared is None or not declared.helper or (os.cpu_count() or 1) < 2:
         return None
     try:
@@ -104,10 +105,6 @@ def _share(path: str, helper: subprocess.Popen[bytes]) -> None:
     share = prime.BESIDE.get(path)
     if share is None:
         return
-    try:
-        share()
-    except Exception:  # noqa: BLE001 - the entry point's compile reports it
-        pass
     # the helper prints prime.READY when its share is cached (or ends): wait for the
     # line, not for the process, which goes on with what a search seat steps with
     heard = threading.Event()
@@ -122,6 +119,12 @@ def _share(path: str, helper: subprocess.Popen[bytes]) -> None:
             heard.set()
 
     threading.Thread(target=listen, daemon=True).start()
+    try:
+        prime.steal(path, heard.is_set, first=True)
+        share()
+        prime.steal(path, heard.is_set)
+    except Exception:  # noqa: BLE001 - the entry point's compile reports it
+        pass
     heard.wait(HELPER_WAIT_S)
 
 

@@ -27,13 +27,19 @@ twenty seconds of compiling to each entry point for the same speed.
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 from numba import njit
 
+from unosim.compiler.lean import lean
 from unosim.simulate import layout as L
+from unosim.simulate import standins_nb as step_standins
 from unosim.simulate.jit import kernel, kernel_inline
 from unosim.simulate.match_nb import match_loop
 from unosim.simulate.round_nb import advance_with, record_round, rows_loop
 from unosim.simulate.step_nb import apply_called, apply_move, at, play_loop, score_hands
+from unosim.strategies import standins_nb as choice_standins
 from unosim.strategies.builtin_nb import _choose, choose_plain
 from unosim.strategies.search_nb import choose_move
 
@@ -61,6 +67,15 @@ def play_round(G, RNG):
     """Deal and play one round of built-ins without parameters to its end; return
     the winner's points."""
     play_loop(plain_choose, apply_move, G, RNG, False)
+    return score_hands(G)
+
+
+@kernel_inline
+def play_round_called(G, RNG):
+    """``play_round`` stepping with ``apply_called``: what the quick kernel
+    (runs/quick.py) plays, so that its first compile puts the rule pipeline in the
+    helper process instead of inlining it into the round after the helper is done."""
+    play_loop(plain_choose, apply_called, G, RNG, False)
     return score_hands(G)
 
 
@@ -111,6 +126,11 @@ def _round_into(G, T, RNG, max_rounds, out, row):
 
 
 @kernel_inline
+def _called_round_into(G, T, RNG, max_rounds, out, row):
+    record_round(G, play_round_called(G, RNG), out, row)
+
+
+@kernel_inline
 def _param_round_into(G, T, RNG, max_rounds, out, row):
     record_round(G, play_round_param(G, RNG), out, row)
 
@@ -127,6 +147,12 @@ def play_rows(template, base_seed, start, out, lo, hi, G, RNG):
     and ``RNG`` (uint64[8]). ``template`` is a game array holding the rules, seats
     and deck (see ``rules.lower``)."""
     rows_loop(_round_into, template, base_seed, start, 0, out, lo, hi, G, RNG)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_rows_called(template, base_seed, start, out, lo, hi, G, RNG):
+    """``play_rows`` with the rule pipeline behind a call (``play_round_called``)."""
+    rows_loop(_called_round_into, template, base_seed, start, 0, out, lo, hi, G, RNG)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -193,3 +219,26 @@ def advance_builtins(G, RNG, move, seats, read, checked):
     (the card counter among them): cached, so a Python strategy's table compiles
     nothing of its own after the first run on a machine."""
     return advance_with(choose_move, G, RNG, move, seats, read, checked)
+
+
+# ---------------------------------------------------------------- the quick kernel
+
+#: the tag of the quick round kernel's copies (compiler/lean.py; runs/quick.py plays it)
+QUICK = "quick"
+
+
+@functools.cache
+def _quick_standins() -> dict[Any, Any]:
+    # the steps and choices its tables never reach, and the chooser behind a call
+    # (the rule pipeline is behind one too: play_rows_called), so that the round
+    # itself compiles in moments once the helper and the command have done the rest
+    return {**step_standins.standins(), **choice_standins.standins(),
+            plain_choose: choice_standins.choose_seat}
+
+
+def quick_copy(kernel: Any) -> Any:
+    """``kernel`` as the quick round kernel calls it: a copy with the stand-ins on its
+    way, or itself. Defined here, in a module of the engine fingerprint, so that a
+    change to what the copies swap changes the fingerprint (their cache entries are
+    named after the originals' bytecode)."""
+    return lean(kernel, _quick_standins(), QUICK)

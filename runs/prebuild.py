@@ -45,6 +45,7 @@ def compile_paths(paths: list[str], report: Callable[[str, str, float | None], N
     """Compile each of ``paths`` that is not compiled yet (``unosim compile``), telling
     ``report(path, "cached" | "start" | "done" | "skipped", seconds)``; returns how many
     compiled."""
+    from unosim.runs import quick
     from unosim.runs.runner import warm
     from unosim.strategies.registry import PLUGINS
 
@@ -68,7 +69,7 @@ def compile_paths(paths: list[str], report: Callable[[str, str, float | None], N
             continue
         table, mode = made
         try:
-            with listening(lambda p, event, s: report(p, event, s)):
+            with listening(lambda p, event, s: report(p, event, s)), quick.suspended():
                 warm(table, mode, 0)  # type: ignore[arg-type]
         finally:
             PLUGINS.pop(EXAMPLE_PLUGIN, None)  # the example served only to compile

@@ -102,17 +102,55 @@ def signature(kernel: Any) -> tuple[Any, ...]:
     return tuple(KINDS[k] for k in kernel.share.kinds)
 
 
-def compile_shares(shares: tuple[str, ...]) -> None:
+def share_kernels(share: str, variant: str | None = None) -> list[tuple[Any, Any]]:
+    """The kernels of ``share`` as they compile, each with the kernel that declares
+    it: as the copy ``variant`` has them (runs/quick.py), where it reaches them, when
+    one is named."""
+    if variant is None:
+        return [(k, k) for k in kernels(share)]
+    from unosim.runs import quick
+
+    reached = quick.reached()
+    pairs = [(quick.copy_of(k), k) for k in kernels(share)]
+    return [(c, k) for c, k in pairs if c in reached]
+
+
+def compile_shares(shares: tuple[str, ...], variant: str | None = None) -> None:
     """Compile the kernels of ``shares``, in order, with their declared types."""
     for share in shares:
-        for k in kernels(share):
-            k.compile(signature(k))
+        for c, k in share_kernels(share, variant):
+            c.compile(signature(k))
 
 
+def steal(path: str, done: Callable[[], bool], first: bool = False) -> None:
+    """The command's help with the helper's first share: that share's kernels from
+    the smallest up, until ``done`` (the helper is ready). Each side finds in the
+    cache what the other compiled, so they meet in the middle instead of the command
+    waiting. ``first``: before the command's own share, only the path's
+    ``steal_first`` part of it (by bytecode), which the helper would otherwise still
+    be compiling when the command is done with its own."""
+    declared = _PATHS.get(path)
+    if declared is None or not declared.helper or (first and not declared.steal_first):
+        return
+    pairs = share_kernels(declared.helper[0], declared.variant)
+    budget = declared.steal_first * sum(len(k.py_func.__code__.co_code) for _, k in pairs)
+    for c, k in reversed(pairs):
+        if done():
+            return
+        if first:
+            budget -= len(k.py_func.__code__.co_code)
+            if budget < 0:
+                return
+        c.compile(signature(k))
+
+
+#: every path the helper and the command may share: those of ``unosim compile`` and
+#: the quick kernel's
+_PATHS = {**tiers.PATHS, **tiers.LEAN_PATHS}
 #: the command's share per path whose helper it waits for (compile_notice._share)
 BESIDE: dict[str, Callable[[], None]] = {
-    name: partial(compile_shares, p.beside)
-    for name, p in tiers.PATHS.items() if p.beside is not None}
+    name: partial(compile_shares, p.beside, p.variant)
+    for name, p in _PATHS.items() if p.beside is not None}
 
 
 def main(path: str = "rounds") -> None:
@@ -122,12 +160,12 @@ def main(path: str = "rounds") -> None:
 
     inlining.install()
     frontend.install()
-    declared = tiers.PATHS[path]
-    compile_shares(declared.helper)
+    declared = _PATHS[path]
+    compile_shares(declared.helper, declared.variant)
     print(READY, flush=True)  # the command waits for this line (compile_notice._share)
     # then, beside the command's entry point: kernels a later path finds cached; the
     # command ends this process when its entry point is compiled, done or not
-    compile_shares(declared.helper_then)
+    compile_shares(declared.helper_then, declared.variant)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,16 +147,20 @@ def play_records(rules: Rules, seats: list[SeatStrategy], seed: int, start: int,
     return rec
 
 
-def warm(table: Table, mode: str | Mode, seed: int) -> float:
+def warm(table: Table, mode: str | Mode, seed: int, games: int = 0) -> float:
     """Compile (or load from cache) the table's kernel; the seconds it took. A table
     with a Python seat compiles without playing a game: a strategy with side effects
-    sees each game of the run once."""
+    sees each game of the run once. ``games``: all the run will play; one of at least
+    ``quick.QUICK_GAMES`` compiles the plain round path now, where a shorter one may
+    start on the quick kernel (runs/quick.py)."""
+    from unosim.runs import quick
     from unosim.strategies.plugins import python_seats
 
     rows = 0 if python_seats(table.seats) else 1
     t0 = time.perf_counter()
-    play_batch_into(table, mode, seed, 0, np.zeros((rows, modes.of(mode).width), np.int32),
-                    1, 1)
+    with quick.suspended() if games >= quick.QUICK_GAMES else nullcontext():
+        play_batch_into(table, mode, seed, 0,
+                        np.zeros((rows, modes.of(mode).width), np.int32), 1, 1)
     return time.perf_counter() - t0
 
 

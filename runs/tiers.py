@@ -46,6 +46,12 @@ class CompilePath:
     #: the command's share while the helper compiles, after which it waits for READY
     #: so that its entry point finds the helper's kernels cached; None: no wait
     beside: tuple[str, ...] | None = None
+    #: the part of the helper's first share (by bytecode, smallest kernels first) the
+    #: command compiles before its own share, where the helper's is the longer
+    steal_first: float = 0.0
+    #: the copy of the engine the path compiles (runs/quick.py): its shares are
+    #: compiled as that copy's kernels; None: the engine as it is
+    variant: str | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,19 @@ TIERS: tuple[Tier, ...] = (
 )
 BY_NAME: dict[str, Tier] = {t.name: t for t in TIERS}
 
+#: the quick round kernel (runs/quick.py): the first rounds of a table of plain
+#: built-ins whose rules reach no house step, played while the plain round path is
+#: not compiled. ``unosim compile`` does not build it: it is only ever a first answer
+QUICK = CompilePath(
+    "rounds/quick", "the first rounds of plain built-ins under rules without house steps",
+    (10, 35), helper=("steps", "called"),
+    beside=("quick-choices", "strategies", "deal", "record", "folds"), steal_first=0.25,
+    variant="quick")
+#: the entry point whose tables the quick kernel plays while it is not compiled
+QUICK_FOR = TIERS[0].entries["round"]
+#: the paths with notices and helpers that ``unosim compile`` does not build
+LEAN_PATHS: dict[str, CompilePath] = {QUICK.name: QUICK}
+
 #: the path of tables with plug-in strategies (runs/plugin_batch.py): the step
 #: functions their compiled-per-process loops call
 PLUGINS = CompilePath("plug-ins", "the step functions tables with plug-in strategies call",
@@ -159,6 +178,10 @@ def entry_points(path: str) -> list[Any]:
         return [rows_kernel(mode, tier)]
     from unosim.simulate import moves, rng_nb, step_nb
 
+    if path == QUICK.name:
+        from unosim.runs import quick
+
+        return [quick.rows_kernel()]
     if path == PLUGINS.name:
         return [step_nb.apply_called]
     if path == PYTHON_SEATS.name:

@@ -40,12 +40,37 @@ def _compile_shared(paths: list[str], locks: Path) -> None:
     for path in paths:
         with open(locks / (path.replace("/", "-") + ".lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-            if path == VECTOR_ENV:
+            if path == QUICK:
+                _compile_quick()
+            elif path == VECTOR_ENV:
                 _compile_vector_env()
             elif path == FAILING_PLUGIN:
                 _compile_failing_plugin()
             else:
                 compile_paths([path], lambda *a: None)
+
+
+#: the quick round kernel (runs/quick.py): not a path of ``unosim compile``, yet what
+#: a first run on an empty cache plays (tests/runs/test_quick.py, the first-run tests)
+QUICK = "rounds/quick"
+
+
+def _compile_quick() -> None:
+    """Play one game on the quick kernel, which compiles (or loads) it."""
+    import numpy as np
+
+    from unosim.runs import quick
+    from unosim.runs.batches import run_rows
+    from unosim.runs.tables import Table
+    from unosim.simulate import layout as L
+    from unosim.simulate.rules import resolve
+    from unosim.strategies.registry import parse_strategy
+
+    template = Table(resolve([]), [parse_strategy("random")] * 4).template
+    out = np.zeros((1, L.N_G), np.int32)
+    rows = quick.rows_kernel()
+    run_rows(lambda lo, hi, c, G, RNG: rows(template, np.uint64(1), 0, out, lo, hi, G, RNG),
+             1, 1)
 
 
 #: the vector environment's cached kernels: not a path of ``unosim compile`` (the
@@ -101,7 +126,7 @@ def engine_compiled(tmp_path_factory):
     from unosim.compiler import compiling
     from unosim.runs.compile_notice import PATHS
 
-    paths = [*PATHS, VECTOR_ENV, FAILING_PLUGIN]
+    paths = [*PATHS, QUICK, VECTOR_ENV, FAILING_PLUGIN]
     worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1, ... under pytest-xdist
     shared = tmp_path_factory.getbasetemp()
     if worker:
@@ -114,7 +139,7 @@ def engine_compiled(tmp_path_factory):
         paths = paths[:1] + rest[start:] + rest[:start]
         shared = shared.parent
     _compile_shared(paths, shared / "compile-locks")
-    compiling._done.update(PATHS)
+    compiling._done.update([*PATHS, QUICK])
 
 
 class _Cached:

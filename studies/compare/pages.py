@@ -12,7 +12,6 @@ from unosim.reports.html import figure_blocks, page, table_block
 from unosim.runs import modes
 from unosim.stats.intervals import Z95
 from unosim.stats.numbers import decimals_for
-from unosim.studies.compare.charts import captions
 from unosim.studies.compare.result import _cell, method_note, signed
 
 
@@ -71,6 +70,8 @@ def comparison_html(cmp: Any, svgs: dict[str, str], text: str) -> str:
             strong.append(d["detected"])
         body.append(table_block(hdr, drows, strong))
         body.append('<p class="note">Bold: the paired 95% interval excludes zero.</p>')
+    from unosim.studies.compare.charts import captions  # matplotlib: when a page is written
+
     body += figure_blocks(svgs, captions(cmp))
     body.append("<h2>Text report</h2><pre>" + e(text) + "</pre>")
     return page(title, body)

@@ -62,7 +62,8 @@ class CompareStudy(Study):
                                     backend.workers, self.mode.rounds) for v in self.variants)
         self.chunks = backend.chunks
         if backend.local:
-            self.compile_s = [warm(t, self.mode, self.seed) for t in self.tables]
+            games = self.games * len(self.tables)
+            self.compile_s = [warm(t, self.mode, self.seed, games) for t in self.tables]
 
     def step(self, backend: Backend) -> int:
         return backend.task_games(self.batch)

@@ -7,15 +7,17 @@ from __future__ import annotations
 import html
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from matplotlib.figure import Figure
 
 from unosim import provenance
 from unosim.reports.render import render_json
 from unosim.reports.report_base import SummaryReport, tidy_row
 from unosim.studies.ladder import fit as F
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 ANCHOR = "random"
 

@@ -12,14 +12,14 @@ import io
 import math
 import textwrap
 from pathlib import Path
-from typing import Any
-
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING, Any
 
 from unosim.common import make_folder, write_bytes_atomic, write_text_atomic
 from unosim.reports.chart_kit import MARGIN_COLOUR, ZERO_COLOUR, mark_id
 from unosim.reports.html import page
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 from unosim.studies.settle.verdicts import (
     Verdict,
     cell_text,
@@ -42,6 +42,9 @@ DPI = 150
 
 def card_figure(v: Verdict) -> Figure:
     """The card of one verdict."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=CARD_IN, dpi=DPI, facecolor="white")
     FigureCanvasAgg(fig)
     colour = COLOURS.get(v.verdict, "#333333")

@@ -89,7 +89,8 @@ def test_the_notice_reaches_stderr_without_a_terminal(nothing_cached):
                                    "--workers", "1"])
     assert res.exit_code == 0, res.output
     first = res.stderr.splitlines()[0]
-    assert first.startswith("unosim: compiling the engine for this machine (rounds)")
+    # a first run of the default table compiles the quick kernel (runs/quick.py)
+    assert first.startswith("unosim: compiling the engine for this machine (rounds/quick)")
     assert "first run only" in first and "compiling" not in res.stdout
     again = CliRunner().invoke(cli, ["run", "--games", "200", "--seed", "1", "--no-progress"])
     assert "compiling" not in again.stderr
@@ -210,7 +211,7 @@ def test_every_share_a_path_names_is_declared_by_kernels():
     nothing; the shares compile largest first."""
     from unosim.runs import prime, tiers
 
-    named = {s for p in tiers.PATHS.values()
+    named = {s for p in {**tiers.PATHS, **tiers.LEAN_PATHS}.values()
              for s in (*p.helper, *p.helper_then, *(p.beside or ()))}
     declared = {obj.share.name for m in prime.kernel_modules()
                 for obj in vars(m).values() if getattr(obj, "share", None) is not None}
