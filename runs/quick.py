@@ -29,9 +29,10 @@ from unosim.simulate import layout as L
 from unosim.simulate import standins_nb as steps
 
 #: games a process plays on the quick kernel before it compiles the plain round path
-#: for the rest: on two cores, about the games whose extra time on the quick kernel
-#: would pay for that compile (some 10 s of play against some 15 s of compile)
-QUICK_GAMES = 10_000_000
+#: for the rest (and a run of as many compiles it first): on two cores the quick
+#: kernel plays some 500,000 games a second against 800,000, so its extra time
+#: matches the plain path's extra 20 s of compile at about 25 million games
+QUICK_GAMES = 20_000_000
 _played = [0]
 #: set while the plain round path is being compiled on purpose (``suspended``)
 _suspended = [0]
