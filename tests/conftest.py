@@ -59,8 +59,10 @@ def _compile_quick() -> None:
     """Play one game on the quick kernel, which compiles (or loads) it."""
     import numpy as np
 
+    from unosim.compiler.compiling import listening
     from unosim.runs import quick
     from unosim.runs.batches import run_rows
+    from unosim.runs.compile_notice import first_use
     from unosim.runs.tables import Table
     from unosim.simulate import layout as L
     from unosim.simulate.rules import resolve
@@ -69,8 +71,9 @@ def _compile_quick() -> None:
     template = Table(resolve([]), [parse_strategy("random")] * 4).template
     out = np.zeros((1, L.N_G), np.int32)
     rows = quick.rows_kernel()
-    run_rows(lambda lo, hi, c, G, RNG: rows(template, np.uint64(1), 0, out, lo, hi, G, RNG),
-             1, 1)
+    with listening(lambda *a: None), first_use(QUICK):  # with its helper, as a first run
+        run_rows(lambda lo, hi, c, G, RNG: rows(template, np.uint64(1), 0, out, lo, hi, G,
+                                                RNG), 1, 1)
 
 
 #: the vector environment's cached kernels: not a path of ``unosim compile`` (the
