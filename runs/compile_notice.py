@@ -25,7 +25,7 @@ PATHS: dict[str, str] = {name: p.serves for name, p in tiers.PATHS.items()}
 #: desktop processor to a slow shared virtual machine (``unosim bench`` measures it)
 ESTIMATE_S: dict[str, tuple[int, int]] = {
     name: p.estimate_s
-    for name, p in {**tiers.PATHS, **tiers.LEAN_PATHS, **tiers.ENV_PATHS}.items()}
+    for name, p in {**tiers.HELPED_PATHS, **tiers.ENV_PATHS}.items()}
 
 
 def path_of(mode: str, tier: str) -> str:
@@ -83,7 +83,7 @@ def _start_prime(path: str) -> subprocess.Popen[bytes] | None:
     """On a machine with a second core, compile the path's helper share (runs/tiers.py:
     the rule steps of the plain round path) in a helper process (runs/prime.py)
     while this one compiles the rest."""
-    declared = tiers.PATHS.get(path) or tiers.LEAN_PATHS.get(path)
+    declared = tiers.HELPED_PATHS.get(path)
     if declared is None or not declared.helper or (os.cpu_count() or 1) < 2:
         return None
     try:

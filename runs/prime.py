@@ -129,7 +129,7 @@ def steal(path: str, done: Callable[[], bool], first: bool = False) -> None:
     waiting. ``first``: before the command's own share, only the path's
     ``steal_first`` part of it (by bytecode), which the helper would otherwise still
     be compiling when the command is done with its own."""
-    declared = _PATHS.get(path)
+    declared = tiers.HELPED_PATHS.get(path)
     if declared is None or not declared.helper or (first and not declared.steal_first):
         return
     pairs = share_kernels(declared.helper[0], declared.variant)
@@ -144,13 +144,10 @@ def steal(path: str, done: Callable[[], bool], first: bool = False) -> None:
         c.compile(signature(k))
 
 
-#: every path the helper and the command may share: those of ``unosim compile`` and
-#: the quick kernel's
-_PATHS = {**tiers.PATHS, **tiers.LEAN_PATHS}
 #: the command's share per path whose helper it waits for (compile_notice._share)
 BESIDE: dict[str, Callable[[], None]] = {
     name: partial(compile_shares, p.beside, p.variant)
-    for name, p in _PATHS.items() if p.beside is not None}
+    for name, p in tiers.HELPED_PATHS.items() if p.beside is not None}
 
 
 def main(path: str = "rounds") -> None:
@@ -160,7 +157,7 @@ def main(path: str = "rounds") -> None:
 
     inlining.install()
     frontend.install()
-    declared = _PATHS[path]
+    declared = tiers.HELPED_PATHS[path]
     compile_shares(declared.helper, declared.variant)
     print(READY, flush=True)  # the command waits for this line (compile_notice._share)
     # then, beside the command's entry point: kernels a later path finds cached; the

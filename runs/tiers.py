@@ -162,6 +162,9 @@ PATHS: dict[str, CompilePath] = {
        for mode in TIERS[0].entries for t in TIERS},
     **{p.name: p for p in (PLUGINS, PYTHON_SEATS, GAME, GAME_STRATEGIES)},
 }
+#: every path a helper process may compile beside the command: those of ``unosim
+#: compile`` and the quick kernel's
+HELPED_PATHS: dict[str, CompilePath] = {**PATHS, **LEAN_PATHS}
 #: compile path name -> (mode, tier) of the entry point that compiles it
 ENTRY_OF: dict[str, tuple[str, Tier]] = {
     e.path.name: (mode, t) for t in TIERS for mode, e in t.entries.items()}

@@ -51,6 +51,8 @@ def choose_seat(G, rng):
     chooser, so that the command compiles it beside the helper instead of inlining
     it into the round after the helper is done (the round is the last thing a
     first run compiles, alone)."""
+    # entries_nb.plain_choose's one line, not a call of it: the quick copy swaps that
+    # for this kernel, so a call would become a call of itself
     return choose_plain(G[at(L.OFF_STRAT + G[L.S_ACTOR])], G, rng)
 
 

@@ -211,7 +211,7 @@ def test_every_share_a_path_names_is_declared_by_kernels():
     nothing; the shares compile largest first."""
     from unosim.runs import prime, tiers
 
-    named = {s for p in {**tiers.PATHS, **tiers.LEAN_PATHS}.values()
+    named = {s for p in tiers.HELPED_PATHS.values()
              for s in (*p.helper, *p.helper_then, *(p.beside or ()))}
     declared = {obj.share.name for m in prime.kernel_modules()
                 for obj in vars(m).values() if getattr(obj, "share", None) is not None}
