@@ -23,6 +23,7 @@ import signal
 import sys
 from collections.abc import Callable
 
+from unosim.common import module_command
 from unosim.runs import tiers
 from unosim.runs.compile_notice import ESTIMATE_S, is_compiled
 
@@ -95,7 +96,7 @@ def notice(paths: list[str]) -> str:
 
 def command(paths: list[str]) -> list[str]:
     """The command line of the process that compiles ``paths`` for this process."""
-    return [sys.executable, "-m", "unosim.play.warmup", "--parent", str(os.getpid()), *paths]
+    return module_command("unosim.play.warmup", "--parent", str(os.getpid()), *paths)
 
 
 def die_with_parent() -> None:

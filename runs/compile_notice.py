@@ -14,6 +14,7 @@ import sys
 import threading
 from contextlib import AbstractContextManager
 
+from unosim.common import module_command
 from unosim.compiler import compiling
 from unosim.compiler.compiling import Entries
 from unosim.runs import tiers
@@ -87,7 +88,7 @@ def _start_prime(path: str) -> subprocess.Popen[bytes] | None:
     if declared is None or not declared.helper or (os.cpu_count() or 1) < 2:
         return None
     try:
-        return subprocess.Popen([sys.executable, "-m", "unosim.runs.prime", path],
+        return subprocess.Popen(module_command("unosim.runs.prime", path),
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL)
     except OSError:

@@ -24,6 +24,7 @@ import errno
 import io
 import math
 import os
+import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -248,3 +249,11 @@ class FileSet:
     def not_written(self) -> str:
         where = f" ({self.folder} keeps what it held before)" if self.folder else ""
         return f"none of the files of this report was written{where}"
+
+
+def module_command(module: str, *args: str) -> list[str]:
+    """``python -m module args`` in this interpreter, for a child process. With ``-P``:
+    without it the child puts its working folder first on its path, so that run from
+    a checkout (where the README installs) it imported the checkout's ``unosim``
+    folder instead of the installed package and failed at once."""
+    return [sys.executable, "-P", "-m", module, *args]

@@ -224,4 +224,5 @@ def test_the_compiling_process_tells_each_path_then_ready(monkeypatch):
     monkeypatch.setattr(warmup, "die_with_parent", lambda: None)  # not this process
     assert warmup.main(["--parent", str(os.getppid() + 1)]) == 1 and len(calls) == 1
     cmd = warmup.command(PATHS)
-    assert cmd[1:] == ["-m", "unosim.play.warmup", "--parent", str(os.getpid()), *PATHS]
+    # -P: the child never imports a checkout's unosim folder from its working folder
+    assert cmd[1:] == ["-P", "-m", "unosim.play.warmup", "--parent", str(os.getpid()), *PATHS]

@@ -80,8 +80,8 @@ def test_serve_starts_the_same_command_for_each_page(capsys, monkeypatch):
     assert code == 0, err
     [(words, port)] = served
     assert port == 8123
-    assert words[1:4] == ["-m", "unosim", "play"]
-    assert sorted(" ".join(words[4:]).split(" --")) == sorted(
+    assert words[1:5] == ["-P", "-m", "unosim", "play"]  # -P: see common.module_command
+    assert sorted(" ".join(words[5:]).split(" --")) == sorted(
         "--variant stacking --seat 1=random --seat 2=search --match --seed 3 --save t.json"
         .split(" --"))
     # the shell line textual-serve runs: the table itself (exec), told the server's id

@@ -29,6 +29,7 @@ import click
 
 from unosim import dry_run, interrupt
 from unosim import options as opt
+from unosim.common import module_command
 from unosim.runs import inputs
 from unosim.runs.stopping import Stopped
 
@@ -223,8 +224,8 @@ def vector_env_rates(repeat: int, steps: int = 200) -> dict[str, Any]:
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
     runs = []
     for _ in range(repeat):
-        p = subprocess.run([sys.executable, "-m", "unosim.env.speed", "--json", "--steps",
-                            str(steps)], env=env, capture_output=True, text=True)
+        p = subprocess.run(module_command("unosim.env.speed", "--json", "--steps", str(steps)),
+                           env=env, capture_output=True, text=True)
         if p.returncode != 0:
             out["failed"] = (p.stderr.strip().splitlines() or ["no output"])[-1]
             return out

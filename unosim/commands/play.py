@@ -16,6 +16,7 @@ import click
 
 from unosim import dry_run
 from unosim import options as opt
+from unosim.common import module_command
 from unosim.errors import UnosimError
 from unosim.interrupt import terminate_as_interrupt
 from unosim.runs import inputs
@@ -397,8 +398,7 @@ def served_args(ctx: click.Context) -> list[str]:
 def serve_table(ctx: click.Context, port: int) -> int | None:
     """Serve ``unosim play`` with the same options on localhost (textual-serve), until
     a signal, which it returns."""
-    import sys
 
     from unosim.play.serve import serve
 
-    return serve([sys.executable, "-m", "unosim", "play", *served_args(ctx)], port)
+    return serve(module_command("unosim", "play", *served_args(ctx)), port)

@@ -45,6 +45,7 @@ import click
 
 from unosim import dry_run
 from unosim.checks.combos import Coverage, check_one, draw_combo, failure_report
+from unosim.common import module_command
 from unosim.errors import UnosimError
 from unosim.options import dry_run as dry_run_option
 
@@ -92,8 +93,8 @@ def _run_worker(seed: int, first: int, last: int | None, deadline: float, py_gam
                 batch_games: int, hang_seconds: float, cov: Coverage,
                 echo: Callable[[str], None]) -> int:
     """One child process from table ``first``; return the next table to check."""
-    cmd = [sys.executable, "-m", "unosim.commands.selfcheck", json.dumps(
-        [seed, first, last, deadline, py_games, batch_games])]
+    cmd = module_command("unosim.commands.selfcheck", json.dumps(
+        [seed, first, last, deadline, py_games, batch_games]))
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str | None] = queue.Queue()
 
