@@ -43,8 +43,9 @@ if TYPE_CHECKING:  # this module runs at every import of unosim: typing costs th
 #: the Numba decorators that take ``cache=``
 JIT_NAMES = frozenset({"njit", "jit", "vectorize", "guvectorize", "cfunc", "generated_jit",
                        "stencil"})
-#: bumped when what a summary records changes (older scan files are ignored)
-SCAN_VERSION = "1"
+#: bumped when what a summary or a stored scan records changes (older scan files are
+#: ignored)
+SCAN_VERSION = "2"
 #: a scan is stored for the quick check only if no file changed in the last 2 s
 RECENT_NS = 2_000_000_000
 
@@ -492,6 +493,19 @@ def _store(root: Path, base: Path) -> Path:
     return base / f"engine-scan-{key}"
 
 
+def _located(names: list[str], folders: list[str], top: str, locate: Locate | None) -> bool:
+    """Whether each subpackage of a stored scan is still found where it was: the same
+    ``unosim/`` folder can be paired with another checkout's subpackages (a second
+    editable install, a PYTHONPATH), whose files the stamp of the stored folders
+    would never see."""
+    for name, folder in zip(names, folders, strict=True):
+        if name != top:
+            place = locate(name.rpartition(".")[2]) if locate else None
+            if place is None or str(place) != folder:
+                return False
+    return True
+
+
 def fingerprint(root: Path, top: str = "unosim", locate: Locate | None = None,
                 store: Path | None = None) -> str:
     """The fingerprint of the package at ``root``, using the scan stored in the folder
@@ -502,10 +516,12 @@ def fingerprint(root: Path, top: str = "unosim", locate: Locate | None = None,
     manifest = _store(root, store)
     try:
         lines = manifest.with_suffix(".txt").read_text().splitlines()
-        if lines[0] == SCAN_VERSION and lines[1] == str(root):
-            if _stamp(lines[3].split("\t"))[0] == lines[2]:
+        folders = lines[3].split("\t")
+        if (lines[0] == SCAN_VERSION and lines[1] == str(root)
+                and _located(lines[4].split("\t"), folders, top, locate)):
+            if _stamp(folders)[0] == lines[2]:
                 closure = {}
-                for line in lines[4:]:
+                for line in lines[5:]:
                     module, _, path = line.partition("\t")
                     with open(path, "rb") as f:
                         closure[module] = f.read()
@@ -533,7 +549,7 @@ def fingerprint(root: Path, top: str = "unosim", locate: Locate | None = None,
     # would keep its time stamp (git calls such an index "racily clean")
     trusted = latest < now - RECENT_NS and all(
         hashlib.sha1(t).hexdigest() == found["digests"][m] for m, t in closure.items())
-    lines = [SCAN_VERSION, str(root), stamp, "\t".join(folders)]
+    lines = [SCAN_VERSION, str(root), stamp, "\t".join(folders), "\t".join(found["folders"])]
     lines += [f"{m}\t{found['files'][m]}" for m in sorted(found["closure"])]
     try:
         store.mkdir(parents=True, exist_ok=True)

@@ -162,6 +162,39 @@ def test_the_quick_check_trusts_only_old_time_stamps(tree, tmp_path):
     assert manifests[0].exists()
 
 
+def test_the_stored_scan_is_not_reused_for_another_checkouts_subpackages(tree, tmp_path):
+    """The same ``unosim/`` folder paired with another checkout's subpackages (a
+    second editable install, a PYTHONPATH) is scanned again: the stored scan's files
+    are not the ones imported, and its fingerprint would name stale kernels."""
+    root, _, _ = tree
+    top = tmp_path / "unosim"
+    shutil.copytree(root, top, ignore=lambda d, names: [n for n in names if
+                                                         (Path(d) / n).is_dir()])
+    subs = sorted(p.name for p in root.iterdir() if (p / "__init__.py").is_file())
+    one, two = tmp_path / "one", tmp_path / "two"
+    for checkout in (one, two):
+        for name in subs:
+            shutil.copytree(root / name, checkout / name)
+        for f in checkout.rglob("*.py"):
+            os.utime(f, ns=(LONG_AGO * 10**9, LONG_AGO * 10**9))
+    for f in top.rglob("*.py"):
+        os.utime(f, ns=(LONG_AGO * 10**9, LONG_AGO * 10**9))
+    search = two / "strategies" / "search_nb.py"
+    search.write_bytes(search.read_bytes()[:-1] + b" ")
+    os.utime(search, ns=(LONG_AGO * 10**9, LONG_AGO * 10**9))
+
+    def at(checkout):
+        return lambda name: checkout / name if (checkout / name).is_dir() else None
+
+    store = tmp_path / "store"
+    first = F.fingerprint(top, "unosim", at(one), store)
+    assert first == F.fingerprint_of(root)
+    assert F.fingerprint(top, "unosim", at(one), store) == first  # the stored scan
+    second = F.fingerprint(top, "unosim", at(two), store)
+    assert second == F.fingerprint_of(top, "unosim", at(two)) != first
+    assert F.fingerprint(top, "unosim", at(one), store) == first
+
+
 def test_decorators_of_the_project_are_followed_through_imports():
     """The summary sees a decorator bound to ``njit(cache=True)``, a function that
     calls one, and their use under another name; ``njit`` without a cache is not
