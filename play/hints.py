@@ -5,8 +5,9 @@ only, with that seat's search parameters and a generator fixed by the table's se
 the round and the decision's index (the same table gives the same hints).
 
 A candidate's figure is what the search adds up to choose: the value of each of
-its rollouts (a win 1, a loss 0, a rollout cut after its depth valued by the cards
-each seat still has to play), averaged: an estimate of the chance to win the round.
+its rollouts (a win 1, a loss 0, a rollout cut after its depth valued by the search's
+estimate of the chance to win from there), averaged: an estimate of the chance to win
+the round.
 Its 95% interval is Wilson's on that average as if each rollout were a win or a
 loss (a value between 0 and 1 varies no more than that, so the interval errs wide).
 Moves the search prunes get no figure here ("not searched"); the review scores a

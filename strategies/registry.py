@@ -23,10 +23,12 @@ from unosim.simulate.rng_nb import probability_threshold
 from unosim.strategies import builtin_nb as B
 
 #: the search's own parameters and their defaults (the best measured against random,
-#: tuned and mixed fields within 50 games a second on one core: docs/findings-search.md)
+#: tuned and mixed fields within 50 games a second on one core: docs/findings-search.md;
+#: ``value=learned`` gained about a point against random, tuned and the card counter at
+#: no cost in speed, and measured level elsewhere)
 SEARCH_DEFAULTS: dict[str, Any] = {"rollouts": 800, "policy": "random", "model": "random",
                                    "infer": 1, "depth": 16, "halving": 1,
-                                   "tree": 0, "value": "cards"}
+                                   "tree": 0, "value": "learned"}
 _SD = SEARCH_DEFAULTS
 
 BUILTINS: dict[str, tuple[int, str]] = {
@@ -135,9 +137,10 @@ BUILTINS: dict[str, tuple[int, str]] = {
         f"model=NAME, the one that plays every other seat (default {_SD['model']}): any "
         "built-in but search, a parametric one with its defaults, the card counter "
         "counting from what the rollout's world shows its seat; depth=N, the turns a "
-        "rollout plays before it is valued by the cards each player has left (default "
+        "rollout plays before it is valued by what each player holds (default "
         f"{_SD['depth']}; 0 plays to the end); value=learned values it by weights fitted to "
-        f"how rounds ended instead of by the cards left alone (default {_SD['value']}); "
+        "how rounds ended, value=cards by the cards each player has left alone (default "
+        f"{_SD['value']}); "
         "halving=1 spends the rollouts by sequential "
         "halving, the worse half of the candidates dropped after each round (default "
         f"{_SD['halving']}; 0 splits them evenly); tree=1 spends them on a tree over its "
