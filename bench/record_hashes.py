@@ -51,7 +51,8 @@ def hashes(games: int = 20000, matches: int = 200, search_games: int = 40,
                 ("search", f"search:rollouts={plain},depth=0,halving=0", "random"),
                 ("search-tuned",
                  f"search:policy=tuned,model=tuned,rollouts={tuned},depth=0,halving=0", "tuned"),
-                ("search-levers", f"search:rollouts={levers},depth=16,halving=1,model=tuned",
+                ("search-levers",
+                 f"search:rollouts={levers},depth=16,halving=1,model=tuned,value=cards",
                  "random")):
             seats = [ps(search)] + [ps(others)] * (p - 1)
             out[f"{key}/{p}"] = digest(play_records(rules, seats, 7, 0, search_games,
