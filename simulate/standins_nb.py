@@ -64,7 +64,5 @@ def leaves_out(template: np.ndarray) -> bool:
     ``OFF_HOUSE`` (the only way into the decisions on a 7, 5 or Swap Hands and into
     the jump-in window), no Reverse offered against a penalty (``_penalty_answers``)
     and no elimination (``_hand_emptied``)."""
-    return bool(template[L.R_SEVEN_O] == 0 and template[L.R_SWAP_ON_FIVE] == 0
-                and template[L.R_SWAP_HANDS_WILD] == 0 and template[L.R_JUMP_IN] == 0
-                and template[L.RF_SILENT_TWOS] <= 0 and template[L.R_REVERSE_DEFLECT] == 0
-                and template[L.R_ELIMINATION] == 0)
+    return bool(not step_nb.house_acts.py_func(template)
+                and template[L.R_REVERSE_DEFLECT] == 0 and template[L.R_ELIMINATION] == 0)

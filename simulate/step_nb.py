@@ -368,6 +368,16 @@ def _lone_action_card(G, p):
 # ------------------------------------------------------------------------ deal
 
 
+@kernel_inline
+def house_acts(G):
+    """Whether the rules have a house rule act on played cards (Seven-O, swap on five,
+    Swap Hands, jump-in, silent twos): what the deal keeps in OFF_HOUSE for the round's
+    steps, and one of the tables the quick round kernel cannot serve
+    (standins_nb.leaves_out reads it as plain Python)."""
+    return (G[L.R_SEVEN_O] | G[L.R_SWAP_ON_FIVE] | G[L.R_SWAP_HANDS_WILD]
+            | G[L.R_JUMP_IN]) != 0 or G[L.RF_SILENT_TWOS] > 0
+
+
 @kernel(share="deal", kinds="GR")
 def deal(G, RNG):
     """Reset the state, deal the deck held in G and turn the first card.
@@ -392,8 +402,7 @@ def deal(G, RNG):
     feel_reset(G)
     for p in range(n_players):
         G[at(L.OFF_PUB + p)] = zero  # (a known zero: a call to memset)
-    G[L.OFF_HOUSE] = int((G[L.R_SEVEN_O] | G[L.R_SWAP_ON_FIVE] | G[L.R_SWAP_HANDS_WILD]
-                          | G[L.R_JUMP_IN]) != 0 or G[L.RF_SILENT_TWOS] > 0)
+    G[L.OFF_HOUSE] = int(house_acts(G))
     G[L.S_DIR] = 1
     # _next_turn's table row (``seat_after``'s index less the direction and seat)
     # where no seat is out and no takeback is pending, else 0
