@@ -17,9 +17,6 @@ from typing import TYPE_CHECKING, Any
 from unosim.common import make_folder, write_bytes_atomic, write_text_atomic
 from unosim.reports.chart_kit import MARGIN_COLOUR, ZERO_COLOUR, mark_id
 from unosim.reports.html import page
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
 from unosim.studies.settle.verdicts import (
     Verdict,
     cell_text,
@@ -27,6 +24,9 @@ from unosim.studies.settle.verdicts import (
     needed_text,
     verdict_line,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: verdict -> colour (Okabe-Ito: colour-blind safe)
 COLOURS = {"TRUE": "#009E73", "FALSE": "#D55E00", "NO REAL DIFFERENCE": "#0072B2",

@@ -32,6 +32,12 @@ NOT_COMPILED = ["unosim.reports.export", "unosim.commands.run", "unosim.cli",
 LONG_AGO = 1_000_000_000  # a time stamp in 2001: far from "recently written"
 
 
+def aged(root: Path) -> None:
+    """Give every module under ``root`` an old time stamp (see LONG_AGO)."""
+    for f in root.rglob("*.py"):
+        os.utime(f, ns=(LONG_AGO * 10**9, LONG_AGO * 10**9))
+
+
 def copy_installed(dest: Path) -> Path:
     """The package's sources at ``dest/unosim``, as a regular install lays them out."""
     found = F.scan(Path(unosim.__file__).resolve().parent, "unosim", unosim._locate)
@@ -41,8 +47,7 @@ def copy_installed(dest: Path) -> Path:
     for name, folder in found["folders"].items():
         if name != "unosim":
             shutil.copytree(folder, root / name.split(".", 1)[1], ignore=ignore)
-    for f in root.rglob("*.py"):
-        os.utime(f, ns=(LONG_AGO * 10**9, LONG_AGO * 10**9))
+    aged(root)
     return root
 
 
@@ -175,13 +180,9 @@ def test_the_stored_scan_is_not_reused_for_another_checkouts_subpackages(tree, t
     for checkout in (one, two):
         for name in subs:
             shutil.copytree(root / name, checkout / name)
-        for f in checkout.rglob("*.py"):
-            os.utime(f, ns=(LONG_AGO * 10**9, LONG_AGO * 10**9))
-    for f in top.rglob("*.py"):
-        os.utime(f, ns=(LONG_AGO * 10**9, LONG_AGO * 10**9))
-    search = two / "strategies" / "search_nb.py"
-    search.write_bytes(search.read_bytes()[:-1] + b" ")
-    os.utime(search, ns=(LONG_AGO * 10**9, LONG_AGO * 10**9))
+        aged(checkout)
+    aged(top)
+    one_byte_changed(two / "strategies" / "search_nb.py")
 
     def at(checkout):
         return lambda name: checkout / name if (checkout / name).is_dir() else None
